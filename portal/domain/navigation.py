@@ -1,0 +1,42 @@
+"""Where a user is sent: return paths, the sign-in redirect, and which paths hide navigation."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode, urlsplit
+
+SIGN_IN_PATH = "/sign-in"
+SIGN_UP_PATH = "/sign-up"
+HOME_PATH = "/"
+
+# /test/{id}/rate[/{word}][/{number}]: the rating flow, shown without navigation.
+_RATING_PATH = re.compile(r"^/test/[^/]+/rate(/[^/]+)?(/\d+)?/?$")
+
+
+def is_rating_path(path: str) -> bool:
+    return bool(_RATING_PATH.match(path or ""))
+
+
+def normalize_path(path: str | None) -> str:
+    """'/profile/' and '/profile' are one page; the static server adds the slash."""
+    return (path or "").rstrip("/") or HOME_PATH
+
+
+def safe_return_path(target: str | None, default: str = HOME_PATH) -> str:
+    """A same-site path to go to after sign-in; anything else (other hosts, schemes) gives the default."""
+    if not target:
+        return default
+    target = target.strip()
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return default
+    if parts.path.startswith(SIGN_IN_PATH):
+        return default
+    return target
+
+
+def sign_in_redirect(path: str, query: dict[str, str] | None = None) -> str:
+    """The sign-in URL for a private route: the path in 'to', the existing query parameters kept."""
+    params = {k: v for k, v in (query or {}).items() if k != "to"}
+    params = {"to": normalize_path(path), **params}
+    return f"{SIGN_IN_PATH}?{urlencode(params)}"

@@ -1,0 +1,1 @@
+"""HTTP endpoints (FastAPI) mounted beside the Reflex app: sign-in cookie, sign-out, health."""

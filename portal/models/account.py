@@ -1,0 +1,51 @@
+"""Accounts: who signs in, with which e-mails and login methods, and their staff role."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from portal.models._base import created_field, utcnow
+
+
+class Account(SQLModel, table=True):
+    __tablename__ = "account"
+
+    id: int | None = Field(default=None, primary_key=True)
+    # Personal e-mail, stored lowercased; unique across accounts.
+    email: str | None = Field(default=None, max_length=320, unique=True, index=True)
+    email_verified_at: datetime | None = None
+    work_email: str | None = Field(default=None, max_length=320, unique=True, index=True)
+    work_email_verified_at: datetime | None = None
+    # Older e-mail-and-password accounts; LinkedIn/Google accounts have none.
+    password_hash: str | None = Field(default=None, max_length=255)
+    password_changed_at: datetime | None = None
+    is_registration_complete: bool = Field(default=False)
+    # Profile stage: 'new', 'registered', 'completed' ('completed' counts towards verification).
+    stage: str = Field(default="new", max_length=32)
+    verified: bool = Field(default=False)
+    # Staff role: None for participants, else super-admin | team-manager | team-owner.
+    staff_role: str | None = Field(default=None, max_length=32)
+    is_subscribed_to_referral: bool = Field(default=False)
+    referral_code: str | None = Field(default=None, max_length=32, unique=True)
+    last_login_method: str | None = Field(default=None, max_length=16)
+    last_login_at: datetime | None = None
+    removed_at: datetime | None = None
+    created_at: datetime = created_field()
+    updated_at: datetime = Field(default_factory=utcnow, nullable=False)
+
+
+class LoginIdentity(SQLModel, table=True):
+    """A LinkedIn or Google login bound to an account, keyed on (provider, subject)."""
+
+    __tablename__ = "login_identity"
+    __table_args__ = (UniqueConstraint("provider", "subject", name="uq_login_identity_provider_subject"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    account_id: int = Field(foreign_key="account.id", index=True, ondelete="CASCADE")
+    provider: str = Field(max_length=16)  # linkedin | google
+    subject: str = Field(max_length=255)
+    email: str | None = Field(default=None, max_length=320)
+    created_at: datetime = created_field()

@@ -1,0 +1,28 @@
+"""E-mails to send, written in the same transaction as the change they announce."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Index
+from sqlmodel import Field, SQLModel
+
+from portal.models._base import created_field
+
+
+class OutboxEmail(SQLModel, table=True):
+    __tablename__ = "outbox_email"
+    __table_args__ = (Index("ix_outbox_pending", "sent_at", "next_attempt_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    to_address: str = Field(max_length=320)
+    subject: str = Field(max_length=300)
+    body_text: str
+    # verify-email | verify-work-email | reset-password | email-changed
+    kind: str = Field(max_length=32)
+    link: str | None = Field(default=None, max_length=2000)
+    created_at: datetime = created_field()
+    attempts: int = Field(default=0)
+    next_attempt_at: datetime = created_field()
+    sent_at: datetime | None = None
+    last_error: str | None = Field(default=None, max_length=1000)

@@ -1,0 +1,1 @@
+"""Pages: one module per route group, components bound to states."""

@@ -1,0 +1,57 @@
+"""/ (TESTS), /profile (MY PROFILE) and /referral: private pages in the main layout."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from portal.components.layout import main_layout
+from portal.states.auth import SessionState
+
+
+def _page_heading(title: str, subtitle: str) -> rx.Component:
+    return rx.vstack(
+        rx.heading(title, size="7", as_="h1"),
+        rx.text(subtitle, color="var(--gray-11)"),
+        spacing="1",
+        margin_bottom="24px",
+    )
+
+
+def home_page() -> rx.Component:
+    return main_layout(
+        _page_heading("Tests", "Your invites to paid tests and the rewards you have earned."),
+        rx.card(
+            rx.vstack(
+                rx.text("Welcome back, ", rx.text.strong(SessionState.first_name, id="welcome-name"), "."),
+                rx.text(
+                    "New invites arrive by e-mail. Each invite is open for 24 hours.",
+                    color="var(--gray-11)",
+                    size="2",
+                ),
+                spacing="2",
+            ),
+            size="3",
+        ),
+    )
+
+
+def profile_page() -> rx.Component:
+    return main_layout(
+        _page_heading(
+            "Become a participant - Have an impact, get paid.",
+            "Keep your personal information current so we can match you with the right tests.",
+        ),
+        rx.card(
+            rx.data_list.root(
+                rx.data_list.item(rx.data_list.label("Name"), rx.data_list.value(SessionState.full_name)),
+                rx.data_list.item(rx.data_list.label("Email"), rx.data_list.value(SessionState.email)),
+            ),
+            size="3",
+        ),
+    )
+
+
+def referral_page() -> rx.Component:
+    return main_layout(
+        _page_heading("Help to grow the participant community. Earn extra cash.", "Share your link; earn 20 dollars once the person you referred is paid for their first test."),
+    )

@@ -1,0 +1,93 @@
+"""/sign-in: 'Log in as participant' with the e-mail form for older accounts."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from portal.components.fields import text_field
+from portal.components.layout import auth_layout
+from portal.states.sign_in import SignInState
+
+
+def _last_used_badge(method: str) -> rx.Component:
+    return rx.cond(SignInState.last_login_method == method, rx.badge("Last used", color_scheme="green", variant="soft"))
+
+
+def email_form() -> rx.Component:
+    return rx.form(
+        rx.vstack(
+            text_field(
+                "Email Address",
+                field_id="sign-in-email",
+                name="email",
+                type="email",
+                error=SignInState.email_error,
+                autocomplete="username",
+                placeholder="you@company.com",
+            ),
+            text_field(
+                "Password",
+                field_id="sign-in-password",
+                name="password",
+                type="password",
+                error=SignInState.password_error,
+                autocomplete="current-password",
+            ),
+            rx.cond(
+                SignInState.global_error != "",
+                rx.callout(SignInState.global_error, icon="triangle-alert", color_scheme="red", role="alert", id="sign-in-global-error", width="100%"),
+            ),
+            rx.button(
+                rx.cond(SignInState.submitting, "Signing in...", "Sign In"),
+                type="submit",
+                size="3",
+                width="100%",
+                loading=SignInState.submitting,
+                id="sign-in-submit",
+            ),
+            rx.link("Forgot password?", href="/site-decider", size="2", align="center", width="100%"),
+            spacing="4",
+            width="100%",
+        ),
+        id="sign-in-form",
+        on_submit=SignInState.submit,
+        reset_on_submit=False,
+        width="100%",
+    )
+
+
+def sign_in_page() -> rx.Component:
+    return auth_layout(
+        rx.card(
+            rx.vstack(
+                rx.heading(SignInState.title, size="6", as_="h1", id="sign-in-title"),
+                rx.text("Review B2B messaging, have an impact and get paid.", color="var(--gray-11)", size="2"),
+                rx.button(
+                    rx.hstack(
+                        rx.text("Sign in with email (older accounts only)"),
+                        _last_used_badge("email"),
+                        rx.icon(rx.cond(SignInState.email_form_open, "chevron-up", "chevron-down"), size=16),
+                        align="center",
+                        spacing="2",
+                    ),
+                    variant="ghost",
+                    on_click=SignInState.toggle_email_form,
+                    aria_expanded=rx.cond(SignInState.email_form_open, "true", "false"),
+                    aria_controls="sign-in-form",
+                    id="toggle-email-form",
+                    width="100%",
+                ),
+                rx.cond(SignInState.email_form_open, email_form()),
+                rx.divider(),
+                rx.text(
+                    "New here? ",
+                    rx.link("Register", href="/sign-up", id="register-link"),
+                    size="2",
+                ),
+                spacing="4",
+                width="100%",
+            ),
+            size="4",
+            width="100%",
+        )
+    )

@@ -1,0 +1,1 @@
+"""Use cases over a database session. Keyword-only functions; typed errors carry the user-facing message."""

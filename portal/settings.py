@@ -1,0 +1,82 @@
+"""Every setting of the portal, read once from the environment.
+
+Each setting has a documented default (see README.md, "Settings") so that
+`make run` works on a fresh machine with nothing configured.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _env(name: str, default: str = "") -> str:
+    value = os.environ.get(name)
+    return default if value is None or value.strip() == "" else value.strip()
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = _env(name)
+    try:
+        return int(raw) if raw else default
+    except ValueError as exc:  # a clear message instead of a traceback deep in startup
+        raise SystemExit(f"Setting {name} must be a whole number, got {raw!r}") from exc
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    raw = _env(name).lower()
+    if not raw:
+        return default
+    return raw in {"1", "true", "yes", "on"}
+
+
+def _env_list(name: str) -> list[str]:
+    return [item.strip() for item in _env(name).split(",") if item.strip()]
+
+
+def _secret_key() -> str:
+    """SECRET_KEY, or a random key kept in a local file so restarts keep sessions."""
+    explicit = _env("SECRET_KEY")
+    if explicit:
+        return explicit
+    key_file = ROOT / ".secret_key"
+    if key_file.exists():
+        return key_file.read_text().strip()
+    key = secrets.token_urlsafe(48)
+    key_file.write_text(key)
+    key_file.chmod(0o600)
+    return key
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = field(default_factory=lambda: _env("DATABASE_URL", f"sqlite:///{ROOT / 'portal.db'}"))
+    redis_url: str = field(default_factory=lambda: _env("REDIS_URL"))
+    secret_key: str = field(default_factory=_secret_key)
+    base_url: str = field(default_factory=lambda: _env("BASE_URL", "http://localhost:3000").rstrip("/"))
+    port: int = field(default_factory=lambda: _env_int("PORT", 3000))
+    # Cookies get the Secure flag when the portal is served over https.
+    cookie_secure: bool = field(default_factory=lambda: _env_bool("COOKIE_SECURE", _env("BASE_URL").startswith("https://")))
+    session_idle_minutes: int = field(default_factory=lambda: _env_int("SESSION_IDLE_MINUTES", 60 * 24 * 7))
+    session_absolute_days: int = field(default_factory=lambda: _env_int("SESSION_ABSOLUTE_DAYS", 30))
+    help_center_url: str = field(default_factory=lambda: _env("HELP_CENTER_URL", "https://help.example.com"))
+    customer_site_url: str = field(default_factory=lambda: _env("CUSTOMER_SITE_URL", "https://app.example.com"))
+    brand_name: str = field(default_factory=lambda: _env("BRAND_NAME", "Participants Portal"))
+    # Addresses of reverse proxies whose X-Forwarded-For header is believed.
+    trusted_proxies: list[str] = field(default_factory=lambda: _env_list("TRUSTED_PROXIES"))
+    # Sign-in throttling: failures allowed per window, per account and per client address.
+    login_max_failures_per_account: int = field(default_factory=lambda: _env_int("LOGIN_MAX_FAILURES_PER_ACCOUNT", 10))
+    login_max_failures_per_ip: int = field(default_factory=lambda: _env_int("LOGIN_MAX_FAILURES_PER_IP", 30))
+    login_window_seconds: int = field(default_factory=lambda: _env_int("LOGIN_WINDOW_SECONDS", 900))
+    log_level: str = field(default_factory=lambda: _env("LOG_LEVEL", "INFO"))
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+
+settings = Settings()

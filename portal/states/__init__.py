@@ -1,0 +1,1 @@
+"""Reflex states: thin; each handler reads input, calls one service, stores small results."""

@@ -1,0 +1,102 @@
+"""The signed-in user, resolved on the server from the HttpOnly session cookie.
+
+The cookie reaches the server in the websocket handshake headers and is never
+sent back to the browser. Every private event resolves the user again, so a
+revoked or expired session is noticed on the next event.
+"""
+
+from __future__ import annotations
+
+from http.cookies import CookieError, SimpleCookie
+
+import reflex as rx
+from sqlmodel import Session
+
+from portal import db
+from portal.domain.accounts import CurrentUser, avatar_color
+from portal.domain.flags import REFERRAL_PROGRAM
+from portal.domain.navigation import normalize_path, sign_in_redirect
+from portal.http.client import SESSION_COOKIE
+from portal.services.flags import enabled_flags
+from portal.services.sessions import resolve_user
+
+
+def session_token(state: rx.State) -> str | None:
+    """The session token from the handshake's Cookie header; a malformed header is 'no session'."""
+    raw = state.router.headers.cookie or ""
+    jar = SimpleCookie()
+    try:
+        jar.load(raw)
+    except CookieError:
+        return None
+    morsel = jar.get(SESSION_COOKIE)
+    return morsel.value if morsel else None
+
+
+async def current_user(state: rx.State) -> CurrentUser | None:
+    return await db.run(resolve_user, token=session_token(state))
+
+
+def sign_in_url_for(state: rx.State) -> str:
+    url = state.router.url
+    return sign_in_redirect(url.path or "/", dict(url.query_parameters))
+
+
+def _user_and_flags(*, session: Session, token: str | None) -> tuple[CurrentUser | None, dict[str, bool]]:
+    user = resolve_user(session=session, token=token)
+    flags = enabled_flags(session=session, account_id=user.account_id if user else None, keys=(REFERRAL_PROGRAM,))
+    return user, flags
+
+
+class SessionState(rx.State):
+    """What the header and menu show about the user. Nothing here is a credential."""
+
+    loaded: bool = False
+    signed_in: bool = False
+    first_name: str = ""
+    last_name: str = ""
+    email: str = ""
+    verified: bool = False
+    registration_complete: bool = False
+    is_staff: bool = False
+    referral_enabled: bool = False
+    avatar_color: str = "indigo"
+
+    async def _refresh(self) -> CurrentUser | None:
+        user, flags = await db.run(_user_and_flags, token=session_token(self))
+        self.loaded = True
+        self.signed_in = user is not None
+        self.first_name = user.first_name if user else ""
+        self.last_name = user.last_name if user else ""
+        self.email = user.email if user else ""
+        self.verified = bool(user and user.is_verified)
+        self.registration_complete = bool(user and user.is_registration_complete)
+        self.is_staff = bool(user and user.is_staff)
+        self.referral_enabled = bool(user and user.is_verified and flags.get(REFERRAL_PROGRAM))
+        self.avatar_color = avatar_color(str(user.account_id) if user else "")
+        return user
+
+    @rx.event
+    async def load_public(self):
+        """on_load of public pages: show who is signed in, if anyone."""
+        await self._refresh()
+
+    @rx.event
+    async def guard_private(self):
+        """on_load of private pages: a signed-out or unfinished user goes to sign-in, keeping the path."""
+        user = await self._refresh()
+        if user is None or not user.may_use_private_routes:
+            return rx.redirect(sign_in_url_for(self), replace=True)
+        return None
+
+    @rx.var
+    def current_path(self) -> str:
+        return normalize_path(self.router.url.path)
+
+    @rx.var
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+    @rx.var
+    def initial(self) -> str:
+        return (self.first_name or self.email or "?")[:1].upper()

@@ -1,0 +1,19 @@
+"""Reflex configuration. Every value that differs per machine comes from portal.settings."""
+
+import reflex as rx
+
+from portal.settings import settings
+
+config = rx.Config(
+    app_name="portal",
+    telemetry_enabled=False,
+    show_built_with_reflex=False,
+    db_url=settings.database_url,
+    redis_url=settings.redis_url or None,
+    frontend_port=settings.port,
+    backend_port=settings.port,
+    api_url=settings.base_url,
+    deploy_url=settings.base_url,
+    plugins=[rx.plugins.RadixThemesPlugin()],
+    disable_plugins=[rx.plugins.SitemapPlugin],
+)

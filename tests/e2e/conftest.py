@@ -1,0 +1,138 @@
+"""One real app process for the whole browser-test session, served as users get it.
+
+The app runs `reflex run --env prod --single-port` on a free port against a
+migrated and seeded SQLite file; Playwright drives Debian's Chromium against it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from sqlmodel import Session
+
+from portal.db import make_engine
+from tests.support.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(sys.executable).parent
+START_TIMEOUT = 900
+
+
+@dataclass
+class AppServer:
+    url: str
+    database_url: str
+    log_path: Path
+
+    def db(self) -> Session:
+        return Session(make_engine(self.database_url), expire_on_commit=False)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def app_env(port: int, database_url: str, **extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=database_url,
+        PORT=str(port),
+        BASE_URL=f"http://localhost:{port}",
+        REDIS_URL="",
+        SECRET_KEY="e2e-secret-key",
+        REFLEX_USE_NPM="1",
+        REFLEX_TELEMETRY_ENABLED="false",
+        PATH=f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}",
+    )
+    env.update(extra)
+    return env
+
+
+def start_app(port: int, env: dict[str, str], log_path: Path) -> subprocess.Popen:
+    for command in (["migrate"], ["seed-demo"]):
+        subprocess.run([sys.executable, "-m", "portal.cli", *command], env=env, cwd=ROOT, check=True, capture_output=True)
+    log = log_path.open("w")
+    proc = subprocess.Popen(
+        [str(VENV_BIN / "reflex"), "run", "--env", "prod", "--single-port",
+         "--frontend-port", str(port), "--backend-port", str(port)],
+        env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    deadline = time.monotonic() + START_TIMEOUT
+    base = env["BASE_URL"]
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"app exited early:\n{log_path.read_text()[-4000:]}")
+        try:
+            if httpx.get(f"{base}/api/health", timeout=2).status_code == 200 and \
+               httpx.get(f"{base}/sign-in/", timeout=2).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(1)
+    stop_app(proc)
+    raise RuntimeError(f"app did not start in {START_TIMEOUT}s:\n{log_path.read_text()[-4000:]}")
+
+
+def stop_app(proc: subprocess.Popen) -> None:
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    data = tmp_path_factory.mktemp("app")
+    port = free_port()
+    database_url = f"sqlite:///{data}/e2e.db"
+    env = app_env(port, database_url)
+    log_path = data / "server.log"
+    proc = start_app(port, env, log_path)
+    try:
+        yield AppServer(url=env["BASE_URL"], database_url=database_url, log_path=log_path)
+    finally:
+        stop_app(proc)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.set_default_timeout(20000)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()
+
+
+@pytest.fixture
+def db(app_server: AppServer) -> Iterator[Session]:
+    with app_server.db() as session:
+        yield session

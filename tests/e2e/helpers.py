@@ -1,0 +1,27 @@
+"""What a person does on the sign-in screen, in one place for every browser test."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+DEMO_EMAIL = "participant@example.com"
+DEMO_PASSWORD = "Demo-Participant-2026!"
+DEMO_NAME = "Dana Reviewer"
+
+
+def fill_sign_in(page: Page, email: str, password: str) -> None:
+    page.wait_for_selector("#sign-in-email")
+    page.fill("#sign-in-email", email)
+    page.fill("#sign-in-password", password)
+    page.click("#sign-in-submit")
+
+
+def sign_in(page: Page, base_url: str, email: str, password: str, path: str = "/") -> None:
+    page.goto(f"{base_url}/sign-in")
+    fill_sign_in(page, email, password)
+    expect(page).not_to_have_url(re.compile(r"/sign-in"))
+    expect(page.locator("#header-user-name")).to_be_visible()
+    if path != "/":
+        page.goto(f"{base_url}{path}")
