@@ -24,9 +24,9 @@ def test_sign_in_page_title(page: Page, app_server):
 def test_demo_participant_signs_in_and_sees_name(page: Page, app_server):
     sign_in(page, app_server.url, DEMO_EMAIL, DEMO_PASSWORD)
     expect(page.locator("#header-user-name")).to_have_text(DEMO_NAME)
-    expect(page.get_by_role("link", name="TESTS")).to_be_visible()
-    expect(page.get_by_role("link", name="MY PROFILE")).to_be_visible()
-    expect(page.get_by_role("link", name="HELP CENTER")).to_be_visible()
+    expect(page.get_by_role("link", name="TESTS", exact=True)).to_be_visible()
+    expect(page.get_by_role("link", name="MY PROFILE", exact=True)).to_be_visible()
+    expect(page.get_by_role("link", name="HELP CENTER", exact=True)).to_be_visible()
     page.click("#account-menu")
     expect(page.locator("#desktop-menu-email")).to_have_text(DEMO_EMAIL)
 
@@ -94,7 +94,7 @@ def test_session_revoked_elsewhere_sends_to_sign_in(page: Page, app_server, db):
         row.revoked_at = utcnow()
         db.add(row)
     db.commit()
-    page.get_by_role("link", name="MY PROFILE").click()
+    page.get_by_role("link", name="MY PROFILE", exact=True).click()
     expect(page).to_have_url(re.compile(r"/sign-in\?.*to=%2Fprofile"))
 
 
