@@ -46,10 +46,12 @@ integration: install
 # Browser tests run in their own pytest process (Playwright's loop and pytest-asyncio do not mix).
 e2e: install chromium
 	$(PY) -m pytest tests/e2e
+	$(PY) -m pytest tests/e2e_scale
 
 test: install chromium
 	$(PY) -m pytest tests/unit tests/integration
 	$(PY) -m pytest tests/e2e
+	$(PY) -m pytest tests/e2e_scale
 
 clean:
 	rm -rf .web .states test-artifacts
