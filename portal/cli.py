@@ -1,0 +1,198 @@
+"""Command line of the portal: `python -m portal.cli COMMAND`.
+
+Commands: migrate, seed-reference, seed-demo, import-test FILE.json,
+create-staff EMAIL --role ROLE [--password P], outbox [--limit N] [--pending].
+Expected failures print one clear line to stderr and exit with status 2
+(1 for database problems), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import sys
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from portal.settings import ROOT, settings
+
+EXIT_USAGE = 2
+EXIT_DATABASE = 1
+
+
+class CliError(Exception):
+    """A failure to report in one line, with an exit status."""
+
+    def __init__(self, message: str, status: int = EXIT_USAGE):
+        super().__init__(message)
+        self.status = status
+
+
+# --- output helpers -------------------------------------------------------------------
+
+
+def print_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    cells = [[_cell(v) for v in row] for row in rows]
+    widths = [max([len(h), *(len(r[i]) for r in cells)]) for i, h in enumerate(headers)]
+    line = "  ".join("-" * w for w in widths)
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
+    print(line)
+    for row in cells:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M")
+    return str(value)
+
+
+# --- commands -----------------------------------------------------------------------------
+
+
+def cmd_migrate(_args: argparse.Namespace) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config(str(ROOT / "alembic.ini"))
+    config.set_main_option("sqlalchemy.url", settings.database_url)
+    command.upgrade(config, "head")
+    print("Database is up to date.")
+
+
+def cmd_seed_reference(_args: argparse.Namespace) -> None:
+    from portal.db import session_scope
+    from portal.services.seeding import seed_reference
+
+    with session_scope() as session:
+        seed_reference(session)
+    print("Reference data is in place.")
+
+
+def cmd_seed_demo(_args: argparse.Namespace) -> None:
+    from portal.db import session_scope
+    from portal.services.seeding import seed_demo
+
+    with session_scope() as session:
+        accounts = seed_demo(session)
+    print("Demo data is in place. Demo accounts:\n")
+    print_table(("role", "email", "password"), accounts)
+
+
+def cmd_import_test(args: argparse.Namespace) -> None:
+    from portal.db import session_scope
+    from portal.services.test_import import TestDefinitionError, import_test
+
+    data = read_json(Path(args.file))
+    try:
+        with session_scope() as session:
+            test = import_test(session, data)
+            test_id, name = test.id, test.name
+    except TestDefinitionError as exc:
+        raise CliError(f"Invalid test definition in {args.file}:\n{exc.message}") from None
+    print(f"Imported test #{test_id}: {name}")
+
+
+def read_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"Cannot read {path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"Cannot read {path}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+
+
+def cmd_create_staff(args: argparse.Namespace) -> None:
+    from portal.db import session_scope
+    from portal.services.errors import ServiceError
+    from portal.services.staff import create_staff
+
+    password = args.password
+    if password is None:
+        password = getpass.getpass("Password: ")
+        if getpass.getpass("Repeat password: ") != password:
+            raise CliError("The passwords don't match")
+    try:
+        with session_scope() as session:
+            account, created = create_staff(session, email=args.email, role=args.role, password=password)
+            email = account.email
+    except ServiceError as exc:
+        raise CliError(exc.message) from None
+    print(f"{'Created' if created else 'Updated'} staff account {email} ({args.role}).")
+
+
+def cmd_outbox(args: argparse.Namespace) -> None:
+    from sqlmodel import select
+
+    from portal.db import session_scope
+    from portal.models import OutboxEmail
+
+    with session_scope() as session:
+        query = select(OutboxEmail).order_by(OutboxEmail.created_at.desc(), OutboxEmail.id.desc()).limit(args.limit)
+        if args.pending:
+            query = query.where(OutboxEmail.sent_at.is_(None))
+        rows = [(m.to_address, m.subject, m.created_at, m.sent_at, m.link) for m in session.exec(query).all()]
+    if not rows:
+        print("The outbox is empty.")
+        return
+    print_table(("to", "subject", "created", "sent", "link"), rows)
+
+
+# --- parser -------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m portal.cli", description="Participant portal administration.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, handler: Callable[[argparse.Namespace], None], help_text: str) -> argparse.ArgumentParser:
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        command.set_defaults(handler=handler)
+        return command
+
+    add("migrate", cmd_migrate, "Upgrade the database (DATABASE_URL) to the latest schema.")
+    add("seed-reference", cmd_seed_reference, "Insert missing reference data (sizes, industries, roles, flags...).")
+    add("seed-demo", cmd_seed_demo, "Insert the reference data, demo tests and demo accounts.")
+    imp = add("import-test", cmd_import_test, "Import (create or update by name) a test from a JSON definition.")
+    imp.add_argument("file", metavar="FILE.json", help="a test definition, see docs/test-format.md")
+    staff = add("create-staff", cmd_create_staff, "Create a staff account, or give an account a staff role.")
+    staff.add_argument("email")
+    staff.add_argument("--role", required=True, choices=("super-admin", "team-manager", "team-owner"))
+    staff.add_argument("--password", help="the password (asked for when left out)")
+    outbox = add("outbox", cmd_outbox, "List e-mails in the outbox, newest first.")
+    outbox.add_argument("--limit", type=int, default=50, help="how many rows to show (default 50)")
+    outbox.add_argument("--pending", action="store_true", help="only e-mails not sent yet")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.handler(args)
+    except CliError as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return exc.status
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        print(f"Database error: {reason}\n(Is DATABASE_URL right, and has `python -m portal.cli migrate` been run?)",
+              file=sys.stderr)
+        return EXIT_DATABASE
+    except KeyboardInterrupt:
+        print("Interrupted.", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,339 @@
+"""The test definition: the JSON document used to import a test (see docs/test-format.md).
+
+`parse_test_definition(data)` validates a parsed JSON object and returns the
+`Test` column values, or raises `TestDefinitionError` listing every problem with
+the path of the field at fault, e.g.
+`survey.questions[3].options: a single-choice question needs at least 2 options`.
+
+The kind of test follows from `productType`:
+survey (survey view), highlight (landing page and the standard view), pricing
+(highlight with a pricing page), preference and video.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from portal.domain import geography
+from portal.domain.definition_checks import Checker, DefinitionError, is_number, join
+from portal.domain.question_definition import check_questions, count_answerable
+from portal.domain.reference_data import (
+    PANELS,
+    PRODUCT_TYPES,
+    SCREENER_TYPES,
+    SESSION_LENGTHS,
+    TEST_SENIORITY_KEYS,
+    TEST_STATUSES,
+)
+
+SURVEY, HIGHLIGHT, PRICING, PREFERENCE, VIDEO = "survey", "highlight", "pricing", "preference", "video"
+SURVEY_PRODUCT_TYPES = frozenset(
+    {"survey", "single-question-survey", "icp-pulse-brand-survey", "icp-pulse-cbi", "category-buyer-insights", "market-research"}
+)
+HIGHLIGHT_BLOCKS = ("first-impression", "post-test")
+MAX_PREFERENCE_IMAGES = 26  # concepts are lettered A-Z
+MAX_PAYOUT_CENTS = 100_000
+
+COMMON_FIELDS = (
+    "name", "status", "panel", "productType", "audienceCountry", "sessionSeconds", "payoutCents",
+    "participantLimit", "seniorityLimits", "isFreemium", "frameOfMind", "welcomeModal", "qualifications",
+    "screenerQuestion", "isSurveysConditionalEnabled", "url", "screenshotUrl",
+)
+KIND_FIELDS: dict[str, tuple[str, ...]] = {
+    SURVEY: ("survey",),
+    HIGHLIGHT: ("questions", "selectedAreas"),
+    PRICING: ("questions", "selectedAreas", "pricingUrl", "pricingScreenshotUrl"),
+    PREFERENCE: ("preferenceTest",),
+    VIDEO: ("videoTest",),
+}
+ALL_FIELDS = frozenset(COMMON_FIELDS).union(*KIND_FIELDS.values())
+
+
+def kind_of(product_type: str) -> str:
+    """The test kind (which view takes the test) for a product type."""
+    if product_type in SURVEY_PRODUCT_TYPES:
+        return SURVEY
+    return {"pricing-test": PRICING, "preference-test": PREFERENCE, "video-test": VIDEO}.get(product_type, HIGHLIGHT)
+
+
+def review_kind(product_type: str) -> str:
+    """The `review.kind` of a submission for this product type: survey | highlight | preference | video."""
+    kind = kind_of(product_type)
+    return HIGHLIGHT if kind == PRICING else kind
+
+
+class TestDefinitionError(ValueError):
+    """An invalid test definition. `errors` name each field at fault; str() lists them."""
+
+    __test__ = False  # not a pytest test class
+
+    def __init__(self, errors: list[DefinitionError]):
+        self.errors = list(errors)
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        if len(self.errors) == 1:
+            return str(self.errors[0])
+        lines = [f"{len(self.errors)} problems in the test definition:"]
+        return "\n".join([*lines, *(f"  - {e}" for e in self.errors)])
+
+
+@dataclass(frozen=True)
+class TestDefinition:
+    """A valid definition: the kind, the `Test` column values and the qualification names."""
+
+    __test__ = False
+
+    kind: str
+    columns: dict[str, Any]
+    qualifications: list[str] = field(default_factory=list)
+
+
+def validate_test_definition(data: Any) -> list[DefinitionError]:
+    """Every problem in `data`; an empty list means it can be imported."""
+    ck = Checker()
+    _read(ck, data)
+    return ck.errors
+
+
+def parse_test_definition(data: Any) -> TestDefinition:
+    ck = Checker()
+    result = _read(ck, data)
+    if ck.errors or result is None:
+        raise TestDefinitionError(ck.errors or [DefinitionError("", "the test definition is empty")])
+    return result
+
+
+# --- reading ----------------------------------------------------------------------
+
+
+def _read(ck: Checker, data: Any) -> TestDefinition | None:
+    if not isinstance(data, dict):
+        ck.add("", "a test definition must be a JSON object")
+        return None
+    doc = ck.obj(data, "", ALL_FIELDS) or {}
+    product_type = ck.choice(doc, "productType", "", PRODUCT_TYPES, required=True)
+    kind = kind_of(product_type) if product_type else None
+    columns = _common(ck, doc, kind)
+    columns["product_type"] = product_type
+    qualifications = _qualifications(ck, doc)
+    columns["screener_question"] = _screener(ck, doc.get("screenerQuestion"), "screenerQuestion")
+    if kind is None:
+        return None
+    for name in sorted(ALL_FIELDS - set(COMMON_FIELDS)):
+        if name in doc and name not in KIND_FIELDS[kind]:
+            ck.add(name, f"does not apply to a {product_type} test (only {_kinds_with(name)} tests)")
+    seen_keys: dict[str, str] = {}
+    if kind == SURVEY:
+        columns["survey"] = _survey(ck, doc, product_type, seen_keys)
+    elif kind in (HIGHLIGHT, PRICING):
+        _highlight(ck, doc, kind, seen_keys, columns)
+    elif kind == PREFERENCE:
+        columns["preference_test"] = _preference(ck, doc)
+    elif doc.get("videoTest") is None:
+        ck.add("videoTest", "is required for a video test (with recorderUrl)")
+    else:
+        video = ck.obj(doc["videoTest"], "videoTest", ("recorderUrl",)) or {}
+        columns["video_recorder_url"] = ck.url(video, "recorderUrl", "videoTest", required=True)
+    return TestDefinition(kind=kind, columns=columns, qualifications=qualifications)
+
+
+def _kinds_with(name: str) -> str:
+    return " and ".join(k for k, fields in KIND_FIELDS.items() if name in fields)
+
+
+def _common(ck: Checker, doc: dict[str, Any], kind: str | None) -> dict[str, Any]:
+    page_required = kind in (HIGHLIGHT, PRICING)
+    name = ck.string(doc, "name", "", required=True, max_length=200)
+    country = doc.get("audienceCountry", geography.DEFAULT_COUNTRY)
+    if not geography.is_country(country):
+        ck.add("audienceCountry", f"must be an ISO 3166 alpha-2 country code such as 'US', got {country!r}")
+    welcome = ck.optional_obj(doc, "welcomeModal", "", ("title", "body", "button"))
+    ck.texts(welcome, "welcomeModal", ("title", "body", "button"))
+    return {
+        "name": name.strip() if name else name,
+        "status": ck.choice(doc, "status", "", TEST_STATUSES, default="draft"),
+        "panel": ck.choice(doc, "panel", "", PANELS, default="b2b"),
+        "audience_country": country if geography.is_country(country) else geography.DEFAULT_COUNTRY,
+        "session_seconds": ck.choice(doc, "sessionSeconds", "", SESSION_LENGTHS, default=3600),
+        "payout_cents": ck.integer(doc, "payoutCents", "", default=2000, minimum=0, maximum=MAX_PAYOUT_CENTS),
+        "participant_limit": ck.integer(doc, "participantLimit", "", minimum=1),
+        "seniority_limits": _seniority_limits(ck, doc),
+        "is_freemium": ck.boolean(doc, "isFreemium", ""),
+        "frame_of_mind": ck.string(doc, "frameOfMind", "", max_length=5000),
+        "welcome_modal": dict(welcome),
+        "is_surveys_conditional_enabled": ck.boolean(doc, "isSurveysConditionalEnabled", "", default=True),
+        "url": ck.url(doc, "url", "", required=page_required),
+        "screenshot_url": ck.url(doc, "screenshotUrl", "", required=page_required, allow_path=True),
+        "pricing_url": None,
+        "pricing_screenshot_url": None,
+        "survey": {},
+        "questions": {},
+        "selected_areas": [],
+        "preference_test": {},
+        "video_recorder_url": None,
+    }
+
+
+def _seniority_limits(ck: Checker, doc: dict[str, Any]) -> dict[str, int]:
+    limits = ck.optional_obj(doc, "seniorityLimits", "", TEST_SENIORITY_KEYS)
+    result = {}
+    for key in TEST_SENIORITY_KEYS:
+        value = ck.integer(limits, key, "seniorityLimits", minimum=0)
+        if value is not None:
+            result[key] = value
+    return result
+
+
+def _qualifications(ck: Checker, doc: dict[str, Any]) -> list[str]:
+    names = ck.array(doc, "qualifications", "", what="qualifications")
+    good = []
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip():
+            ck.add(join("qualifications", i), "must be a qualification name")
+        else:
+            good.append(name.strip())
+    ck.unique(((join("qualifications", i), n) for i, n in enumerate(good)), "qualification")
+    return good
+
+
+def _screener(ck: Checker, raw: Any, path: str) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    allowed = ("type", "question", "answers", "rows", "columns", "allowMultiple", "correctMatrix")
+    screener = ck.obj(raw, path, allowed)
+    if screener is None:
+        return None
+    kind = ck.choice(screener, "type", path, SCREENER_TYPES, required=True)
+    ck.string(screener, "question", path, required=True, max_length=2000)
+    ck.boolean(screener, "allowMultiple", path)
+    if kind in ("single", "multiple"):
+        answers = ck.array(screener, "answers", path, min_items=2, what="answers")
+        correct = 0
+        for i, answer in enumerate(answers):
+            entry = ck.obj(answer, join(join(path, "answers"), i), ("text", "isCorrect", "_matrixData"))
+            if entry is not None:
+                ck.string(entry, "text", join(join(path, "answers"), i), required=True)
+                correct += ck.boolean(entry, "isCorrect", join(join(path, "answers"), i))
+        if answers and not correct:
+            ck.add(join(path, "answers"), "at least one answer must be marked isCorrect: true")
+    elif kind == "matrix":
+        _screener_matrix(ck, screener, path)
+    return dict(screener)
+
+
+def _screener_matrix(ck: Checker, screener: dict[str, Any], path: str) -> None:
+    rows = ck.array(screener, "rows", path, min_items=1, what="rows (statements)")
+    columns = ck.array(screener, "columns", path, min_items=2, what="columns (answers)")
+    for name, items in (("rows", rows), ("columns", columns)):
+        for i, item in enumerate(items):
+            if not isinstance(item, str) or not item.strip():
+                ck.add(join(join(path, name), i), "must be non-empty text")
+    matrix = ck.array(screener, "correctMatrix", path, min_items=1, what="rows of correct answers")
+    if matrix and len(matrix) != len(rows):
+        ck.add(join(path, "correctMatrix"), f"needs one entry per row ({len(rows)}), got {len(matrix)}")
+    for r, chosen in enumerate(matrix):
+        rpath = join(join(path, "correctMatrix"), r)
+        if not isinstance(chosen, list) or not chosen:
+            ck.add(rpath, "must list at least one correct column index (zero-based)")
+            continue
+        for c in chosen:
+            if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < len(columns):
+                ck.add(rpath, f"column index {c!r} is out of range (0-{len(columns) - 1})")
+
+
+def _survey(ck: Checker, doc: dict[str, Any], product_type: str, seen_keys: dict[str, str]) -> dict[str, Any]:
+    if doc.get("survey") is None:
+        ck.add("survey", "is required for a survey test (with questions)")
+        return {}
+    survey = ck.obj(doc["survey"], "survey", ("welcomePage", "thankYouPage", "questions")) or {}
+    welcome = ck.optional_obj(survey, "welcomePage", "survey", ("title", "description", "buttonLabel"))
+    ck.texts(welcome, "survey.welcomePage", ("title", "description", "buttonLabel"))
+    thanks = ck.optional_obj(survey, "thankYouPage", "survey", ("title", "description"))
+    ck.texts(thanks, "survey.thankYouPage", ("title", "description"))
+    questions = ck.array(survey, "questions", "survey", min_items=1, what="questions")
+    check_questions(ck, questions, "survey.questions", branching=True, seen_keys=seen_keys)
+    if product_type == "single-question-survey" and questions and count_answerable(questions) != 1:
+        ck.add("survey.questions", "a single-question survey needs exactly 1 question to answer")
+    return dict(survey)
+
+
+def _highlight(ck: Checker, doc: dict[str, Any], kind: str, seen_keys: dict[str, str], columns: dict[str, Any]) -> None:
+    if kind == PRICING:
+        columns["pricing_url"] = ck.url(doc, "pricingUrl", "", required=True)
+        columns["pricing_screenshot_url"] = ck.url(doc, "pricingScreenshotUrl", "", required=True, allow_path=True)
+    blocks = ck.optional_obj(doc, "questions", "", HIGHLIGHT_BLOCKS)
+    total = 0
+    for block in HIGHLIGHT_BLOCKS:
+        questions = ck.array(blocks, block, "questions", what="questions")
+        check_questions(ck, questions, join("questions", block), branching=False, seen_keys=seen_keys)
+        total += len(questions)
+    areas = ck.array(doc, "selectedAreas", "", what="areas")
+    for i, raw in enumerate(areas):
+        total += _area(ck, raw, join("selectedAreas", i), seen_keys)
+    if not total:
+        ck.add("questions", "a highlight test needs at least one question (in a block or a selected area)")
+    columns["questions"] = dict(blocks)
+    columns["selected_areas"] = list(areas)
+
+
+def _area(ck: Checker, raw: Any, path: str, seen_keys: dict[str, str]) -> int:
+    area = ck.obj(raw, path, ("from", "to", "questions"))
+    if area is None:
+        return 0
+    corners = {}
+    for corner in ("from", "to"):
+        point = area.get(corner)
+        if not (isinstance(point, list) and len(point) == 2 and all(is_number(v) for v in point)):
+            ck.add(join(path, corner), "must be [x, y] in percent of the screenshot")
+        elif not all(0 <= v <= 100 for v in point):
+            ck.add(join(path, corner), f"coordinates must be between 0 and 100 percent, got {point}")
+        else:
+            corners[corner] = point
+    if len(corners) == 2 and not (corners["from"][0] < corners["to"][0] and corners["from"][1] < corners["to"][1]):
+        ck.add(path, "'from' must be the top-left and 'to' the bottom-right corner of a non-empty area")
+    questions = ck.array(area, "questions", path, min_items=1, what="questions")
+    check_questions(ck, questions, join(path, "questions"), branching=False, seen_keys=seen_keys)
+    return len(questions)
+
+
+def _preference(ck: Checker, doc: dict[str, Any]) -> dict[str, Any]:
+    allowed = (
+        "preferenceType", "images", "textOptions", "welcomePage", "thankYouPage", "initialQuestion",
+        "customInitialQuestion", "followUpQuestion", "customFollowUpQuestion", "isLimited",
+    )
+    if doc.get("preferenceTest") is None:
+        ck.add("preferenceTest", "is required for a preference test")
+        return {}
+    pref = ck.obj(doc["preferenceTest"], "preferenceTest", allowed) or {}
+    path = "preferenceTest"
+    ptype = ck.choice(pref, "preferenceType", path, ("image", "text"), required=True)
+    for page in ("welcomePage", "thankYouPage"):
+        ck.texts(ck.optional_obj(pref, page, path, ("title", "description")), join(path, page), ("title", "description"))
+    ck.texts(pref, path, ("initialQuestion", "customInitialQuestion", "followUpQuestion", "customFollowUpQuestion"))
+    ck.boolean(pref, "isLimited", path)
+    if ptype == "image":
+        images = ck.array(pref, "images", path, min_items=2, max_items=MAX_PREFERENCE_IMAGES, what="images")
+        keys = []
+        for i, raw in enumerate(images):
+            ipath = join(join(path, "images"), i)
+            image = ck.obj(raw, ipath, ("key", "name", "url"))
+            if image is not None:
+                keys.append((join(ipath, "key"), ck.string(image, "key", ipath, required=True)))
+                ck.string(image, "name", ipath, required=True)
+                ck.url(image, "url", ipath, required=True, allow_path=True)
+        ck.unique(keys, "image key")
+        if pref.get("textOptions"):
+            ck.add(join(path, "textOptions"), "an image preference test has no text options")
+    elif ptype == "text":
+        if pref.get("textOptions") is None:
+            ck.add(join(path, "textOptions"), "is required for a text preference test")
+        options = ck.optional_obj(pref, "textOptions", path, ("optionOne", "optionTwo", "optionThree"))
+        if options or pref.get("textOptions") is not None:
+            for key in ("optionOne", "optionTwo", "optionThree"):
+                ck.string(options, key, join(path, "textOptions"), required=True, max_length=2000)
+        if pref.get("images"):
+            ck.add(join(path, "images"), "a text preference test has no images")
+    return dict(pref)

@@ -1,0 +1,256 @@
+"""Seed the reference data and a demo data set. Both are idempotent.
+
+Every row is looked up by its natural key (a name, an e-mail, a segment key,
+(account, test)) before it is inserted, and existing rows are left as they are,
+so running a seed twice changes nothing and never undoes a change made since.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlmodel import Session, SQLModel, select
+
+from portal.domain import reference_data as ref
+from portal.domain.flags import FLAGS, REFERRAL_PROGRAM
+from portal.domain.passwords_hashing import hash_password
+from portal.domain.test_definition import review_kind
+from portal.models import (
+    Account,
+    Audience,
+    CompanySize,
+    FeatureFlag,
+    Industry,
+    Invite,
+    ParticipantProfile,
+    ProfileAudience,
+    ProfileIndustry,
+    ProfileRole,
+    Qualification,
+    ReferralProgram,
+    Review,
+    Reward,
+    Role,
+    Test,
+)
+from portal.models._base import utcnow
+from portal.services.test_import import import_test
+
+M = TypeVar("M", bound=SQLModel)
+
+DEMO_TESTS_DIR = Path(__file__).resolve().parent.parent / "data" / "demo_tests"
+REFERRAL_PROGRAM_NAME = "Participant referral program"
+REFERRAL_WIDGET_URL = "https://referrals.example.com/widget/participants"
+
+
+@dataclass(frozen=True)
+class DemoAccount:
+    role: str
+    email: str
+    password: str
+
+
+DEMO_PARTICIPANT = DemoAccount("verified participant", "participant@example.com", "Demo-Participant-2026!")
+DEMO_UNVERIFIED = DemoAccount("unverified participant", "unverified@example.com", "Demo-Unverified-2026!")
+DEMO_NEWCOMER = DemoAccount("registration not finished", "newcomer@example.com", "Demo-Newcomer-2026!")
+DEMO_ADMIN = DemoAccount("staff admin (super-admin)", "admin@example.com", "Demo-Admin-2026!")
+DEMO_ACCOUNTS = (DEMO_PARTICIPANT, DEMO_UNVERIFIED, DEMO_NEWCOMER, DEMO_ADMIN)
+
+
+def _get_or_create(session: Session, model: type[M], lookup: dict[str, Any], **values: Any) -> tuple[M, bool]:
+    """The row matching `lookup`, or a new one with `lookup` and `values` (flushed, so it has its id)."""
+    statement = select(model)
+    for column, value in lookup.items():
+        statement = statement.where(getattr(model, column) == value)
+    row = session.exec(statement).first()
+    if row is not None:
+        return row, False
+    row = model(**lookup, **values)
+    session.add(row)
+    session.flush()
+    return row, True
+
+
+# --- reference data ---------------------------------------------------------------
+
+
+def seed_reference(session: Session) -> None:
+    """Company sizes, industries, roles, audiences, qualifications, feature flags, the referral programme."""
+    for order, segment in enumerate(ref.COMPANY_SIZE_SEGMENTS):
+        if session.get(CompanySize, segment.id) is None:
+            session.add(
+                CompanySize(
+                    id=segment.id, min_size=segment.min_size, max_size=segment.max_size,
+                    without_max_size=segment.without_max_size, segment=segment.id, sort_order=order,
+                )
+            )
+    for name in ref.INDUSTRIES:
+        _get_or_create(session, Industry, {"name": name}, active_for_testers=name not in ref.INACTIVE_INDUSTRIES)
+    for name in ref.ROLES:
+        _get_or_create(session, Role, {"name": name})
+    for audience in ref.AUDIENCES:
+        _get_or_create(session, Audience, {"name": audience.name}, type=audience.type)
+    for qualification in ref.QUALIFICATIONS:
+        _get_or_create(
+            session, Qualification, {"name": qualification.name},
+            level=qualification.level, is_public=qualification.is_public,
+        )
+    for key in FLAGS:
+        if session.get(FeatureFlag, key) is None:
+            session.add(FeatureFlag(key=key, enabled=key == REFERRAL_PROGRAM, percentage=100,
+                                    description=key.replace("-", " ").capitalize()))
+    _get_or_create(session, ReferralProgram, {"name": REFERRAL_PROGRAM_NAME},
+                   widget_url=REFERRAL_WIDGET_URL, bonus_cents=2000, active=True)
+    session.flush()
+
+
+# --- demo data ----------------------------------------------------------------------
+
+
+def load_demo_definitions() -> list[dict[str, Any]]:
+    """The demo test definitions, in file order."""
+    return [json.loads(path.read_text()) for path in sorted(DEMO_TESTS_DIR.glob("*.json"))]
+
+
+def seed_demo(session: Session) -> list[tuple[str, str, str]]:
+    """Reference data, demo tests and demo accounts. Returns (role, email, password) of each account."""
+    seed_reference(session)
+    tests = {definition["name"]: import_test(session, definition) for definition in load_demo_definitions()}
+    now = utcnow()
+    dana = _seed_participant(session, now)
+    _seed_invites_and_rewards(session, dana, list(tests.values()), now)
+    _seed_unverified(session, now)
+    _seed_newcomer(session)
+    _seed_admin(session, now)
+    session.flush()
+    return [(a.role, a.email, a.password) for a in DEMO_ACCOUNTS]
+
+
+def _account(session: Session, demo: DemoAccount, **values: Any) -> tuple[Account, bool]:
+    existing = session.exec(select(Account).where(Account.email == demo.email)).first()
+    if existing is not None:
+        return existing, False
+    account = Account(email=demo.email, password_hash=hash_password(demo.password), **values)
+    session.add(account)
+    session.flush()
+    return account, True
+
+
+def _profile(session: Session, account: Account, **values: Any) -> None:
+    if session.get(ParticipantProfile, account.id) is None:
+        session.add(ParticipantProfile(account_id=account.id, **values))
+        session.flush()
+
+
+def _link(session: Session, model: type[M], account: Account, column: str, ref_model: type[SQLModel], names: list[str]) -> None:
+    for name in names:
+        target = session.exec(select(ref_model).where(ref_model.name == name)).one()  # type: ignore[attr-defined]
+        _get_or_create(session, model, {"account_id": account.id, column: target.id})
+
+
+def _seed_participant(session: Session, now: datetime) -> Account:
+    dana, _ = _account(
+        session, DEMO_PARTICIPANT,
+        email_verified_at=now, work_email="dana.reviewer@northwind.example", work_email_verified_at=now,
+        is_registration_complete=True, stage="completed", verified=True, is_subscribed_to_referral=True,
+        referral_code="DANA2026", last_login_method=None,
+    )
+    _profile(
+        session, dana,
+        first_name="Dana", last_name="Reviewer", phone_number="+14155550134",
+        linkedin="https://www.linkedin.com/in/dana-reviewer", linkedin_privacy=False, has_experience=True,
+        birth_year=1988, country="US", state="US-CA", employer_hq_country="US",
+        job_title="Product Marketing Manager", experience_levels=["middle"], company_size_id="medium",
+        company_name="Northwind Analytics", languages=["english", "spanish"], gender="Woman", pronoun="She/her",
+        sex_orientation="Prefer not to say", race="Prefer not to say", ethnicity="Prefer not to say",
+        veteran="No", demo_product_opt_in_status=True,
+    )
+    _link(session, ProfileIndustry, dana, "industry_id", Industry, ["Computer Software", "Internet"])
+    _link(session, ProfileRole, dana, "role_id", Role, ["Product Marketing Manager", "Product Manager"])
+    _link(session, ProfileAudience, dana, "audience_id", Audience, ["B2B professionals"])
+    return dana
+
+
+# (demo test file prefix order) -> invite status, invite age in hours, reward payment status or None.
+_INVITE_PLAN: tuple[tuple[int, str, int, str | None], ...] = (
+    (0, "open", 2, None),  # survey: open, 22 hours left
+    (1, "open", 30, None),  # landing page: still open, but past its 24 hours
+    (5, "filled", 3 * 24, None),  # video test: quota filled
+    (2, "completed", 5 * 24, "EXECUTED"),  # pricing test
+    (3, "completed", 6 * 24, "PENDING"),  # image preference
+    (4, "completed", 8 * 24, "FAILED"),  # text preference
+    (6, "completed", 9 * 24, "CANCELED"),  # screener survey
+    (7, "expired", 10 * 24, None),  # public-qualification survey
+    (8, "canceled", 12 * 24, None),  # single-question survey
+)
+
+
+def _seed_invites_and_rewards(session: Session, account: Account, tests: list[Test], now: datetime) -> None:
+    for index, status, age_hours, payment in _INVITE_PLAN:
+        test = tests[index]
+        created = now - timedelta(hours=age_hours)
+        _get_or_create(
+            session, Invite, {"account_id": account.id, "test_id": test.id},
+            status=status, amount_cents=test.payout_cents, created_at=created,
+            expires_at=created + timedelta(hours=ref.INVITE_LIFETIME_HOURS),
+        )
+        if payment is None:
+            continue
+        kind = review_kind(test.product_type)
+        review, _ = _get_or_create(
+            session, Review, {"test_id": test.id, "respondent_key": f"account:{account.id}"},
+            account_id=account.id, kind=kind, answers=_demo_answers(kind), created_at=created + timedelta(hours=1),
+        )
+        paid_on = created + timedelta(days=3) if payment == "EXECUTED" else None
+        _get_or_create(
+            session, Reward, {"review_id": review.id},
+            account_id=account.id, amount_cents=test.payout_cents, status=payment, paid_on=paid_on,
+            created_at=created + timedelta(hours=1),
+        )
+
+
+_LONG_ANSWER = (
+    "The page explains clearly that the product gets feedback from real buyers quickly, "
+    "but I would like to see an example report before I start a trial."
+)
+
+
+def _demo_answers(kind: str) -> dict[str, Any]:
+    if kind == "preference":
+        return {"selectedConcept": "concept-b", "answer": _LONG_ANSWER, "isLimited": True}
+    if kind == "survey":
+        return {"0": {"type": "multi-choice", "value": ["erp", "spend"]}, "1": {"type": "long-text", "value": _LONG_ANSWER}}
+    return {
+        "first-impression": [{"type": "long-text", "value": _LONG_ANSWER}],
+        "highlight": [[{"type": "long-text", "value": _LONG_ANSWER}]],
+        "post-test": [{"type": "rating", "value": 4}],
+    }
+
+
+def _seed_unverified(session: Session, now: datetime) -> None:
+    account, _ = _account(
+        session, DEMO_UNVERIFIED,
+        email_verified_at=now, work_email="uma.waiting@globex.example", work_email_verified_at=None,
+        is_registration_complete=True, stage="registered", verified=False,
+    )
+    _profile(session, account, first_name="Uma", last_name="Waiting", country="GB", state="GB-ENG",
+             job_title="Data Analyst", company_name="Globex", languages=["english"])
+
+
+def _seed_newcomer(session: Session) -> None:
+    account, _ = _account(session, DEMO_NEWCOMER, is_registration_complete=False, stage="new", work_email=None)
+    _profile(session, account, first_name="Nico", last_name="Newcomer",
+             linkedin_profile={"firstName": "Nico", "lastName": "Newcomer", "headline": "Sales Engineer"})
+
+
+def _seed_admin(session: Session, now: datetime) -> None:
+    account, _ = _account(
+        session, DEMO_ADMIN,
+        email_verified_at=now, is_registration_complete=True, stage="completed", verified=True,
+        staff_role="super-admin",
+    )
+    _profile(session, account, first_name="Avery", last_name="Admin")

@@ -1,0 +1,75 @@
+"""The HTTP endpoints as any client can call them: bad input gets a clear answer and changes nothing."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from sqlmodel import func, select
+
+from portal.models import AuthSession
+from tests.e2e.helpers import DEMO_EMAIL, DEMO_PASSWORD
+
+
+@pytest.fixture
+def client(app_server):
+    with httpx.Client(base_url=app_server.url, timeout=20) as c:
+        yield c
+
+
+def _sessions(db) -> int:
+    db.expire_all()
+    return db.exec(select(func.count()).select_from(AuthSession)).one()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"", b"not json", b"[1,2,3]", b'{"email": 5, "password": ["x"]}', b'{"email": "", "password": ""}'],
+)
+def test_malformed_sign_in_bodies_get_field_errors_not_a_trace(client, db, body):
+    before = _sessions(db)
+    r = client.post("/api/account/sign-in", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400
+    fields = {e["field"]: e["message"] for e in r.json()["errors"]}
+    assert fields == {"email": "Email is required", "password": "Password is required"}
+    assert "Traceback" not in r.text
+    assert "portal_session" not in r.headers.get("set-cookie", "")
+    assert _sessions(db) == before
+
+
+def test_sign_in_sets_an_httponly_lax_cookie_and_a_safe_redirect(client):
+    r = client.post("/api/account/sign-in", json={"email": DEMO_EMAIL, "password": DEMO_PASSWORD, "to": "https://evil.example.com/"})
+    assert r.status_code == 200
+    assert r.json()["redirect"] == "/"
+    cookie = r.headers["set-cookie"].lower()
+    assert "portal_session=" in cookie and "httponly" in cookie and "samesite=lax" in cookie and "path=/" in cookie
+
+
+def test_cross_site_post_is_refused(client, db):
+    before = _sessions(db)
+    r = client.post(
+        "/api/account/sign-in",
+        json={"email": DEMO_EMAIL, "password": DEMO_PASSWORD},
+        headers={"Origin": "https://evil.example.com"},
+    )
+    assert r.status_code == 403
+    assert _sessions(db) == before
+
+
+@pytest.mark.parametrize("cookie", ["garbage", "portal_session=", 'portal_session="unterminated', "portal_session=" + "x" * 4000, "a=b; portal_session=%%%"])
+def test_malformed_cookie_is_just_signed_out(client, cookie):
+    # The logout endpoint answers normally and the pages still load.
+    r = client.post("/api/account/logout", headers={"Cookie": cookie})
+    assert r.status_code == 200
+    assert r.json() == {"redirect": "/sign-in"}
+    page = client.get("/sign-in/", headers={"Cookie": cookie})
+    assert page.status_code == 200
+
+
+def test_malformed_cookie_in_the_browser_lands_on_sign_in(page, app_server):
+    from playwright.sync_api import expect
+    import re
+
+    page.context.add_cookies([{"name": "portal_session", "value": "%%%not-a-token%%%", "url": app_server.url}])
+    page.goto(f"{app_server.url}/")
+    expect(page).to_have_url(re.compile(r"/sign-in"))
+    expect(page.locator("#sign-in-title")).to_have_text("Log in as participant")
