@@ -125,7 +125,7 @@ def header(show_navigation: bool = True) -> rx.Component:
         rx.box(
             logo(),
             rx.spacer(),
-            right if show_navigation else rx.fragment(),
+            rx.cond(SessionState.navigation_hidden, rx.fragment(), right) if show_navigation else rx.fragment(),
             class_name="portal-header-inner",
         ),
         class_name="portal-header",

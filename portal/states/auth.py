@@ -15,7 +15,7 @@ from sqlmodel import Session
 from portal import db
 from portal.domain.accounts import CurrentUser, avatar_color
 from portal.domain.flags import REFERRAL_PROGRAM
-from portal.domain.navigation import normalize_path, sign_in_redirect
+from portal.domain.navigation import is_rating_path, normalize_path, sign_in_redirect
 from portal.http.client import SESSION_COOKIE
 from portal.services.flags import enabled_flags
 from portal.services.sessions import resolve_user
@@ -92,6 +92,11 @@ class SessionState(rx.State):
     @rx.var
     def current_path(self) -> str:
         return normalize_path(self.router.url.path)
+
+    @rx.var
+    def navigation_hidden(self) -> bool:
+        """The rating flow (/test/{id}/rate...) is shown without navigation."""
+        return is_rating_path(self.router.url.path)
 
     @rx.var
     def full_name(self) -> str:

@@ -9,14 +9,13 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import expect
 from sqlmodel import Session, select
 
 from portal.db import make_engine
 from portal.models import AuthSession
-from tests.e2e.conftest import app_env, free_port, start_app, stop_app
+from tests.e2e.conftest import app_env, browser, free_port, start_app, stop_app  # noqa: F401 (browser is a fixture)
 from tests.e2e.helpers import DEMO_EMAIL, DEMO_NAME, DEMO_PASSWORD, sign_in
-from tests.support.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
 from tests.support.services import fresh_redis, postgres_database
 
 
@@ -32,14 +31,6 @@ def scaled_app(tmp_path_factory) -> Iterator[tuple[str, str, str]]:
         yield env["BASE_URL"], database_url, log_path.read_text()
     finally:
         stop_app(proc)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def test_sign_in_and_out_across_workers(scaled_app, browser):
