@@ -27,6 +27,47 @@
     }
   }
 
+  // Invisible captcha: a token for an action, or "" when captcha is off (window.portalConfig).
+  const captchaWidgets = {};
+  window.portalCaptcha = {
+    async token(action) {
+      const cfg = (window.portalConfig || {}).captcha || {};
+      if (!cfg.provider || cfg.provider === "none") return "";
+      try {
+        if (cfg.provider === "recaptcha") {
+          await new Promise((resolve) => window.grecaptcha.ready(resolve));
+          return await window.grecaptcha.execute(cfg.siteKey, { action: action });
+        }
+        if (cfg.provider === "hcaptcha") {
+          if (captchaWidgets.hcaptcha === undefined) {
+            const box = document.createElement("div");
+            document.body.appendChild(box);
+            captchaWidgets.hcaptcha = window.hcaptcha.render(box, { sitekey: cfg.siteKey, size: "invisible" });
+          }
+          const answer = await window.hcaptcha.execute(captchaWidgets.hcaptcha, { async: true });
+          return (answer && answer.response) || "";
+        }
+        if (cfg.provider === "turnstile") {
+          return await new Promise((resolve) => {
+            const box = document.createElement("div");
+            document.body.appendChild(box);
+            const id = window.turnstile.render(box, {
+              sitekey: cfg.siteKey,
+              action: action,
+              appearance: "interaction-only",
+              callback: (t) => resolve(t),
+              "error-callback": () => resolve(""),
+            });
+            window.turnstile.execute(id);
+          });
+        }
+      } catch (e) {
+        console.error("captcha failed", e);
+      }
+      return "";
+    },
+  };
+
   window.portalAuth = {
     async signIn(formId) {
       const form = document.getElementById(formId);
@@ -34,10 +75,12 @@
       const to = new URLSearchParams(window.location.search).get("to") || "";
       let result;
       try {
+        const captchaToken = await window.portalCaptcha.token("sign_in");
         result = await postJson("/api/account/sign-in", {
           email: fields.get("email") || "",
           password: fields.get("password") || "",
           to: to,
+          captchaToken: captchaToken,
         });
       } catch (e) {
         return { errors: [{ field: "_global", message: "Network error. Please check your connection and try again." }] };

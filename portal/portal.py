@@ -2,26 +2,45 @@
 
 from __future__ import annotations
 
+import json
+
 import reflex as rx
 
 from portal.http.app import build_api
+from portal.services import mail_sender
+from portal.services.captcha import script_url as captcha_script_url
+from portal.settings import settings
 from portal.pages.home import home_page, profile_page, referral_page
 from portal.pages.not_found import not_found_page
 from portal.pages.sign_in import sign_in_page
 from portal.pages.sign_up import sign_up_page
+from portal.pages.thank_you import thank_you_page
 from portal.states.auth import SessionState
 from portal.states.sign_in import SignInState
 
 BRAND = "Participants Portal"
 
+
+def head_scripts() -> list[rx.Component]:
+    """Public browser config (captcha provider and site key), the captcha script, portal.js."""
+    config = {"captcha": {"provider": settings.captcha_provider if settings.captcha_enabled else "none", "siteKey": settings.captcha_site_key}}
+    scripts = [rx.script(f"window.portalConfig = {json.dumps(config)};"), rx.script(src="/portal.js")]
+    if settings.captcha_enabled:
+        scripts.append(rx.script(src=captcha_script_url(), custom_attrs={"async": True, "defer": True}))
+    return scripts
+
+
 app = rx.App(
     theme=rx.theme(appearance="light", accent_color="indigo", gray_color="slate", radius="large", scaling="100%"),
     stylesheets=["/portal.css"],
-    head_components=[rx.script(src="/portal.js")],
+    head_components=head_scripts(),
     toaster=rx.toast.provider(duration=5000, close_button=True, position="top-center"),
     api_transformer=build_api(),
     html_lang="en",
 )
+
+# Every backend worker delivers the e-mail outbox (when SMTP is configured).
+app.register_lifespan_task(mail_sender.run_forever)
 
 # Public pages (auth layout).
 app.add_page(sign_in_page, route="/sign-in", title=f"Sign in | {BRAND}", on_load=SignInState.load)
@@ -31,5 +50,7 @@ app.add_page(sign_up_page, route="/sign-up", title=f"Sign up | {BRAND}", on_load
 app.add_page(home_page, route="/", title=f"Tests | {BRAND}", on_load=SessionState.guard_private)
 app.add_page(profile_page, route="/profile", title=f"My profile | {BRAND}", on_load=SessionState.guard_private)
 app.add_page(referral_page, route="/referral", title=f"Referral | {BRAND}", on_load=SessionState.guard_private)
+
+app.add_page(thank_you_page, route="/thank-you", title=f"Thank you | {BRAND}", on_load=SessionState.guard_signed_in)
 
 app.add_page(not_found_page, route="404", title=f"Page not found | {BRAND}")

@@ -73,6 +73,39 @@ class Settings:
     login_max_failures_per_ip: int = field(default_factory=lambda: _env_int("LOGIN_MAX_FAILURES_PER_IP", 30))
     login_window_seconds: int = field(default_factory=lambda: _env_int("LOGIN_WINDOW_SECONDS", 900))
     log_level: str = field(default_factory=lambda: _env("LOG_LEVEL", "INFO"))
+    # E-mail delivery. No SMTP_HOST: messages stay in the outbox (python -m portal.cli outbox).
+    smtp_host: str = field(default_factory=lambda: _env("SMTP_HOST"))
+    smtp_port: int = field(default_factory=lambda: _env_int("SMTP_PORT", 587))
+    smtp_username: str = field(default_factory=lambda: _env("SMTP_USERNAME"))
+    smtp_password: str = field(default_factory=lambda: _env("SMTP_PASSWORD"))
+    # starttls | tls | none
+    smtp_security: str = field(default_factory=lambda: _env("SMTP_SECURITY", "starttls").lower())
+    mail_from: str = field(default_factory=lambda: _env("MAIL_FROM", "Participants Portal <no-reply@example.com>"))
+    mail_poll_seconds: float = field(default_factory=lambda: float(_env("MAIL_POLL_SECONDS", "5")))
+    mail_max_attempts: int = field(default_factory=lambda: _env_int("MAIL_MAX_ATTEMPTS", 8))
+    verification_link_hours: int = field(default_factory=lambda: _env_int("VERIFICATION_LINK_HOURS", 48))
+    # Invisible captcha on sign-in and sign-up: none (default) | recaptcha | hcaptcha | turnstile.
+    captcha_provider: str = field(default_factory=lambda: _env("CAPTCHA_PROVIDER", "none").lower())
+    captcha_site_key: str = field(default_factory=lambda: _env("CAPTCHA_SITE_KEY"))
+    captcha_secret: str = field(default_factory=lambda: _env("CAPTCHA_SECRET"))
+    captcha_verify_url: str = field(default_factory=lambda: _env("CAPTCHA_VERIFY_URL"))
+    captcha_script_url: str = field(default_factory=lambda: _env("CAPTCHA_SCRIPT_URL"))
+    captcha_min_score: float = field(default_factory=lambda: float(_env("CAPTCHA_MIN_SCORE", "0.5")))
+    # LinkedIn and Google sign-in (OpenID Connect). A provider with no client id is not configured: no button.
+    linkedin_client_id: str = field(default_factory=lambda: _env("LINKEDIN_CLIENT_ID"))
+    linkedin_client_secret: str = field(default_factory=lambda: _env("LINKEDIN_CLIENT_SECRET"))
+    linkedin_metadata_url: str = field(default_factory=lambda: _env("LINKEDIN_METADATA_URL", "https://www.linkedin.com/oauth/.well-known/openid-configuration"))
+    google_client_id: str = field(default_factory=lambda: _env("GOOGLE_CLIENT_ID"))
+    google_client_secret: str = field(default_factory=lambda: _env("GOOGLE_CLIENT_SECRET"))
+    google_metadata_url: str = field(default_factory=lambda: _env("GOOGLE_METADATA_URL", "https://accounts.google.com/.well-known/openid-configuration"))
+
+    def oidc_configured(self, provider: str) -> bool:
+        """Whether sign-in with this provider ('linkedin' or 'google') is offered."""
+        return bool(getattr(self, f"{provider}_client_id", "")) if provider in ("linkedin", "google") else False
+
+    @property
+    def captcha_enabled(self) -> bool:
+        return self.captcha_provider in {"recaptcha", "hcaptcha", "turnstile"}
 
     @property
     def is_sqlite(self) -> bool:

@@ -6,6 +6,7 @@ import datetime
 
 import reflex as rx
 
+from portal.components.banners import verification_banners
 from portal.settings import settings
 from portal.states.auth import SessionState
 
@@ -150,7 +151,7 @@ def loading() -> rx.Component:
 
 def main_layout(*children: rx.Component, show_navigation: bool = True, private: bool = True) -> rx.Component:
     """Main layout. Private pages render their content only once the user is known."""
-    content = rx.box(*children, class_name="portal-main")
+    content = rx.box(verification_banners(), *children, class_name="portal-main")
     if private:
         content = rx.cond(SessionState.signed_in, content, loading())
     return rx.box(header(show_navigation=show_navigation), rx.el.main(content, style={"flex": "1"}), footer(), class_name="portal-page")
@@ -159,7 +160,7 @@ def main_layout(*children: rx.Component, show_navigation: bool = True, private: 
 def auth_layout(*children: rx.Component) -> rx.Component:
     return rx.box(
         header(),
-        rx.el.main(rx.box(*children, class_name="portal-card"), class_name="portal-auth-main"),
+        rx.el.main(rx.box(verification_banners(), *children, class_name="portal-card"), class_name="portal-auth-main"),
         footer(),
         class_name="portal-page",
     )

@@ -13,6 +13,7 @@ from portal.db import session_scope
 from portal.domain import messages
 from portal.domain.navigation import safe_return_path
 from portal.http.client import SESSION_COOKIE, client_ip, is_same_origin
+from portal.services.captcha import verify_captcha
 from portal.services.errors import ServiceError, ThrottledError
 from portal.services.sessions import revoke_session
 from portal.services.sign_in import sign_in_with_password
@@ -64,6 +65,7 @@ async def sign_in(request: Request) -> JSONResponse:
             if old_token:  # rotate: a sign-in never reuses an earlier session
                 revoke_session(session=session, token=old_token)
             try:
+                verify_captcha(_text(body, "captchaToken"), action="sign_in", remote_ip=client_ip(request))
                 return sign_in_with_password(
                     session=session,
                     email=email,

@@ -2,6 +2,7 @@
 
 from portal.models.account import Account, LoginIdentity
 from portal.models.auth import AuthSession, LoginAttempt, OneTimeToken
+from portal.models.captcha import UsedCaptchaToken
 from portal.models.flags import FeatureFlag, FeatureFlagUser
 from portal.models.invite import Invite
 from portal.models.outbox import OutboxEmail
@@ -22,5 +23,5 @@ __all__ = [
     "Industry", "Invite", "LoginAttempt", "LoginIdentity", "OneTimeToken", "OutboxEmail",
     "ParticipantProfile", "ProfileAudience", "ProfileChangeRequest", "ProfileIndustry",
     "ProfileRole", "Qualification", "ReferralMember", "ReferralProgram", "Review",
-    "ReviewSession", "Reward", "Role", "ScreenerResponse", "Test", "TestQualification",
+    "ReviewSession", "Reward", "Role", "ScreenerResponse", "Test", "TestQualification", "UsedCaptchaToken",
 ]

@@ -15,8 +15,10 @@ from sqlmodel import Session
 from portal import db
 from portal.domain.accounts import CurrentUser, avatar_color
 from portal.domain.flags import REFERRAL_PROGRAM
-from portal.domain.navigation import is_rating_path, normalize_path, sign_in_redirect
+from portal.domain.navigation import is_rating_path, normalize_path, safe_return_path, sign_in_redirect
+from portal.domain.verification import notices_for
 from portal.http.client import SESSION_COOKIE
+from portal.states.browser import remove_query_params_js, toast
 from portal.services.flags import enabled_flags
 from portal.services.sessions import resolve_user
 
@@ -61,6 +63,9 @@ class SessionState(rx.State):
     is_staff: bool = False
     referral_enabled: bool = False
     avatar_color: str = "indigo"
+    email_verified: bool = False
+    work_email: str = ""
+    work_email_verified: bool = False
 
     async def _refresh(self) -> CurrentUser | None:
         user, flags = await db.run(_user_and_flags, token=session_token(self))
@@ -74,12 +79,34 @@ class SessionState(rx.State):
         self.is_staff = bool(user and user.is_staff)
         self.referral_enabled = bool(user and user.is_verified and flags.get(REFERRAL_PROGRAM))
         self.avatar_color = avatar_color(str(user.account_id) if user else "")
+        self.email_verified = bool(user and user.is_email_verified)
+        self.work_email = user.work_email if user else ""
+        self.work_email_verified = bool(user and user.is_work_email_verified)
         return user
+
+    def _query_notices(self, user: CurrentUser | None, onward: str | None = None) -> list:
+        """Toasts for e-mail-link parameters (ev, eav, verification), then those parameters removed.
+
+        `onward`: where the page sends the user anyway (the notices' own redirect wins).
+        """
+        query = dict(self.router.url.query_parameters)
+        notices = notices_for(
+            query,
+            signed_in_and_verified=bool(user and user.may_use_private_routes),
+            return_path=safe_return_path(query.get("to")),
+        )
+        events: list = [toast(level, message) for level, message in notices.toasts]
+        if notices.redirect or onward:
+            events.append(rx.redirect(notices.redirect or onward, replace=True))
+        elif notices.remove_params:
+            events.append(rx.call_script(remove_query_params_js(notices.remove_params)))
+        return events
 
     @rx.event
     async def load_public(self):
         """on_load of public pages: show who is signed in, if anyone."""
-        await self._refresh()
+        user = await self._refresh()
+        return self._query_notices(user) or None
 
     @rx.event
     async def guard_private(self):
@@ -87,7 +114,15 @@ class SessionState(rx.State):
         user = await self._refresh()
         if user is None or not user.may_use_private_routes:
             return rx.redirect(sign_in_url_for(self), replace=True)
-        return None
+        return self._query_notices(user) or None
+
+    @rx.event
+    async def guard_signed_in(self):
+        """on_load of pages for any signed-in user (e.g. the thank-you after sign-up)."""
+        user = await self._refresh()
+        if user is None:
+            return rx.redirect(sign_in_url_for(self), replace=True)
+        return self._query_notices(user) or None
 
     @rx.var
     def current_path(self) -> str:

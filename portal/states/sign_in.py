@@ -32,13 +32,12 @@ class SignInState(rx.State):
         self.submitting = False
         session = await self.get_state(SessionState)
         user = await session._refresh()
-        if user is None:
-            return None
-        if not user.is_registration_complete:
+        if user is not None and not user.is_registration_complete:
             return rx.redirect(SIGN_UP_PATH, replace=True)
-        if user.may_use_private_routes:
-            return rx.redirect(safe_return_path(self.router.url.query_parameters.get("to")), replace=True)
-        return None
+        onward = None
+        if user is not None and user.may_use_private_routes:
+            onward = safe_return_path(self.router.url.query_parameters.get("to"))
+        return session._query_notices(user, onward=onward) or None
 
     @rx.event
     def toggle_email_form(self):

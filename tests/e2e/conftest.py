@@ -23,6 +23,7 @@ from sqlmodel import Session
 
 from portal.db import make_engine
 from tests.support.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
+from tests.support.smtp_server import SmtpServer
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
@@ -98,11 +99,23 @@ def stop_app(proc: subprocess.Popen) -> None:
 
 
 @pytest.fixture(scope="session")
-def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+def smtp_server() -> Iterator[SmtpServer]:
+    """The app's SMTP server: a real one on loopback that keeps what it receives."""
+    server = SmtpServer().start()
+    yield server
+    server.stop()
+
+
+def smtp_env(server: SmtpServer) -> dict[str, str]:
+    return {"SMTP_HOST": "127.0.0.1", "SMTP_PORT": str(server.port), "SMTP_SECURITY": "none", "MAIL_POLL_SECONDS": "0.5"}
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer) -> Iterator[AppServer]:
     data = tmp_path_factory.mktemp("app")
     port = free_port()
     database_url = f"sqlite:///{data}/e2e.db"
-    env = app_env(port, database_url)
+    env = app_env(port, database_url, **smtp_env(smtp_server))
     log_path = data / "server.log"
     proc = start_app(port, env, log_path)
     try:

@@ -1,0 +1,62 @@
+"""Verification banners shown above the content for each unverified e-mail of the signed-in user."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from portal.states.auth import SessionState
+from portal.states.verification import VerificationState
+
+
+def _banner(kind: str, label: str, address: rx.Var[str]) -> rx.Component:
+    return rx.callout.root(
+        rx.flex(
+            rx.callout.text(
+                f"Please verify your {label} ",
+                rx.text.strong(address),
+                ". We sent you a link; check your inbox and spam folder.",
+            ),
+            rx.hstack(
+                rx.button(
+                    "Resend",
+                    size="1",
+                    variant="solid",
+                    loading=VerificationState.sending == kind,
+                    on_click=VerificationState.resend(kind),
+                    id=f"resend-{kind}",
+                ),
+                rx.link("Update your email addresses", href="/profile", size="2", id=f"update-emails-{kind}"),
+                spacing="3",
+                align="center",
+                flex_shrink="0",
+            ),
+            gap="12px",
+            align="center",
+            justify="between",
+            wrap="wrap",
+            width="100%",
+        ),
+        color_scheme="amber",
+        role="status",
+        id=f"banner-{kind}",
+        width="100%",
+    )
+
+
+def verification_banners() -> rx.Component:
+    return rx.cond(
+        SessionState.signed_in,
+        rx.vstack(
+            rx.cond(
+                ~SessionState.email_verified & (SessionState.email != ""),
+                _banner("personal", "email", SessionState.email),
+            ),
+            rx.cond(
+                ~SessionState.work_email_verified & (SessionState.work_email != ""),
+                _banner("work", "work email", SessionState.work_email),
+            ),
+            spacing="2",
+            width="100%",
+            margin_bottom="16px",
+        ),
+    )

@@ -1,0 +1,46 @@
+"""The text of every e-mail the portal sends (subject, body), built from plain values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Email:
+    subject: str
+    body: str
+
+
+def verify_email(*, brand: str, email: str, link: str, work: bool, hours: int) -> Email:
+    which = "work email" if work else "email"
+    return Email(
+        subject=f"Verify your {which} for {brand}",
+        body=(
+            f"Hello,\n\nPlease confirm that {email} is your {which} by opening this link:\n\n{link}\n\n"
+            f"The link works once and expires in {hours} hours. If you did not ask for it, ignore this message.\n\n"
+            f"{brand}\n"
+        ),
+    )
+
+
+def password_reset(*, brand: str, link: str, minutes: int) -> Email:
+    return Email(
+        subject=f"Reset your {brand} password",
+        body=(
+            f"Hello,\n\nSomeone asked to reset the password of your {brand} account. To choose a new one, open:\n\n"
+            f"{link}\n\nThe link works once and expires in {minutes} minutes. "
+            "If you did not ask for it, ignore this message: your password stays as it is.\n\n"
+            f"{brand}\n"
+        ),
+    )
+
+
+def email_changed(*, brand: str, old_email: str, new_email: str) -> Email:
+    return Email(
+        subject=f"The email address of your {brand} account was changed",
+        body=(
+            f"Hello,\n\nThe email address of your {brand} account was changed from {old_email} to {new_email}.\n\n"
+            "If you made this change, there is nothing to do. If you did not, contact support right away.\n\n"
+            f"{brand}\n"
+        ),
+    )

@@ -1,0 +1,134 @@
+"""E-mail verification: links for the personal and the work e-mail, resends, the verify-account send.
+
+A link is single use, expires, and is bound to the address it was sent to: if the
+account's address changed since, the link no longer verifies anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlmodel import Session, select
+
+from portal.domain import emails
+from portal.domain import verification as rules
+from portal.domain.throttling import retry_after_seconds
+from portal.models import Account, LoginAttempt, OneTimeToken
+from portal.models._base import utcnow
+from portal.services.errors import ServiceError
+from portal.services.outbox import enqueue_email
+from portal.services.tokens import hash_token, new_token
+from portal.settings import settings
+
+
+class ResendError(ServiceError):
+    """errors: the first is shown as a toast; a second one means 'already verified'."""
+
+    def __init__(self, message: str, *, already_verified: bool = False):
+        super().__init__(message)
+        self.messages = [message, "already verified"] if already_verified else [message]
+        self.already_verified = already_verified
+
+
+@dataclass(frozen=True)
+class LinkOutcome:
+    status: str  # verified | already | invalid
+    email: str = ""
+
+
+def _address(account: Account, kind: str) -> str | None:
+    return account.work_email if kind == "work" else account.email
+
+
+def _is_verified(account: Account, kind: str) -> bool:
+    return (account.work_email_verified_at if kind == "work" else account.email_verified_at) is not None
+
+
+def send_verification(*, session: Session, account: Account, kind: str) -> str:
+    """Write a fresh link for the account's personal or work e-mail to the outbox; returns the address."""
+    address = _address(account, kind)
+    if not address:
+        raise ServiceError(rules.RESEND_FAILED)
+    token = new_token()
+    hours = settings.verification_link_hours
+    session.add(
+        OneTimeToken(
+            token_hash=hash_token(token),
+            account_id=account.id,
+            purpose=rules.purpose_for(kind),
+            email=address,
+            expires_at=utcnow() + timedelta(hours=hours),
+        )
+    )
+    link = f"{settings.base_url}/api/account/verify-email?token={token}"
+    mail = emails.verify_email(brand=settings.brand_name, email=address, link=link, work=kind == "work", hours=hours)
+    enqueue_email(session=session, to=address, subject=mail.subject, body=mail.body, kind=rules.purpose_for(kind), link=link)
+    return address
+
+
+def use_link(*, session: Session, token: str) -> LinkOutcome:
+    """Consume a verification link."""
+    if not token or len(token) > 128:
+        return LinkOutcome("invalid")
+    row = session.exec(select(OneTimeToken).where(OneTimeToken.token_hash == hash_token(token))).first()
+    if row is None or row.purpose not in rules.KINDS.values():
+        return LinkOutcome("invalid")
+    account = session.get(Account, row.account_id)
+    kind = "work" if row.purpose == rules.KINDS["work"] else "personal"
+    if account is None or _address(account, kind) != row.email:
+        return LinkOutcome("invalid")  # the address changed since the link was sent
+    if row.used_at is not None or _is_verified(account, kind):
+        return LinkOutcome("already", row.email) if _is_verified(account, kind) else LinkOutcome("invalid")
+    if utcnow() >= row.expires_at:
+        return LinkOutcome("invalid")
+    now = utcnow()
+    row.used_at = now
+    if kind == "work":
+        account.work_email_verified_at = now
+    else:
+        account.email_verified_at = now
+    account.updated_at = now
+    session.add(row)
+    session.add(account)
+    return LinkOutcome("verified", row.email)
+
+
+def resend(*, session: Session, account_id: int, kind: str) -> str:
+    """The banner's Resend: a new link for 'work' or 'personal'. Returns the toast text."""
+    if rules.purpose_for(kind) is None:
+        raise ResendError(rules.RESEND_FAILED)
+    account = session.get(Account, account_id)
+    if account is None:
+        raise ResendError(rules.SOMETHING_WENT_WRONG)
+    if _is_verified(account, kind):
+        raise ResendError(rules.ALREADY_VERIFIED.format(email=_address(account, kind)), already_verified=True)
+    key = f"resend:{account_id}:{kind}"
+    now = utcnow()
+    since = now - timedelta(seconds=rules.RESEND_WINDOW_SECONDS)
+    recent = session.exec(select(LoginAttempt.created_at).where(LoginAttempt.key == key, LoginAttempt.created_at > since)).all()
+    if retry_after_seconds(list(recent), limit=rules.RESEND_LIMIT, window_seconds=rules.RESEND_WINDOW_SECONDS, now=now):
+        raise ResendError(rules.RESEND_TOO_OFTEN)
+    session.add(LoginAttempt(key=key, created_at=now))
+    send_verification(session=session, account=account, kind=kind)
+    return rules.RESEND_SENT
+
+
+def send_account_verification(*, session: Session, account_id: int) -> dict[str, object]:
+    """The verify-account page's button: {alreadyVerified, toastMessage}."""
+    account = session.get(Account, account_id)
+    if account is None:
+        raise ServiceError(rules.VERIFY_PAGE_FAILED)
+    if account.email_verified_at is not None:
+        return {"alreadyVerified": True, "toastMessage": rules.VERIFY_PAGE_ALREADY}
+    try:
+        resend(session=session, account_id=account_id, kind="personal")
+    except ResendError as err:
+        raise ServiceError(err.message) from err
+    return {"alreadyVerified": False, "toastMessage": rules.VERIFY_PAGE_SENT}
+
+
+def notify_email_changed(*, session: Session, old_email: str, new_email: str) -> None:
+    """Tell the old address that the account's e-mail changed (same transaction as the change)."""
+    mail = emails.email_changed(brand=settings.brand_name, old_email=old_email, new_email=new_email)
+    enqueue_email(session=session, to=old_email, subject=mail.subject, body=mail.body, kind="email-changed")
