@@ -46,12 +46,12 @@ integration: install
 # Browser tests run in their own pytest process (Playwright's loop and pytest-asyncio do not mix).
 e2e: install chromium
 	$(PY) -m pytest tests/e2e
-	$(PY) -m pytest tests/e2e_scale
+	$(PY) -m pytest tests/e2e_production
 
 test: install chromium
 	$(PY) -m pytest tests/unit tests/integration
 	$(PY) -m pytest tests/e2e
-	$(PY) -m pytest tests/e2e_scale
+	$(PY) -m pytest tests/e2e_production
 
 clean:
 	rm -rf .web .states test-artifacts

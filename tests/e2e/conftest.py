@@ -23,6 +23,7 @@ from sqlmodel import Session
 
 from portal.db import make_engine
 from tests.support.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
+from tests.support.oidc_provider import OidcProvider
 from tests.support.smtp_server import SmtpServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,11 +112,20 @@ def smtp_env(server: SmtpServer) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def app_server(tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer) -> Iterator[AppServer]:
+def oidc_provider() -> Iterator[OidcProvider]:
+    """LinkedIn and Google for the app: a real OpenID Connect provider on loopback."""
+    provider = OidcProvider().start()
+    yield provider
+    provider.stop()
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer, oidc_provider: OidcProvider) -> Iterator[AppServer]:
     data = tmp_path_factory.mktemp("app")
     port = free_port()
     database_url = f"sqlite:///{data}/e2e.db"
-    env = app_env(port, database_url, **smtp_env(smtp_server))
+    # Loopback is a trusted proxy here, so tests can speak for distinct clients with X-Forwarded-For.
+    env = app_env(port, database_url, TRUSTED_PROXIES="127.0.0.1", **smtp_env(smtp_server), **oidc_provider.env())
     log_path = data / "server.log"
     proc = start_app(port, env, log_path)
     try:
