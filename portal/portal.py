@@ -12,10 +12,14 @@ from portal.services.captcha import script_url as captcha_script_url
 from portal.settings import settings
 from portal.pages.home import home_page, profile_page, referral_page
 from portal.pages.not_found import not_found_page
+from portal.pages.oidc import existing_account_page, linkedin_connect_page, sign_up_finish_page, verify_account_page
+from portal.pages.password_reset import forgot_page, reset_page, site_decider_page
 from portal.pages.sign_in import sign_in_page
 from portal.pages.sign_up import sign_up_page
 from portal.pages.thank_you import thank_you_page
 from portal.states.auth import SessionState
+from portal.states.oidc import SignUpFinishState, VerifyAccountState
+from portal.states.password_reset import ForgotPasswordState, ResetPasswordState
 from portal.states.sign_in import SignInState
 
 BRAND = "Participants Portal"
@@ -45,6 +49,15 @@ app.register_lifespan_task(mail_sender.run_forever)
 # Public pages (auth layout).
 app.add_page(sign_in_page, route="/sign-in", title=f"Sign in | {BRAND}", on_load=SignInState.load)
 app.add_page(sign_up_page, route="/sign-up", title=f"Sign up | {BRAND}", on_load=SessionState.load_public)
+# LinkedIn and Google (accounts issue).
+app.add_page(sign_up_finish_page, route="/sign-up/finish", title=f"Finish your registration | {BRAND}", on_load=SignUpFinishState.load)
+app.add_page(existing_account_page, route="/existing-account", title=f"Existing account | {BRAND}", on_load=SessionState.load_public)
+app.add_page(verify_account_page, route="/verify-account", title=f"Verify your account | {BRAND}", on_load=[SessionState.load_public, VerifyAccountState.reset_status])
+app.add_page(linkedin_connect_page, route="/linkedin-connect", title=f"Connect LinkedIn | {BRAND}", on_load=SessionState.guard_private)
+# Password recovery. /reset keeps its token out of Referer headers.
+app.add_page(site_decider_page, route="/site-decider", title=f"Recover your password | {BRAND}", on_load=SessionState.load_public)
+app.add_page(forgot_page, route="/forgot", title=f"Forgot your password | {BRAND}", on_load=[SessionState.load_public, ForgotPasswordState.load])
+app.add_page(reset_page, route="/reset", title=f"Create new password | {BRAND}", on_load=[SessionState.load_public, ResetPasswordState.load], meta=[{"name": "referrer", "content": "no-referrer"}])
 
 # Private pages (main layout).
 app.add_page(home_page, route="/", title=f"Tests | {BRAND}", on_load=SessionState.guard_private)
@@ -53,4 +66,4 @@ app.add_page(referral_page, route="/referral", title=f"Referral | {BRAND}", on_l
 
 app.add_page(thank_you_page, route="/thank-you", title=f"Thank you | {BRAND}", on_load=SessionState.guard_signed_in)
 
-app.add_page(not_found_page, route="404", title=f"Page not found | {BRAND}")
+app.add_page(not_found_page, route="404", title=f"Page not found | {BRAND}", on_load=SessionState.load_public)

@@ -84,6 +84,11 @@ class Settings:
     mail_poll_seconds: float = field(default_factory=lambda: float(_env("MAIL_POLL_SECONDS", "5")))
     mail_max_attempts: int = field(default_factory=lambda: _env_int("MAIL_MAX_ATTEMPTS", 8))
     verification_link_hours: int = field(default_factory=lambda: _env_int("VERIFICATION_LINK_HOURS", 48))
+    # Password reset: link lifetime (never more than 60 minutes) and request throttling.
+    reset_link_minutes: int = field(default_factory=lambda: max(1, min(60, _env_int("RESET_LINK_MINUTES", 60))))
+    reset_max_requests_per_account: int = field(default_factory=lambda: _env_int("RESET_MAX_REQUESTS_PER_ACCOUNT", 5))
+    reset_max_requests_per_ip: int = field(default_factory=lambda: _env_int("RESET_MAX_REQUESTS_PER_IP", 20))
+    reset_window_seconds: int = field(default_factory=lambda: _env_int("RESET_WINDOW_SECONDS", 3600))
     # Invisible captcha on sign-in and sign-up: none (default) | recaptcha | hcaptcha | turnstile.
     captcha_provider: str = field(default_factory=lambda: _env("CAPTCHA_PROVIDER", "none").lower())
     captcha_site_key: str = field(default_factory=lambda: _env("CAPTCHA_SITE_KEY"))

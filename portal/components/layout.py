@@ -100,6 +100,11 @@ def mobile_menu() -> rx.Component:
     )
 
 
+def ready_marker() -> rx.Component:
+    """Present once the page is hydrated and the user is known (browser tests wait for it)."""
+    return rx.cond(SessionState.loaded, rx.el.span(id="portal-ready", hidden=True))
+
+
 def header(show_navigation: bool = True) -> rx.Component:
     signed_in_part = rx.hstack(
         rx.hstack(
@@ -123,6 +128,7 @@ def header(show_navigation: bool = True) -> rx.Component:
     )
     right = rx.cond(SessionState.signed_in, signed_in_part, rx.cond(SessionState.loaded, visitor_part, rx.fragment()))
     return rx.el.header(
+        ready_marker(),
         rx.box(
             logo(),
             rx.spacer(),

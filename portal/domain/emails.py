@@ -44,3 +44,28 @@ def email_changed(*, brand: str, old_email: str, new_email: str) -> Email:
             f"{brand}\n"
         ),
     )
+
+
+def password_reset_no_password(*, brand: str, sign_in_link: str) -> Email:
+    """A reset was asked for an account that signs in with LinkedIn or Google (it has no password)."""
+    return Email(
+        subject=f"Reset your {brand} password",
+        body=(
+            f"Hello,\n\nSomeone asked to reset the password of your {brand} account, but your account has no "
+            f"password: you sign in with LinkedIn or Google. Sign in here:\n\n{sign_in_link}\n\n"
+            "If you did not ask for this, ignore this message.\n\n"
+            f"{brand}\n"
+        ),
+    )
+
+
+def password_changed(*, brand: str, forgot_link: str) -> Email:
+    return Email(
+        subject=f"Your {brand} password was changed",
+        body=(
+            f"Hello,\n\nThe password of your {brand} account was just changed and every signed-in device was signed out.\n\n"
+            f"If you made this change, there is nothing to do. If you did not, reset your password now at "
+            f"{forgot_link} and contact support.\n\n"
+            f"{brand}\n"
+        ),
+    )

@@ -7,6 +7,7 @@ from urllib.parse import urlencode, urlsplit
 
 SIGN_IN_PATH = "/sign-in"
 SIGN_UP_PATH = "/sign-up"
+VERIFY_ACCOUNT_PATH = "/verify-account"
 HOME_PATH = "/"
 
 # /test/{id}/rate[/{word}][/{number}]: the rating flow, shown without navigation.
@@ -40,3 +41,12 @@ def sign_in_redirect(path: str, query: dict[str, str] | None = None) -> str:
     params = {k: v for k, v in (query or {}).items() if k != "to"}
     params = {"to": normalize_path(path), **params}
     return f"{SIGN_IN_PATH}?{urlencode(params)}"
+
+
+def after_password_sign_in(*, to: str | None, registration_complete: bool, email_verified: bool) -> str:
+    """Unfinished registration: sign-up; unverified e-mail: verify-account (a sign-in flow); else `to` or home."""
+    if not registration_complete:
+        return SIGN_UP_PATH
+    if not email_verified:
+        return f"{VERIFY_ACCOUNT_PATH}?from_sign_in=true"
+    return safe_return_path(to)

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 
 from portal.db import session_scope
 from portal.domain import messages
-from portal.domain.navigation import safe_return_path
+from portal.domain.navigation import after_password_sign_in
 from portal.http.client import SESSION_COOKIE, client_ip, is_same_origin
 from portal.services.captcha import verify_captcha
 from portal.services.errors import ServiceError, ThrottledError
@@ -85,9 +85,11 @@ async def sign_in(request: Request) -> JSONResponse:
         log.exception("sign-in failed")
         return _errors({"_global": messages.SOMETHING_WENT_WRONG}, 500)
 
-    target = safe_return_path(_text(body, "to"))
-    if not result.is_registration_complete:
-        target = "/sign-up"
+    target = after_password_sign_in(
+        to=_text(body, "to"),
+        registration_complete=result.is_registration_complete,
+        email_verified=result.is_email_verified,
+    )
     response = JSONResponse({"redirect": target, "method": "email"})
     set_session_cookie(response, result.token)
     return response

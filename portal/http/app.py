@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from portal.http import account_routes, verification_routes
+from portal.http import account_routes, oauth_routes, verification_routes
+from portal.http import password_routes
 
 
 def build_api() -> FastAPI:
     api = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     api.include_router(account_routes.router)
     api.include_router(verification_routes.router)
+    api.include_router(password_routes.router)
+    # LinkedIn and Google (OpenID Connect); its flow cookie middleware wraps only these routes.
+    api.mount(oauth_routes.PREFIX, oauth_routes.build_app())
 
     @api.get("/api/health")
     async def health() -> dict[str, str]:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import UniqueConstraint
+from typing import Any
+
+from sqlalchemy import Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from portal.models._base import created_field, utcnow
+from portal.models._base import created_field, json_field, utcnow
 
 
 class Account(SQLModel, table=True):
@@ -32,6 +34,8 @@ class Account(SQLModel, table=True):
     referral_code: str | None = Field(default=None, max_length=32, unique=True)
     last_login_method: str | None = Field(default=None, max_length=16)
     last_login_at: datetime | None = None
+    # Tracking data of the sign-up (utm_*, li_fat_id, RR_WCID, RR_WCID_TTL, REFERRALCODE).
+    signup_tracking: dict[str, Any] = json_field(dict)
     removed_at: datetime | None = None
     created_at: datetime = created_field()
     updated_at: datetime = Field(default_factory=utcnow, nullable=False)
@@ -41,7 +45,11 @@ class LoginIdentity(SQLModel, table=True):
     """A LinkedIn or Google login bound to an account, keyed on (provider, subject)."""
 
     __tablename__ = "login_identity"
-    __table_args__ = (UniqueConstraint("provider", "subject", name="uq_login_identity_provider_subject"),)
+    __table_args__ = (
+        UniqueConstraint("provider", "subject", name="uq_login_identity_provider_subject"),
+        # At most one LinkedIn and one Google login per account.
+        Index("uq_login_identity_account_provider", "account_id", "provider", unique=True),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     account_id: int = Field(foreign_key="account.id", index=True, ondelete="CASCADE")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.layout import ready_marker
 from portal.domain.messages import PAGE_NOT_FOUND
 
 
 def not_found_page() -> rx.Component:
     return rx.center(
+        ready_marker(),
         rx.vstack(
             rx.heading("404", size="9", color="var(--accent-9)"),
             rx.text(PAGE_NOT_FOUND, size="4", id="not-found-text"),

@@ -9,6 +9,7 @@ from sqlmodel import Session, select
 
 from portal.domain import messages
 from portal.domain.accounts import normalize_email
+from portal.domain.password_policy import normalize as normalize_password
 from portal.domain.passwords_hashing import DUMMY_HASH, verify_password
 from portal.models import Account
 from portal.models._base import utcnow
@@ -23,6 +24,7 @@ class SignInResult:
     token: str
     account_id: int
     is_registration_complete: bool
+    is_email_verified: bool
 
 
 def _keys(email: str, ip_address: str) -> tuple[str, str]:
@@ -57,7 +59,9 @@ def sign_in_with_password(
     account = session.exec(select(Account).where(Account.email == email)).first()
     stored_hash = account.password_hash if account and account.removed_at is None else None
     # Always run one hash verification so an unknown e-mail takes as long as a wrong password.
-    ok, new_hash = verify_password(password, stored_hash or DUMMY_HASH)
+    ok, new_hash = verify_password(normalize_password(password), stored_hash or DUMMY_HASH)
+    if not ok and stored_hash and normalize_password(password) != password:
+        ok, new_hash = verify_password(password, stored_hash)  # an older password kept its spaces
     if not (ok and stored_hash):
         throttle.record_failure(session=session, keys=[account_key, ip_key])
         raise SignInError(messages.INVALID_CREDENTIALS)
@@ -69,4 +73,9 @@ def sign_in_with_password(
     session.add(account)
     throttle.clear(session=session, key=account_key)
     token = create_session(session=session, account_id=account.id, user_agent=user_agent, ip_address=ip_address)
-    return SignInResult(token=token, account_id=account.id, is_registration_complete=account.is_registration_complete)
+    return SignInResult(
+        token=token,
+        account_id=account.id,
+        is_registration_complete=account.is_registration_complete,
+        is_email_verified=account.email_verified_at is not None,
+    )

@@ -5,14 +5,13 @@ from __future__ import annotations
 from sqlmodel import Session, select
 
 from portal.domain.accounts import STAFF_ROLES, normalize_email
+from portal.domain.password_policy import PASSWORD_INVALID, meets_requirements
+from portal.domain.password_policy import normalize as normalize_password
 from portal.domain.passwords_hashing import hash_password
 from portal.models import Account
 from portal.models._base import utcnow
 from portal.services.errors import ServiceError
 
-# The shared password rule of the spec: at least 12 characters, at most 255.
-MIN_PASSWORD_LENGTH = 12
-MAX_PASSWORD_LENGTH = 255
 
 
 def create_staff(session: Session, *, email: str, role: str, password: str | None) -> tuple[Account, bool]:
@@ -22,10 +21,8 @@ def create_staff(session: Session, *, email: str, role: str, password: str | Non
         raise ServiceError("Please enter a valid e-mail address", field="email")
     if role not in STAFF_ROLES:
         raise ServiceError(f"Unknown staff role {role!r}; use one of {', '.join(STAFF_ROLES)}", field="role")
-    if password is not None and not MIN_PASSWORD_LENGTH <= len(password.strip()) <= MAX_PASSWORD_LENGTH:
-        raise ServiceError(
-            f"The password must have {MIN_PASSWORD_LENGTH} to {MAX_PASSWORD_LENGTH} characters", field="password"
-        )
+    if password is not None and not meets_requirements(password):
+        raise ServiceError(PASSWORD_INVALID, field="password")
     now = utcnow()
     account = session.exec(select(Account).where(Account.email == address)).first()
     created = account is None
@@ -35,7 +32,7 @@ def create_staff(session: Session, *, email: str, role: str, password: str | Non
         account = Account(email=address, email_verified_at=now, is_registration_complete=True, stage="completed")
     account.staff_role = role
     if password is not None:
-        account.password_hash = hash_password(password.strip())
+        account.password_hash = hash_password(normalize_password(password))
         account.password_changed_at = now
     account.updated_at = now
     session.add(account)

@@ -6,10 +6,15 @@ from typing import Any
 
 import reflex as rx
 
-from portal.domain.navigation import SIGN_UP_PATH, safe_return_path
+from portal.domain.navigation import after_password_sign_in
 from portal.states.auth import SessionState
+from portal.states.oidc import GOOGLE_CONFIGURED, LINKEDIN_CONFIGURED, sign_in_notices
 
 _GENERIC = "Something went wrong, please try again later"
+
+
+# The e-mail form (older accounts) starts open only when no provider sign-in is offered.
+EMAIL_FORM_OPEN_BY_DEFAULT = not (LINKEDIN_CONFIGURED or GOOGLE_CONFIGURED)
 
 
 class SignInState(rx.State):
@@ -17,7 +22,8 @@ class SignInState(rx.State):
     password_error: str = ""
     global_error: str = ""
     submitting: bool = False
-    email_form_open: bool = True
+    # Open by default only when neither LinkedIn nor Google sign-in is configured.
+    email_form_open: bool = EMAIL_FORM_OPEN_BY_DEFAULT
     # Which login method was used last on this browser (not a credential).
     last_login_method: str = rx.LocalStorage("", name="lastLoginMethod")
 
@@ -30,21 +36,25 @@ class SignInState(rx.State):
     async def load(self):
         """A signed-in user does not need this page: finished users go on, unfinished ones to sign-up."""
         self.submitting = False
+        self.email_form_open = EMAIL_FORM_OPEN_BY_DEFAULT
         session = await self.get_state(SessionState)
         user = await session._refresh()
-        if user is not None and not user.is_registration_complete:
-            return rx.redirect(SIGN_UP_PATH, replace=True)
         onward = None
-        if user is not None and user.may_use_private_routes:
-            onward = safe_return_path(self.router.url.query_parameters.get("to"))
-        return session._query_notices(user, onward=onward) or None
+        if user is not None:
+            onward = after_password_sign_in(
+                to=self.router.url.query_parameters.get("to"),
+                registration_complete=user.is_registration_complete,
+                email_verified=user.is_email_verified,
+            )
+        notices = session._query_notices(user, onward=onward) + sign_in_notices(dict(self.router.url.query_parameters))
+        return notices or None
 
     @rx.event
     def toggle_email_form(self):
         self.email_form_open = not self.email_form_open
 
     @rx.event
-    def submit(self, _form: dict[str, Any] | None = None):
+    def submit(self):
         """The browser posts the form to /api/account/sign-in itself; only the answer comes back here."""
         if self.submitting:
             return None

@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -150,9 +151,23 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
     ctx.close()
 
 
+def wait_for_hydration(page: Page) -> Page:
+    """Make page.goto wait until the app has hydrated: a click before that is lost."""
+    goto = page.goto
+
+    def goto_and_wait(url: str, **kwargs):
+        response = goto(url, **kwargs)
+        if "/api/" not in urlsplit(page.url).path:  # landed on an app page, not a JSON answer
+            page.wait_for_selector("#portal-ready", state="attached", timeout=30000)
+        return response
+
+    page.goto = goto_and_wait
+    return page
+
+
 @pytest.fixture
 def page(context: BrowserContext) -> Page:
-    return context.new_page()
+    return wait_for_hydration(context.new_page())
 
 
 @pytest.fixture

@@ -10,7 +10,8 @@ from sqlmodel import select
 
 from portal.models import AuthSession
 from portal.services.tokens import hash_token
-from tests.e2e.helpers import DEMO_EMAIL, DEMO_NAME, DEMO_PASSWORD, fill_sign_in, sign_in
+from tests.e2e.conftest import wait_for_hydration
+from tests.e2e.helpers import DEMO_EMAIL, DEMO_NAME, DEMO_PASSWORD, fill_sign_in, open_email_form, sign_in
 from tests.support.factories import make_participant
 
 
@@ -47,7 +48,7 @@ def test_unknown_email_answers_like_wrong_password(page: Page, app_server):
 
 def test_empty_fields_get_required_messages(page: Page, app_server):
     page.goto(f"{app_server.url}/sign-in")
-    page.wait_for_selector("#sign-in-email")
+    open_email_form(page)
     page.click("#sign-in-submit")
     expect(page.locator("#sign-in-email-error")).to_have_text("Email is required")
     expect(page.locator("#sign-in-password-error")).to_have_text("Password is required")
@@ -78,7 +79,7 @@ def test_sign_out_revokes_the_server_session(page: Page, app_server, db, browser
     other = browser.new_context()
     try:
         other.add_cookies([{"name": "portal_session", "value": token, "url": app_server.url}])
-        replay = other.new_page()
+        replay = wait_for_hydration(other.new_page())
         replay.goto(f"{app_server.url}/profile")
         expect(replay).to_have_url(re.compile(r"/sign-in"))
     finally:
@@ -138,7 +139,7 @@ def test_visitor_sees_sign_up_link_unless_respondent(page: Page, app_server):
 def test_mobile_menu_at_375px(browser, app_server):
     ctx = browser.new_context(viewport={"width": 375, "height": 800})
     try:
-        page = ctx.new_page()
+        page = wait_for_hydration(ctx.new_page())
         page.goto(f"{app_server.url}/sign-in")
         fill_sign_in(page, DEMO_EMAIL, DEMO_PASSWORD)
         expect(page.locator("#mobile-menu")).to_be_visible()

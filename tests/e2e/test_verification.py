@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import sign_in
+from tests.e2e.helpers import fill_sign_in, sign_in
 from tests.support.factories import make_participant
 
 
@@ -35,10 +35,8 @@ def test_work_email_verified_from_the_banner_resend(page: Page, app_server, db, 
 def test_personal_email_verified_by_link_then_private_pages_open(page: Page, app_server, db, smtp_server):
     account = make_participant(db, email_verified=False, first_name="Pia")
     page.goto(f"{app_server.url}/sign-in")
-    page.fill("#sign-in-email", account.email)
-    page.fill("#sign-in-password", "Correct-Horse-42!")
-    page.click("#sign-in-submit")
-    page.wait_for_url(re.compile(r"(/verify-account|/sign-in/?\?to=)"))
+    fill_sign_in(page, account.email, "Correct-Horse-42!")
+    expect(page).to_have_url(re.compile(r"/verify-account/?\?from_sign_in=true"))
     page.goto(f"{app_server.url}/thank-you")
     expect(page.locator("#thank-you-title")).to_have_text("Thanks for signing up!")
     expect(page.locator("#banner-personal")).to_contain_text(account.email)

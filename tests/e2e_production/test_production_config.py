@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from portal.db import make_engine
 from portal.models import AuthSession
-from tests.e2e.conftest import app_env, browser, free_port, start_app, stop_app  # noqa: F401 (browser is a fixture)
+from tests.e2e.conftest import app_env, browser, free_port, start_app, stop_app, wait_for_hydration  # noqa: F401 (browser is a fixture)
 from tests.e2e.helpers import DEMO_EMAIL, DEMO_NAME, DEMO_PASSWORD, sign_in
 from tests.support.captcha_provider import CaptchaProvider
 from tests.support.services import fresh_redis, postgres_database
@@ -48,11 +48,11 @@ def test_sign_in_and_out_across_workers(scaled_app, browser):
     base_url, database_url, _ = scaled_app
     ctx = browser.new_context()
     try:
-        page = ctx.new_page()
+        page = wait_for_hydration(ctx.new_page())
         sign_in(page, base_url, DEMO_EMAIL, DEMO_PASSWORD)
         expect(page.locator("#header-user-name")).to_have_text(DEMO_NAME)
         # A second tab shares the cookie; each tab has its own state in Redis.
-        second = ctx.new_page()
+        second = wait_for_hydration(ctx.new_page())
         second.goto(f"{base_url}/profile")
         expect(second.locator("#header-user-name")).to_have_text(DEMO_NAME)
         page.click("#account-menu")

@@ -100,3 +100,8 @@ def test_revoked_and_expired_sessions_resolve_to_nobody(session):
     revoke_all_sessions(session=session, account_id=account.id)
     session.commit()
     assert resolve_user(session=session, token=c) is None
+
+
+def test_spaces_around_the_typed_password_are_not_part_of_it(session):
+    account = make_participant(session)
+    assert _sign_in(session, account.email, f"  {PASSWORD}\t").account_id == account.id

@@ -58,3 +58,20 @@ def test_normalize_path():
     assert normalize_path("/profile/") == "/profile"
     assert normalize_path("/") == "/"
     assert normalize_path("") == "/"
+
+
+@pytest.mark.parametrize(
+    ("complete", "verified", "to", "expected"),
+    [
+        (False, False, "/profile", "/sign-up"),
+        (False, True, "/profile", "/sign-up"),
+        (True, False, "/profile", "/verify-account?from_sign_in=true"),
+        (True, True, "/profile", "/profile"),
+        (True, True, "https://evil.example.com", "/"),
+        (True, True, None, "/"),
+    ],
+)
+def test_after_password_sign_in(complete, verified, to, expected):
+    from portal.domain.navigation import after_password_sign_in
+
+    assert after_password_sign_in(to=to, registration_complete=complete, email_verified=verified) == expected
