@@ -3,9 +3,10 @@
 (function () {
   const GENERIC = "Something went wrong, please try again later";
 
-  async function postJson(url, body) {
+  // One JSON call to the portal's HTTP endpoints, with the session cookie; shared by every form below.
+  async function sendJson(method, url, body) {
     const response = await fetch(url, {
-      method: "POST",
+      method: method,
       credentials: "same-origin",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify(body || {}),
@@ -17,6 +18,11 @@
       data = {};
     }
     return { ok: response.ok, status: response.status, data: data };
+  }
+  window.portalHttp = { sendJson: sendJson };
+
+  function postJson(url, body) {
+    return sendJson("POST", url, body);
   }
 
   function remember(method) {
@@ -164,21 +170,7 @@
   const GENERIC = "Something went wrong, please try again later";
   const NETWORK = "Network error. Please check your connection and try again.";
 
-  async function sendJson(method, url, body) {
-    const response = await fetch(url, {
-      method: method,
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body || {}),
-    });
-    let data = {};
-    try {
-      data = await response.json();
-    } catch (e) {
-      data = {};
-    }
-    return { ok: response.ok, data: data };
-  }
+  const sendJson = window.portalHttp.sendJson;
 
   function failure(result) {
     return { errors: Array.isArray(result.data.errors) ? result.data.errors : [{ field: "_global", message: GENERIC }] };

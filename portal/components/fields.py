@@ -49,3 +49,16 @@ def text_field(
         width="100%",
         align="stretch",
     )
+
+
+def submit_button(label: str, busy_label: str, *, submitting: rx.Var[bool], button_id: str, disabled: rx.Var[bool] | None = None) -> rx.Component:
+    """A form's full-width submit button: its busy label and spinner while the request runs."""
+    return rx.button(
+        rx.cond(submitting, busy_label, label),
+        type="submit",
+        size="3",
+        width="100%",
+        loading=submitting,
+        disabled=disabled if disabled is not None else submitting,
+        id=button_id,
+    )

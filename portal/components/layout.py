@@ -27,12 +27,16 @@ def logo() -> rx.Component:
         align="center",
         spacing="2",
     )
-    return rx.link(
+    linked = rx.link(
         mark,
         href=rx.cond(SessionState.signed_in, "/", "/sign-in"),
         underline="none",
         aria_label=f"{BRAND} home",
+        id="logo-link",
     )
+    # On the finish-sign-up route the logo is not a link until registration is complete.
+    finishing = (SessionState.current_path == "/sign-up/finish") & ~SessionState.registration_complete
+    return rx.cond(finishing, rx.box(mark, id="logo"), linked)
 
 
 def _nav_link(label: str, href: str, external: bool = False) -> rx.Component:

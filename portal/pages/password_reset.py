@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.components.fields import text_field
+from portal.components.fields import submit_button, text_field
 from portal.components.layout import auth_layout
 from portal.domain import password_policy as policy
 from portal.domain import password_reset as rules
@@ -91,14 +91,12 @@ def _forgot_form() -> rx.Component:
                 on_change=ForgotPasswordState.email_changed.debounce(150),
             ),
             _global_error(ForgotPasswordState.global_error, "forgot-global-error"),
-            rx.button(
-                rx.cond(ForgotPasswordState.submitting, "Sending...", rules.SEND_BUTTON),
-                type="submit",
-                size="3",
-                width="100%",
-                loading=ForgotPasswordState.submitting,
+            submit_button(
+                rules.SEND_BUTTON,
+                "Sending...",
+                submitting=ForgotPasswordState.submitting,
                 disabled=ForgotPasswordState.submitting | ~ForgotPasswordState.email_filled,
-                id="forgot-submit",
+                button_id="forgot-submit",
             ),
             spacing="4",
             width="100%",
@@ -220,14 +218,12 @@ def _reset_form() -> rx.Component:
                 on_blur=ResetPasswordState.touch(policy.CONFIRM_FIELD),
             ),
             _global_error(ResetPasswordState.global_error, "reset-global-error"),
-            rx.button(
-                rx.cond(ResetPasswordState.submitting, "Changing...", rules.CHANGE_BUTTON),
-                type="submit",
-                size="3",
-                width="100%",
-                loading=ResetPasswordState.submitting,
+            submit_button(
+                rules.CHANGE_BUTTON,
+                "Changing...",
+                submitting=ResetPasswordState.submitting,
                 disabled=ResetPasswordState.submitting | ~ResetPasswordState.ready,
-                id="reset-submit",
+                button_id="reset-submit",
             ),
             spacing="4",
             width="100%",

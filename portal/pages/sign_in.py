@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.components.fields import text_field
+from portal.components.fields import submit_button, text_field
 from portal.components.layout import auth_layout
 from portal.components.oidc import no_account_found_heading, sign_in_providers
 from portal.states.sign_in import SignInState
@@ -38,14 +38,7 @@ def email_form() -> rx.Component:
                 SignInState.global_error != "",
                 rx.callout(SignInState.global_error, icon="triangle-alert", color_scheme="red", role="alert", id="sign-in-global-error", width="100%"),
             ),
-            rx.button(
-                rx.cond(SignInState.submitting, "Signing in...", "Sign In"),
-                type="submit",
-                size="3",
-                width="100%",
-                loading=SignInState.submitting,
-                id="sign-in-submit",
-            ),
+            submit_button("Sign In", "Signing in...", submitting=SignInState.submitting, button_id="sign-in-submit"),
             rx.link("Forgot password?", href="/site-decider", size="2", align="center", width="100%"),
             spacing="4",
             width="100%",
