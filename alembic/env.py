@@ -18,10 +18,16 @@ if config.config_file_name is not None and config.attributes.get("configure_logg
 target_metadata = SQLModel.metadata
 
 
+def include_object(obj, name, type_, reflected, compare_to) -> bool:
+    """PostgreSQL-only trigram search indexes (migration 0004) are managed by hand, not by the models."""
+    return not (type_ == "index" and reflected and compare_to is None and (name or "").endswith("_trgm"))
+
+
 def _configure(connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
+        include_object=include_object,
         render_as_batch=connection.dialect.name == "sqlite",  # ALTER TABLE support on SQLite
         compare_type=True,
     )

@@ -1,7 +1,8 @@
 """Command line of the portal: `python -m portal.cli COMMAND`.
 
 Commands: migrate, seed-reference, seed-demo, import-test FILE.json,
-create-staff EMAIL --role ROLE [--password P], outbox [--limit N] [--pending].
+create-staff EMAIL --role ROLE [--password P], outbox [--limit N] [--pending],
+mark-reward-paid REWARD_ID.
 Expected failures print one clear line to stderr and exit with status 2
 (1 for database problems), never a traceback.
 """
@@ -149,6 +150,22 @@ def cmd_outbox(args: argparse.Namespace) -> None:
     print_table(("to", "subject", "created", "sent", "link"), rows)
 
 
+def cmd_mark_reward_paid(args: argparse.Namespace) -> None:
+    from portal.db import session_scope
+    from portal.domain.table import format_money
+    from portal.services.referrals import ReferralError, mark_reward_paid
+
+    try:
+        with session_scope() as session:
+            reward, member = mark_reward_paid(session=session, reward_id=args.reward_id)
+            line = f"Reward {reward.id} is paid ({reward.status}, {reward.paid_on:%Y-%m-%d %H:%M} UTC)."
+            if member is not None:
+                line += f" Referral bonus {format_money(member.reward_cents)} credited to account {member.referrer_account_id}."
+    except ReferralError as exc:
+        raise CliError(str(exc)) from None
+    print(line)
+
+
 # --- parser -------------------------------------------------------------------------------
 
 
@@ -173,6 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
     outbox = add("outbox", cmd_outbox, "List e-mails in the outbox, newest first.")
     outbox.add_argument("--limit", type=int, default=50, help="how many rows to show (default 50)")
     outbox.add_argument("--pending", action="store_true", help="only e-mails not sent yet")
+    paid = add("mark-reward-paid", cmd_mark_reward_paid, "Mark a reward paid (EXECUTED) and credit any referral bonus.")
+    paid.add_argument("reward_id", metavar="REWARD_ID", type=int)
     return parser
 
 

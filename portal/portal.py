@@ -10,7 +10,9 @@ from portal.http.app import build_api
 from portal.services import mail_sender
 from portal.services.captcha import script_url as captcha_script_url
 from portal.settings import settings
-from portal.pages.home import home_page, profile_page, referral_page
+from portal.components.home_tables import ON_LOAD as HOME_TABLES_ON_LOAD
+from portal.pages.home import home_page, profile_page
+from portal.pages.referral import referral_page
 from portal.pages.not_found import not_found_page
 from portal.pages.oidc import existing_account_page, linkedin_connect_page, sign_up_finish_page, verify_account_page
 from portal.pages.password_reset import forgot_page, reset_page, site_decider_page
@@ -20,6 +22,7 @@ from portal.pages.thank_you import thank_you_page
 from portal.states.auth import SessionState
 from portal.states.oidc import SignUpFinishState, VerifyAccountState
 from portal.states.password_reset import ForgotPasswordState, ResetPasswordState
+from portal.states.referral import ReferralState
 from portal.states.sign_in import SignInState
 
 BRAND = "Participants Portal"
@@ -60,9 +63,9 @@ app.add_page(forgot_page, route="/forgot", title=f"Forgot your password | {BRAND
 app.add_page(reset_page, route="/reset", title=f"Create new password | {BRAND}", on_load=[SessionState.load_public, ResetPasswordState.load], meta=[{"name": "referrer", "content": "no-referrer"}])
 
 # Private pages (main layout).
-app.add_page(home_page, route="/", title=f"Tests | {BRAND}", on_load=SessionState.guard_private)
+app.add_page(home_page, route="/", title=f"Tests | {BRAND}", on_load=[SessionState.guard_private, *HOME_TABLES_ON_LOAD])
 app.add_page(profile_page, route="/profile", title=f"My profile | {BRAND}", on_load=SessionState.guard_private)
-app.add_page(referral_page, route="/referral", title=f"Referral | {BRAND}", on_load=SessionState.guard_private)
+app.add_page(referral_page, route="/referral", title=f"Referral | {BRAND}", on_load=[SessionState.guard_private, ReferralState.load])
 
 app.add_page(thank_you_page, route="/thank-you", title=f"Thank you | {BRAND}", on_load=SessionState.guard_signed_in)
 

@@ -103,6 +103,11 @@ class Settings:
     google_client_id: str = field(default_factory=lambda: _env("GOOGLE_CLIENT_ID"))
     google_client_secret: str = field(default_factory=lambda: _env("GOOGLE_CLIENT_SECRET"))
     google_metadata_url: str = field(default_factory=lambda: _env("GOOGLE_METADATA_URL", "https://accounts.google.com/.well-known/openid-configuration"))
+    # Feature flags from GrowthBook when a client key is set (else the feature_flag table only).
+    growthbook_client_key: str = field(default_factory=lambda: _env("GROWTHBOOK_CLIENT_KEY"))
+    growthbook_api_host: str = field(default_factory=lambda: _env("GROWTHBOOK_API_HOST", "https://cdn.growthbook.io"))
+    growthbook_cache_seconds: float = field(default_factory=lambda: float(_env("GROWTHBOOK_CACHE_SECONDS", "60")))
+    growthbook_timeout_seconds: float = field(default_factory=lambda: float(_env("GROWTHBOOK_TIMEOUT_SECONDS", "3")))
 
     def oidc_configured(self, provider: str) -> bool:
         """Whether sign-in with this provider ('linkedin' or 'google') is offered."""

@@ -13,9 +13,11 @@ from portal.models._base import created_field
 class Invite(SQLModel, table=True):
     __tablename__ = "invite"
     __table_args__ = (
-        # The invites table: a participant's rows newest first, filtered by status.
-        Index("ix_invite_account_created", "account_id", "created_at"),
-        Index("ix_invite_account_status", "account_id", "status"),
+        # The invites table: a participant's page of ids in (created_at, id) order, status filters and
+        # search answered from the index alone (PostgreSQL INCLUDE); the count of open invites likewise.
+        Index("ix_invite_account_created_id", "account_id", "created_at", "id",
+              postgresql_include=["status", "expires_at", "test_id"]),
+        Index("ix_invite_account_status_expires", "account_id", "status", "expires_at"),
         Index("ix_invite_test_account", "test_id", "account_id"),
     )
 

@@ -40,6 +40,8 @@ class Review(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("test_id", "respondent_key", name="uq_review_test_respondent"),
         Index("ix_review_account_created", "account_id", "created_at"),
+        # The rewards table sorted by test type or searched: the account's reviews and their tests in one range.
+        Index("ix_review_account_id_test", "account_id", "id", postgresql_include=["test_id"]),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -60,7 +62,10 @@ class Reward(SQLModel, table=True):
     """The payout for a review. status: PENDING | EXECUTED | FAILED | CANCELED."""
 
     __tablename__ = "reward"
-    __table_args__ = (Index("ix_reward_account_created", "account_id", "created_at"),)
+    # The rewards table: a participant's page of ids in (created_at, id) order, from the index alone.
+    __table_args__ = (
+        Index("ix_reward_account_created_id", "account_id", "created_at", "id", postgresql_include=["review_id", "status"]),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     review_id: int = Field(foreign_key="review.id", unique=True, ondelete="CASCADE")

@@ -1,9 +1,10 @@
-"""/ (TESTS), /profile (MY PROFILE) and /referral: private pages in the main layout."""
+"""/ (TESTS) and /profile (MY PROFILE): private pages in the main layout (/referral: pages/referral.py)."""
 
 from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.home_tables import home_tables
 from portal.components.layout import main_layout
 from portal.states.auth import SessionState
 
@@ -20,18 +21,12 @@ def _page_heading(title: str, subtitle: str) -> rx.Component:
 def home_page() -> rx.Component:
     return main_layout(
         _page_heading("Tests", "Your invites to paid tests and the rewards you have earned."),
-        rx.card(
-            rx.vstack(
-                rx.text("Welcome back, ", rx.text.strong(SessionState.first_name, id="welcome-name"), "."),
-                rx.text(
-                    "New invites arrive by e-mail. Each invite is open for 24 hours.",
-                    color="var(--gray-11)",
-                    size="2",
-                ),
-                spacing="2",
-            ),
-            size="3",
+        rx.text(
+            "Welcome back, ", rx.text.strong(SessionState.first_name, id="welcome-name"),
+            ". New invites arrive by e-mail; each invite is open for 24 hours.",
+            color="var(--gray-11)", size="2", margin_bottom="16px",
         ),
+        home_tables(),
     )
 
 
@@ -48,10 +43,4 @@ def profile_page() -> rx.Component:
             ),
             size="3",
         ),
-    )
-
-
-def referral_page() -> rx.Component:
-    return main_layout(
-        _page_heading("Help to grow the participant community. Earn extra cash.", "Share your link; earn 20 dollars once the person you referred is paid for their first test."),
     )

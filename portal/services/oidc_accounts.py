@@ -31,6 +31,7 @@ from portal.domain.oidc import (
 from portal.models import Account, LoginIdentity, ParticipantProfile
 from portal.models._base import utcnow
 from portal.services.errors import ServiceError
+from portal.services.referrals import credit_referral_at_sign_up
 from portal.services.sessions import create_session, resolve_user, revoke_session
 
 
@@ -205,6 +206,8 @@ def complete_login(
             decision = Decision(Action.LINKEDIN_EXISTS)
             return LoginOutcome(redirect=destination(flow, decision), action=decision.action)
         created = True
+        # A REFERRALCODE in the sign-up tracking links the new account to its referrer (never fails the sign-up).
+        credit_referral_at_sign_up(session=session, account=account)
     else:
         return LoginOutcome(redirect=destination(flow, decision), action=decision.action, account_id=decision.account_id)
 

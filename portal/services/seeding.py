@@ -44,7 +44,8 @@ M = TypeVar("M", bound=SQLModel)
 
 DEMO_TESTS_DIR = Path(__file__).resolve().parent.parent / "data" / "demo_tests"
 REFERRAL_PROGRAM_NAME = "Participant referral program"
-REFERRAL_WIDGET_URL = "https://referrals.example.com/widget/participants"
+# No widget by default: /referral embeds the programme's widget only when one is set (docs/decisions.md).
+REFERRAL_WIDGET_URL: str | None = None
 
 
 @dataclass(frozen=True)

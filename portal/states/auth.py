@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from portal import db
 from portal.domain.accounts import CurrentUser, avatar_color
-from portal.domain.flags import REFERRAL_PROGRAM
+from portal.domain.flags import FLAGS, REFERRAL_PROGRAM
 from portal.domain.navigation import is_rating_path, normalize_path, safe_return_path, sign_in_redirect
 from portal.domain.verification import notices_for
 from portal.http.client import SESSION_COOKIE
@@ -46,7 +46,8 @@ def sign_in_url_for(state: rx.State) -> str:
 
 def _user_and_flags(*, session: Session, token: str | None) -> tuple[CurrentUser | None, dict[str, bool]]:
     user = resolve_user(session=session, token=token)
-    flags = enabled_flags(session=session, account_id=user.account_id if user else None, keys=(REFERRAL_PROGRAM,))
+    # Every flag of the spec, decided per user on the server (table or GrowthBook).
+    flags = enabled_flags(session=session, account_id=user.account_id if user else None, keys=FLAGS)
     return user, flags
 
 
@@ -62,6 +63,8 @@ class SessionState(rx.State):
     registration_complete: bool = False
     is_staff: bool = False
     referral_enabled: bool = False
+    # The spec's feature flags for this user (e.g. flags['pricing-test']); off when signed out.
+    flags: dict[str, bool] = {}
     avatar_color: str = "indigo"
     email_verified: bool = False
     work_email: str = ""
@@ -78,6 +81,7 @@ class SessionState(rx.State):
         self.registration_complete = bool(user and user.is_registration_complete)
         self.is_staff = bool(user and user.is_staff)
         self.referral_enabled = bool(user and user.is_verified and flags.get(REFERRAL_PROGRAM))
+        self.flags = {key: bool(user and on) for key, on in flags.items()}
         self.avatar_color = avatar_color(str(user.account_id) if user else "")
         self.email_verified = bool(user and user.is_email_verified)
         self.work_email = user.work_email if user else ""

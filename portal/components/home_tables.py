@@ -1,0 +1,105 @@
+"""The two tables of the home page (TESTS): invites and rewards."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
+from portal.domain import invites as invite_rules
+from portal.domain import table as rules
+from portal.domain.reference_data import PAYMENT_STATUSES
+from portal.states.table import InvitesTableState, RewardsTableState
+
+
+def _status_badge(row) -> rx.Component:
+    color = rx.match(
+        row["status"],
+        ("open", "green"), ("completed", "indigo"), ("filled", "amber"),
+        "gray",
+    )
+    return rx.badge(row["status_label"], color_scheme=color, variant="soft", radius="full")
+
+
+def _payment_badge(row) -> rx.Component:
+    color = rx.match(row["payment_status"], ("EXECUTED", "green"), ("PENDING", "amber"), ("FAILED", "red"), "gray")
+    return rx.cond(row["payment_label"] != "", rx.badge(row["payment_label"], color_scheme=color, variant="soft", radius="full"))
+
+
+def _test_link(row) -> rx.Component:
+    return rx.cond(
+        row["test_url"] != "",
+        rx.link(rx.icon("external-link", size=16), href=row["test_url"], is_external=True, aria_label="Open the tested page"),
+        rx.icon("file-text", size=16, color="var(--gray-9)"),
+    )
+
+
+INVITE_COLUMNS = [
+    Column("test_id", "Test ID", min_width="80px"),
+    Column("test_type", "Test type", min_width="140px"),
+    Column("date", "Invitation date", sort_key="createdOn", min_width="150px"),
+    Column("payout", "Payout", min_width="80px"),
+    Column("status_label", "Invite status", render=_status_badge, min_width="120px"),
+]
+INVITE_FILTERS = [
+    FilterSpec("status", "Invite status", "list",
+               tuple(FilterOption(s, invite_rules.status_label(s)) for s in invite_rules.STATUSES)),
+    FilterSpec("createdOn", "Invitation date", "range"),
+]
+REWARD_COLUMNS = [
+    Column("test_url", "", render=_test_link, min_width="40px"),
+    Column("test_id", "Test ID", min_width="80px"),
+    Column("test_type", "Test type", sort_key="testType", min_width="150px"),
+    Column("status_label", "Status", min_width="90px"),
+    Column("date", "Completion date", sort_key="createdOn", min_width="160px"),
+    Column("payout", "Payout", min_width="80px"),
+    Column("payment_label", "Payment status", render=_payment_badge, min_width="130px"),
+    Column("paid_on", "Payment date", min_width="120px"),
+]
+REWARD_FILTERS = [
+    FilterSpec("paymentStatus", "Payment status", "list",
+               tuple(FilterOption(s, rules.payment_status_label(s)) for s in PAYMENT_STATUSES)),
+    FilterSpec("createdOn", "Completion date", "range"),
+]
+
+
+def invites_table() -> rx.Component:
+    return data_table(
+        InvitesTableState,
+        table_id="invites",
+        columns=INVITE_COLUMNS,
+        actions=[RowAction("Start test", lambda row: InvitesTableState.open_invite(row["id"]), available_when="open", icon="play")],
+        filters=INVITE_FILTERS,
+        on_row_click=lambda row: InvitesTableState.open_invite(row["id"]),
+        strong_when="open",
+        search_placeholder="Search invites",
+    )
+
+
+def rewards_table() -> rx.Component:
+    return data_table(
+        RewardsTableState,
+        table_id="rewards",
+        columns=REWARD_COLUMNS,
+        filters=REWARD_FILTERS,
+        search_placeholder="Search rewards",
+    )
+
+
+def home_tables() -> rx.Component:
+    return rx.card(
+        rx.tabs.root(
+            rx.tabs.list(
+                rx.tabs.trigger(rx.text("Invites (", InvitesTableState.total_open, ")"), value="invites", id="tab-invites"),
+                rx.tabs.trigger("Rewards", value="rewards", id="tab-rewards"),
+                size="2",
+            ),
+            rx.tabs.content(rx.box(invites_table(), padding_top="16px"), value="invites"),
+            rx.tabs.content(rx.box(rewards_table(), padding_top="16px"), value="rewards"),
+            default_value="invites",
+        ),
+        size="3",
+        class_name="dt-card",
+    )
+
+
+ON_LOAD = [InvitesTableState.load, RewardsTableState.load]

@@ -1,0 +1,54 @@
+"""Invites: what a status means, what clicking an invite does, and labels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+OPEN, FILLED, COMPLETED, EXPIRED, CANCELED = "open", "filled", "completed", "expired", "canceled"
+STATUSES = (OPEN, FILLED, COMPLETED, EXPIRED, CANCELED)
+STATUS_LABELS = {OPEN: "Open", FILLED: "Filled", COMPLETED: "Completed", EXPIRED: "Expired", CANCELED: "Canceled"}
+
+MSG_FILLED = "This test has already been filled."
+MSG_COMPLETED = "This test has already been completed."
+MSG_INVALID = "This invite is no longer valid."
+
+REWARD_STATUS = "Complete"
+
+
+def effective_status(status: str, expires_at: datetime | None, now: datetime) -> str:
+    """An open invite whose 24 hours have passed counts as expired everywhere."""
+    if status == OPEN and expires_at is not None and expires_at <= now:
+        return EXPIRED
+    return status
+
+
+def status_label(status: str) -> str:
+    return STATUS_LABELS.get(status, status.capitalize() if isinstance(status, str) else "")
+
+
+@dataclass(frozen=True)
+class InviteClick:
+    redirect: str | None = None
+    message: str | None = None
+
+
+def rating_path(test_id: int) -> str:
+    return f"/test/{int(test_id)}/rate"
+
+
+def click_outcome(status: str, test_id: int) -> InviteClick:
+    """Open (and not expired): go to the test; filled / completed: say so; anything else: no longer valid."""
+    if status == OPEN:
+        return InviteClick(redirect=rating_path(test_id))
+    if status == FILLED:
+        return InviteClick(message=MSG_FILLED)
+    if status == COMPLETED:
+        return InviteClick(message=MSG_COMPLETED)
+    return InviteClick(message=MSG_INVALID)
+
+
+def product_type_label(product_type: str) -> str:
+    """'landing-page' -> 'Landing page'."""
+    text = (product_type or "").replace("-", " ").strip()
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,120 @@
+"""The invites table of a participant: one page in SQL, with totals; and what a click on an invite does.
+
+The account id always comes from the server-side session (the caller resolves it);
+nothing the browser sends can widen the query beyond that account.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import and_, func, not_, or_, select
+from sqlmodel import Session
+
+from portal.domain import invites as rules
+from portal.domain import table as table_rules
+from portal.models import Invite, Test
+from portal.services.tables import TablePage, TableQuery, clean, date_range, like_pattern, plan_per_search
+
+SORTABLE = {"createdOn": Invite.created_at}
+FILTERS: dict[str, dict[str, Any]] = {
+    "status": {"type": "list", "options": rules.STATUSES},
+    "createdOn": {"type": "range"},
+}
+
+
+def clean_query(**raw: Any) -> TableQuery:
+    return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
+
+
+def _status_is(status: str, now: datetime):
+    if status == rules.OPEN:
+        return and_(Invite.status == rules.OPEN, Invite.expires_at > now)
+    if status == rules.EXPIRED:
+        return or_(Invite.status == rules.EXPIRED, and_(Invite.status == rules.OPEN, Invite.expires_at <= now))
+    return Invite.status == status
+
+
+def _conditions(account_id: int, query: TableQuery, now: datetime) -> list:
+    conditions = [Invite.account_id == account_id]
+    if query.search:
+        pattern = like_pattern(query.search)
+        # The type is shown as 'Pricing test' and stored as 'pricing-test': either spelling matches.
+        type_pattern = like_pattern(query.search.replace(" ", "-"))
+        matches = [Test.name.ilike(pattern, escape="\\"), Test.product_type.ilike(type_pattern, escape="\\")]
+        if query.search.isdigit() and len(query.search) < 12:
+            matches.append(Test.id == int(query.search))
+        # A semi-join on the matching tests: no join is needed to count or to page.
+        conditions.append(Invite.test_id.in_(select(Test.id).where(or_(*matches))))
+    for f in query.filters:
+        if f.name == "createdOn":
+            conditions.append(date_range(Invite.created_at, f.values))
+        elif f.name == "status":
+            any_of = or_(*(_status_is(s, now) for s in f.values))
+            conditions.append(not_(any_of) if f.type == "exclude" else any_of)
+    return conditions
+
+
+def list_invites(*, session: Session, account_id: int, query: TableQuery, now: datetime | None = None) -> TablePage:
+    """One page of the account's invites, sorted and filtered in SQL, with totalAmount and totalOpenInvites."""
+    now = now or datetime.now(UTC)
+    conditions = _conditions(account_id, query, now)
+    column = SORTABLE[query.sort_by]
+    ascending = query.sort_direction == table_rules.ASCENDING
+    order = (column.asc(), Invite.id.asc()) if ascending else (column.desc(), Invite.id.desc())
+    # The page's ids first (an index-only scan of ix_invite_account_created_id), then its columns and tests.
+    page_ids = (
+        select(Invite.id).where(*conditions).order_by(*order).limit(query.page_size).offset(query.offset)
+    ).scalar_subquery()
+    stmt = (
+        select(Invite.id, Invite.test_id, Invite.status, Invite.amount_cents, Invite.created_at, Invite.expires_at,
+               Test.product_type)
+        .join(Test, Test.id == Invite.test_id)
+        .where(Invite.id.in_(page_ids), Invite.account_id == account_id)
+        .order_by(*order)
+    )
+    # Core execution (no ORM entity loading) and both totals in one round trip.
+    connection = session.connection()
+    plan_per_search(connection, query)
+    rows = connection.execute(stmt).all()
+    total_open = (
+        select(func.count()).select_from(Invite)
+        .where(Invite.account_id == account_id, Invite.status == rules.OPEN, Invite.expires_at > now)
+    ).scalar_subquery()
+    total_matching = select(func.count()).select_from(Invite).where(*conditions).scalar_subquery()
+    total, total_open = connection.execute(select(total_matching, total_open)).one()
+    return TablePage(rows=[_row(r, now) for r in rows], total=int(total or 0), total_open=int(total_open or 0))
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    if value is not None and value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value
+
+
+def _row(r: Any, now: datetime) -> dict[str, str]:
+    status = rules.effective_status(r.status, _aware(r.expires_at), now)
+    return {
+        "id": str(r.id),
+        "test_id": str(r.test_id),
+        "test_type": rules.product_type_label(r.product_type),
+        "date": table_rules.format_date(r.created_at),
+        "payout": table_rules.format_money(r.amount_cents),
+        "status": status,
+        "status_label": rules.status_label(status),
+        "open": "1" if status == rules.OPEN else "",
+    }
+
+
+def invite_click(*, session: Session, account_id: int, invite_id: Any, now: datetime | None = None) -> rules.InviteClick:
+    """Where a click on one of the account's invites leads; anything not the account's is 'no longer valid'."""
+    now = now or datetime.now(UTC)
+    number = table_rules.clean_int(invite_id, 0, low=0, high=2**62)
+    invite = session.exec(
+        select(Invite.test_id, Invite.status, Invite.expires_at).where(Invite.id == number, Invite.account_id == account_id)
+    ).first() if number else None
+    if invite is None:
+        return rules.InviteClick(message=rules.MSG_INVALID)
+    status = rules.effective_status(invite.status, _aware(invite.expires_at), now)
+    return rules.click_outcome(status, invite.test_id)

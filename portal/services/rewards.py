@@ -1,0 +1,96 @@
+"""The rewards table of a participant (completed tests and their payouts): one page in SQL, with its total.
+
+The account id always comes from the server-side session (the caller resolves it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import and_, func, not_, or_, select
+from sqlmodel import Session
+
+from portal.domain import invites as invite_rules
+from portal.domain import table as rules
+from portal.domain.reference_data import PAYMENT_STATUSES
+from portal.models import Review, Reward, Test
+from portal.services.tables import TablePage, TableQuery, clean, date_range, like_pattern, plan_per_search
+
+SORTABLE = {"createdOn": Reward.created_at, "testType": Test.product_type}
+FILTERS: dict[str, dict[str, Any]] = {
+    "paymentStatus": {"type": "list", "options": PAYMENT_STATUSES},
+    "createdOn": {"type": "range"},
+}
+
+
+def clean_query(**raw: Any) -> TableQuery:
+    return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
+
+
+def _conditions(account_id: int, query: TableQuery) -> list:
+    conditions = [Reward.account_id == account_id]
+    if query.search:
+        pattern = like_pattern(query.search)
+        # The type is shown as 'Pricing test' and stored as 'pricing-test': either spelling matches.
+        type_pattern = like_pattern(query.search.replace(" ", "-"))
+        matches = [Test.name.ilike(pattern, escape="\\"), Test.product_type.ilike(type_pattern, escape="\\")]
+        if query.search.isdigit() and len(query.search) < 12:
+            matches.append(Test.id == int(query.search))
+        conditions.append(Review.test_id.in_(select(Test.id).where(or_(*matches))))
+    for f in query.filters:
+        if f.name == "createdOn":
+            conditions.append(date_range(Reward.created_at, f.values))
+        elif f.name == "paymentStatus":
+            chosen = Reward.status.in_(f.values)
+            conditions.append(not_(chosen) if f.type == "exclude" else chosen)
+    return conditions
+
+
+def list_rewards(*, session: Session, account_id: int, query: TableQuery) -> TablePage:
+    """One page of the account's rewards, sorted and filtered in SQL, with totalAmount."""
+    conditions = _conditions(account_id, query)
+    column = SORTABLE[query.sort_by]
+    ascending = query.sort_direction == rules.ASCENDING
+    order = (column.asc(), Reward.id.asc()) if ascending else (column.desc(), Reward.id.desc())
+    by_type = query.sort_by == "testType"
+    # The review is the reward's own (same account); saying so lets the database read the account's
+    # reviews as one index range (ix_review_account_id_test) instead of one look-up per reward.
+    same_account = Review.account_id == account_id
+    # The page's ids first (the joins only where the sort or search needs them), then its columns.
+    inner = select(Reward.id).where(*conditions)
+    if by_type or query.search:
+        inner = inner.join(Review, and_(Review.id == Reward.review_id, same_account))
+    if by_type:
+        inner = inner.join(Test, Test.id == Review.test_id)
+    page_ids = inner.order_by(*order).limit(query.page_size).offset(query.offset).scalar_subquery()
+    stmt = (
+        select(Reward.id, Reward.amount_cents, Reward.status, Reward.paid_on, Reward.created_at,
+               Test.id.label("test_id"), Test.product_type, Test.url)
+        .join(Review, Review.id == Reward.review_id)
+        .join(Test, Test.id == Review.test_id)
+        .where(Reward.id.in_(page_ids), Reward.account_id == account_id)
+        .order_by(*order)
+    )
+    connection = session.connection()  # Core execution: no ORM entity loading
+    plan_per_search(connection, query)
+    rows = connection.execute(stmt).all()
+    count = select(func.count()).select_from(Reward).where(*conditions)
+    if query.search:
+        count = count.join(Review, and_(Review.id == Reward.review_id, same_account))
+    total = connection.execute(count).scalar()
+    return TablePage(rows=[_row(r) for r in rows], total=int(total or 0))
+
+
+def _row(r: Any) -> dict[str, str]:
+    return {
+        "id": str(r.id),
+        "test_id": str(r.test_id),
+        "test_url": r.url or "",
+        "test_type": invite_rules.product_type_label(r.product_type),
+        "status_label": invite_rules.REWARD_STATUS,
+        "date": rules.format_date(r.created_at),
+        "payout": rules.format_money(r.amount_cents),
+        "payment_status": r.status or "",
+        "payment_label": rules.payment_status_label(r.status),
+        "paid_on": rules.format_date(r.paid_on),
+    }
