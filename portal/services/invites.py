@@ -15,7 +15,7 @@ from sqlmodel import Session
 from portal.domain import invites as rules
 from portal.domain import table as table_rules
 from portal.models import Invite, Test
-from portal.services.tables import TablePage, TableQuery, clean, date_range, like_pattern, plan_per_search
+from portal.services.tables import TablePage, TableQuery, clean, date_range, plan_per_search, tests_matching
 
 SORTABLE = {"createdOn": Invite.created_at}
 FILTERS: dict[str, dict[str, Any]] = {
@@ -39,14 +39,7 @@ def _status_is(status: str, now: datetime):
 def _conditions(account_id: int, query: TableQuery, now: datetime) -> list:
     conditions = [Invite.account_id == account_id]
     if query.search:
-        pattern = like_pattern(query.search)
-        # The type is shown as 'Pricing test' and stored as 'pricing-test': either spelling matches.
-        type_pattern = like_pattern(query.search.replace(" ", "-"))
-        matches = [Test.name.ilike(pattern, escape="\\"), Test.product_type.ilike(type_pattern, escape="\\")]
-        if query.search.isdigit() and len(query.search) < 12:
-            matches.append(Test.id == int(query.search))
-        # A semi-join on the matching tests: no join is needed to count or to page.
-        conditions.append(Invite.test_id.in_(select(Test.id).where(or_(*matches))))
+        conditions.append(Invite.test_id.in_(tests_matching(query.search)))
     for f in query.filters:
         if f.name == "createdOn":
             conditions.append(date_range(Invite.created_at, f.values))

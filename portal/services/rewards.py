@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, func, not_, or_, select
+from sqlalchemy import and_, func, not_, select
 from sqlmodel import Session
 
 from portal.domain import invites as invite_rules
 from portal.domain import table as rules
 from portal.domain.reference_data import PAYMENT_STATUSES
 from portal.models import Review, Reward, Test
-from portal.services.tables import TablePage, TableQuery, clean, date_range, like_pattern, plan_per_search
+from portal.services.tables import TablePage, TableQuery, clean, date_range, plan_per_search, tests_matching
 
 SORTABLE = {"createdOn": Reward.created_at, "testType": Test.product_type}
 FILTERS: dict[str, dict[str, Any]] = {
@@ -30,13 +30,7 @@ def clean_query(**raw: Any) -> TableQuery:
 def _conditions(account_id: int, query: TableQuery) -> list:
     conditions = [Reward.account_id == account_id]
     if query.search:
-        pattern = like_pattern(query.search)
-        # The type is shown as 'Pricing test' and stored as 'pricing-test': either spelling matches.
-        type_pattern = like_pattern(query.search.replace(" ", "-"))
-        matches = [Test.name.ilike(pattern, escape="\\"), Test.product_type.ilike(type_pattern, escape="\\")]
-        if query.search.isdigit() and len(query.search) < 12:
-            matches.append(Test.id == int(query.search))
-        conditions.append(Review.test_id.in_(select(Test.id).where(or_(*matches))))
+        conditions.append(Review.test_id.in_(tests_matching(query.search)))
     for f in query.filters:
         if f.name == "createdOn":
             conditions.append(date_range(Reward.created_at, f.values))

@@ -6,9 +6,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_
+from sqlalchemy import ColumnElement, and_, or_
+from sqlmodel import select
 
 from portal.domain import table as rules
+from portal.models import Test
 
 
 @dataclass(frozen=True)
@@ -74,3 +76,14 @@ def plan_per_search(connection: Any, query: TableQuery) -> None:
     """
     if query.search and connection.dialect.name == "postgresql":
         connection.exec_driver_sql("SET LOCAL plan_cache_mode = force_custom_plan")
+
+
+def tests_matching(search: str):
+    """The ids of tests whose name, type or id match a table search (a semi-join: no join to count or page)."""
+    pattern = like_pattern(search)
+    # The type is shown as 'Pricing test' and stored as 'pricing-test': either spelling matches.
+    type_pattern = like_pattern(search.replace(" ", "-"))
+    matches = [Test.name.ilike(pattern, escape="\\"), Test.product_type.ilike(type_pattern, escape="\\")]
+    if search.isdigit() and len(search) < 12:
+        matches.append(Test.id == int(search))
+    return select(Test.id).where(or_(*matches))
