@@ -62,11 +62,10 @@ async def sign_in(request: Request) -> JSONResponse:
 
     def work():
         with session_scope() as session:
-            if old_token:  # rotate: a sign-in never reuses an earlier session
-                revoke_session(session=session, token=old_token)
             try:
-                verify_captcha(_text(body, "captchaToken"), action="sign_in", remote_ip=client_ip(request))
-                return sign_in_with_password(
+                # The captcha token is spent in this same transaction (one writer on SQLite).
+                verify_captcha(_text(body, "captchaToken"), action="sign_in", remote_ip=client_ip(request), session=session)
+                result = sign_in_with_password(
                     session=session,
                     email=email,
                     password=password,
@@ -75,6 +74,10 @@ async def sign_in(request: Request) -> JSONResponse:
                 )
             except ServiceError as err:
                 failure = err  # leave the block normally so the recorded failure is committed
+            else:
+                if old_token:  # rotate: a sign-in never reuses an earlier session
+                    revoke_session(session=session, token=old_token)
+                return result
         raise failure
 
     try:
