@@ -12,33 +12,31 @@ def _mark(src: str) -> rx.Component:
     return rx.image(src=src, alt="", width="18px", height="18px", aria_hidden="true")
 
 
-def linkedin_button(label: str, on_click, *, button_id: str, badge: rx.Component | None = None, **props) -> rx.Component:
+_PROVIDER_LOOK = {
+    "linkedin": {"class_name": "portal-linkedin-button"},
+    "google": {"class_name": "portal-google-button", "variant": "outline", "color_scheme": "gray"},
+}
+
+
+def provider_button(
+    provider: str, label: str, on_click, *, button_id: str, badge: rx.Component | None = None, **props
+) -> rx.Component:
+    """A full-width 'LinkedIn' or 'Google' button with the provider's mark and an optional badge."""
     return rx.button(
-        _mark("/oidc/linkedin.svg"),
+        _mark(f"/oidc/{provider}.svg"),
         rx.text(label),
         badge if badge is not None else rx.fragment(),
         on_click=on_click,
         id=button_id,
         size="3",
         width="100%",
-        class_name="portal-linkedin-button",
+        **_PROVIDER_LOOK[provider],
         **props,
     )
 
 
-def google_button(label: str, on_click, *, button_id: str, badge: rx.Component | None = None) -> rx.Component:
-    return rx.button(
-        _mark("/oidc/google.svg"),
-        rx.text(label),
-        badge if badge is not None else rx.fragment(),
-        on_click=on_click,
-        id=button_id,
-        size="3",
-        width="100%",
-        variant="outline",
-        color_scheme="gray",
-        class_name="portal-google-button",
-    )
+def linkedin_button(label: str, on_click, *, button_id: str, badge: rx.Component | None = None, **props) -> rx.Component:
+    return provider_button("linkedin", label, on_click, button_id=button_id, badge=badge, **props)
 
 
 def auth_error_callout(message: rx.Var[str]) -> rx.Component:
@@ -80,7 +78,8 @@ def sign_in_providers(badge_for) -> list[rx.Component]:
         )
     if GOOGLE_CONFIGURED:
         parts.append(
-            google_button(
+            provider_button(
+                "google",
                 "Sign In with Google",
                 oauth_script("google", "{isSignIn: true}"),
                 button_id="sign-in-with-google",
