@@ -108,10 +108,10 @@ def fill(url: str, participants: int, n_invites: int, n_reviews: int, n_tests: i
                    now() - ((g %% 525600) * interval '1 minute')
             FROM generate_series(0, %(light_reviews)s - 1) g""", p)
         step(conn, "rewards", """
-            INSERT INTO reward (review_id, account_id, amount_cents, status, paid_on, created_at)
-            SELECT id, account_id, 2000, (ARRAY['PENDING','EXECUTED','FAILED','CANCELED'])[1 + id %% 4],
-                   CASE WHEN id %% 4 = 1 THEN created_at + interval '3 days' END, created_at
-            FROM review""", p)
+            INSERT INTO reward (review_id, account_id, amount_cents, status, paid_on, created_at, test_id, product_type)
+            SELECT v.id, v.account_id, 2000, (ARRAY['PENDING','EXECUTED','FAILED','CANCELED'])[1 + v.id %% 4],
+                   CASE WHEN v.id %% 4 = 1 THEN v.created_at + interval '3 days' END, v.created_at, v.test_id, t.product_type
+            FROM review v JOIN test t ON t.id = v.test_id""", p)
         for table in ("account", "test", "invite", "review", "reward"):
             conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
         step(conn, "vacuum analyze", "VACUUM ANALYZE")
@@ -135,12 +135,15 @@ WHERE i.id IN (SELECT id FROM invite WHERE account_id = %(a)s {search}
 ORDER BY i.created_at {dir}, i.id {dir}"""
 INVITE_TOTALS = """SELECT (SELECT count(*) FROM invite WHERE account_id = %(a)s {search}),
 (SELECT count(*) FROM invite WHERE account_id = %(a)s AND status = 'open' AND expires_at > now())"""
-REWARD_ROWS = """SELECT r.id, r.amount_cents, r.status, r.paid_on, r.created_at, t.id, t.product_type, t.url
-FROM reward r JOIN review v ON v.id = r.review_id JOIN test t ON t.id = v.test_id
-WHERE r.id IN (SELECT r.id FROM reward r {join} WHERE r.account_id = %(a)s {search}
+REWARD_ROWS = """SELECT r.id, r.amount_cents, r.status, r.paid_on, r.created_at, r.test_id, r.product_type, t.url
+FROM reward r JOIN test t ON t.id = r.test_id
+WHERE r.id IN (SELECT id FROM reward WHERE account_id = %(a)s {search}
                ORDER BY {order} LIMIT %(limit)s OFFSET %(offset)s) AND r.account_id = %(a)s
-ORDER BY {order}"""
-REWARD_COUNT = "SELECT count(*) FROM reward r {join} WHERE r.account_id = %(a)s {search}"
+ORDER BY {outer_order}"""
+REWARD_COUNT = "SELECT count(*) FROM reward WHERE account_id = %(a)s {search}"
+# As the services do for a search (set_config(..., true) there, for the event's transaction).
+SEARCH_PLAN = "SELECT set_config('plan_cache_mode', 'force_custom_plan', false), set_config('enable_seqscan', 'off', false)"
+SEARCH_PLAN_RESET = "SELECT set_config('plan_cache_mode', 'auto', false), set_config('enable_seqscan', 'on', false)"
 
 
 def _params(account: int, page: int, size: int, search: str) -> dict:
@@ -152,29 +155,26 @@ def bare_invites(conn, account: int, page: int, size: int, ascending: bool, sear
     p = _params(account, page, size, search)
     direction = "ASC" if ascending else "DESC"
     where = f"AND test_id IN ({SEARCH_TESTS})" if search else ""
-    if search:  # as the service does (SET LOCAL there): a plan for this pattern, not a generic one
-        conn.execute("SET plan_cache_mode = force_custom_plan")
+    if search:
+        conn.execute(SEARCH_PLAN)
     conn.execute(INVITE_ROWS.format(search=where, dir=direction), p).fetchall()
     conn.execute(INVITE_TOTALS.format(search=where), p).fetchone()
     if search:
-        conn.execute("RESET plan_cache_mode")
+        conn.execute(SEARCH_PLAN_RESET)
 
 
 def bare_rewards(conn, account: int, page: int, size: int, sort_by: str, ascending: bool, search: str) -> None:
     p = _params(account, page, size, search)
     direction = "ASC" if ascending else "DESC"
-    by_type = sort_by == "testType"
-    column = "t.product_type" if by_type else "r.created_at"
-    order = f"{column} {direction}, r.id {direction}"
-    join = "JOIN review v ON v.id = r.review_id AND v.account_id = %(a)s" if (by_type or search) else ""
-    inner_join = join + (" JOIN test t ON t.id = v.test_id" if by_type else "")
-    where = f"AND v.test_id IN ({SEARCH_TESTS})" if search else ""
+    column = "product_type" if sort_by == "testType" else "created_at"
+    where = f"AND test_id IN ({SEARCH_TESTS})" if search else ""
     if search:
-        conn.execute("SET plan_cache_mode = force_custom_plan")
-    conn.execute(REWARD_ROWS.format(join=inner_join, search=where, order=order), p).fetchall()
-    conn.execute(REWARD_COUNT.format(join=join if search else "", search=where), p).fetchone()
+        conn.execute(SEARCH_PLAN)
+    conn.execute(REWARD_ROWS.format(search=where, order=f"{column} {direction}, id {direction}",
+                                    outer_order=f"r.{column} {direction}, r.id {direction}"), p).fetchall()
+    conn.execute(REWARD_COUNT.format(search=where), p).fetchone()
     if search:
-        conn.execute("RESET plan_cache_mode")
+        conn.execute(SEARCH_PLAN_RESET)
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Index, UniqueConstraint
+from sqlalchemy import Index, UniqueConstraint, event, select
 from sqlmodel import Field, SQLModel
 
 from portal.models._base import created_field, json_field, utcnow
+from portal.models.test import Test
 
 
 class ReviewSession(SQLModel, table=True):
@@ -40,8 +41,6 @@ class Review(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("test_id", "respondent_key", name="uq_review_test_respondent"),
         Index("ix_review_account_created", "account_id", "created_at"),
-        # The rewards table sorted by test type or searched: the account's reviews and their tests in one range.
-        Index("ix_review_account_id_test", "account_id", "id", postgresql_include=["test_id"]),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -59,12 +58,22 @@ class Review(SQLModel, table=True):
 
 
 class Reward(SQLModel, table=True):
-    """The payout for a review. status: PENDING | EXECUTED | FAILED | CANCELED."""
+    """The payout for a review. status: PENDING | EXECUTED | FAILED | CANCELED.
+
+    test_id and product_type are copies of the review's test and its type (they never change for a
+    review), so that the rewards table sorts and searches a participant's rewards without joining
+    review and test (migration 0005). They are filled on insert from review_id when not given
+    (see _fill_test_columns).
+    """
 
     __tablename__ = "reward"
-    # The rewards table: a participant's page of ids in (created_at, id) order, from the index alone.
     __table_args__ = (
+        # The rewards table: a participant's page of ids in (created_at, id) order, from the index alone.
         Index("ix_reward_account_created_id", "account_id", "created_at", "id", postgresql_include=["review_id", "status"]),
+        # ... sorted by test type: the page's ids in (product_type, id) order.
+        Index("ix_reward_account_type_id", "account_id", "product_type", "id"),
+        # ... searched: the account's rewards for the tests that match.
+        Index("ix_reward_account_test", "account_id", "test_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -74,6 +83,21 @@ class Reward(SQLModel, table=True):
     status: str = Field(default="PENDING", max_length=16)
     paid_on: datetime | None = None
     created_at: datetime = created_field()
+    # Copies of review.test_id and test.product_type (no foreign key: the review's own cascades).
+    test_id: int | None = Field(default=None, sa_column_kwargs={"nullable": False})
+    product_type: str | None = Field(default=None, max_length=40, sa_column_kwargs={"nullable": False})
+
+
+@event.listens_for(Reward, "before_insert")
+def _fill_test_columns(mapper: Any, connection: Any, target: Reward) -> None:
+    """Every reward inserted through the ORM carries its review's test id and product type."""
+    if target.test_id is not None and target.product_type is not None:
+        return
+    found = connection.execute(
+        select(Review.test_id, Test.product_type).join(Test, Test.id == Review.test_id).where(Review.id == target.review_id)
+    ).first()
+    if found is not None:
+        target.test_id, target.product_type = found.test_id, found.product_type
 
 
 class ScreenerResponse(SQLModel, table=True):

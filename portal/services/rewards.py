@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, func, not_, select
+from sqlalchemy import func, not_, select
 from sqlmodel import Session
 
 from portal.domain import invites as invite_rules
 from portal.domain import table as rules
 from portal.domain.reference_data import PAYMENT_STATUSES
-from portal.models import Review, Reward, Test
+from portal.models import Reward, Test
 from portal.services.tables import TablePage, TableQuery, clean, date_range, plan_per_search, tests_matching
 
-SORTABLE = {"createdOn": Reward.created_at, "testType": Test.product_type}
+SORTABLE = {"createdOn": Reward.created_at, "testType": Reward.product_type}
 FILTERS: dict[str, dict[str, Any]] = {
     "paymentStatus": {"type": "list", "options": PAYMENT_STATUSES},
     "createdOn": {"type": "range"},
@@ -30,7 +30,7 @@ def clean_query(**raw: Any) -> TableQuery:
 def _conditions(account_id: int, query: TableQuery) -> list:
     conditions = [Reward.account_id == account_id]
     if query.search:
-        conditions.append(Review.test_id.in_(tests_matching(query.search)))
+        conditions.append(Reward.test_id.in_(tests_matching(query.search)))
     for f in query.filters:
         if f.name == "createdOn":
             conditions.append(date_range(Reward.created_at, f.values))
@@ -41,37 +41,30 @@ def _conditions(account_id: int, query: TableQuery) -> list:
 
 
 def list_rewards(*, session: Session, account_id: int, query: TableQuery) -> TablePage:
-    """One page of the account's rewards, sorted and filtered in SQL, with totalAmount."""
+    """One page of the account's rewards, sorted and filtered in SQL, with totalAmount.
+
+    The reward row carries its test id and type (migration 0005): the page's ids are read from the
+    reward indexes alone (created_at or product_type order; search through the matching tests),
+    and only the page's 50 rows are joined to their tests (for the link).
+    """
     conditions = _conditions(account_id, query)
     column = SORTABLE[query.sort_by]
     ascending = query.sort_direction == rules.ASCENDING
     order = (column.asc(), Reward.id.asc()) if ascending else (column.desc(), Reward.id.desc())
-    by_type = query.sort_by == "testType"
-    # The review is the reward's own (same account); saying so lets the database read the account's
-    # reviews as one index range (ix_review_account_id_test) instead of one look-up per reward.
-    same_account = Review.account_id == account_id
-    # The page's ids first (the joins only where the sort or search needs them), then its columns.
-    inner = select(Reward.id).where(*conditions)
-    if by_type or query.search:
-        inner = inner.join(Review, and_(Review.id == Reward.review_id, same_account))
-    if by_type:
-        inner = inner.join(Test, Test.id == Review.test_id)
-    page_ids = inner.order_by(*order).limit(query.page_size).offset(query.offset).scalar_subquery()
+    page_ids = (
+        select(Reward.id).where(*conditions).order_by(*order).limit(query.page_size).offset(query.offset)
+    ).scalar_subquery()
     stmt = (
         select(Reward.id, Reward.amount_cents, Reward.status, Reward.paid_on, Reward.created_at,
-               Test.id.label("test_id"), Test.product_type, Test.url)
-        .join(Review, Review.id == Reward.review_id)
-        .join(Test, Test.id == Review.test_id)
+               Reward.test_id, Reward.product_type, Test.url)
+        .join(Test, Test.id == Reward.test_id)
         .where(Reward.id.in_(page_ids), Reward.account_id == account_id)
         .order_by(*order)
     )
     connection = session.connection()  # Core execution: no ORM entity loading
     plan_per_search(connection, query)
     rows = connection.execute(stmt).all()
-    count = select(func.count()).select_from(Reward).where(*conditions)
-    if query.search:
-        count = count.join(Review, and_(Review.id == Reward.review_id, same_account))
-    total = connection.execute(count).scalar()
+    total = connection.execute(select(func.count()).select_from(Reward).where(*conditions)).scalar()
     return TablePage(rows=[_row(r) for r in rows], total=int(total or 0))
 
 

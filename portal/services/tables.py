@@ -69,13 +69,18 @@ def like_pattern(text: str) -> str:
 
 
 def plan_per_search(connection: Any, query: TableQuery) -> None:
-    """PostgreSQL: plan a search for its own pattern (trigram index), not with a generic prepared plan.
+    """PostgreSQL: plan a search for its own pattern through the trigram indexes.
 
     psycopg prepares a statement after 5 runs; the generic plan of `name ILIKE $1` reads every test.
-    SET LOCAL lasts until the end of the transaction (one per event, see db.run).
+    And the planner rates ILIKE cheap: with the account's rows as the inner side of a nested loop,
+    it chose to read all 8,000 tests (7 ms) over the trigram bitmap (0.3 ms), costs within 3%.
+    Every search query has an index path, so sequential scans are turned off for it.
+    Both settings last until the end of the transaction (one per event, see db.run).
     """
     if query.search and connection.dialect.name == "postgresql":
-        connection.exec_driver_sql("SET LOCAL plan_cache_mode = force_custom_plan")
+        connection.exec_driver_sql(
+            "SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('enable_seqscan', 'off', true)"
+        )
 
 
 def tests_matching(search: str):
