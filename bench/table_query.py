@@ -128,19 +128,25 @@ def counts(url: str) -> dict[str, int]:
 # Bare SQL: the same query shapes as the services, hand-written, over one psycopg connection in
 # autocommit (what the queries cost without SQLAlchemy, validation, formatting or a transaction).
 SEARCH_TESTS = "SELECT id FROM test WHERE name ILIKE %(pattern)s OR product_type ILIKE %(type_pattern)s"
-INVITE_ROWS = """SELECT i.id, i.test_id, i.status, i.amount_cents, i.created_at, i.expires_at, t.product_type
-FROM invite i JOIN test t ON t.id = i.test_id
-WHERE i.id IN (SELECT id FROM invite WHERE account_id = %(a)s {search}
-               ORDER BY created_at {dir}, id {dir} LIMIT %(limit)s OFFSET %(offset)s) AND i.account_id = %(a)s
-ORDER BY i.created_at {dir}, i.id {dir}"""
-INVITE_TOTALS = """SELECT (SELECT count(*) FROM invite WHERE account_id = %(a)s {search}),
-(SELECT count(*) FROM invite WHERE account_id = %(a)s AND status = 'open' AND expires_at > now())"""
-REWARD_ROWS = """SELECT r.id, r.amount_cents, r.status, r.paid_on, r.created_at, r.test_id, r.product_type, t.url
-FROM reward r JOIN test t ON t.id = r.test_id
-WHERE r.id IN (SELECT id FROM reward WHERE account_id = %(a)s {search}
-               ORDER BY {order} LIMIT %(limit)s OFFSET %(offset)s) AND r.account_id = %(a)s
-ORDER BY {outer_order}"""
-REWARD_COUNT = "SELECT count(*) FROM reward WHERE account_id = %(a)s {search}"
+# The rows of the page and the totals in one statement, as the services build it (page_with_totals).
+INVITE_PAGE = """SELECT totals.total, totals.total_open, page.*
+FROM (SELECT (SELECT count(*) FROM invite WHERE account_id = %(a)s {search}) AS total,
+             (SELECT count(*) FROM invite WHERE account_id = %(a)s AND status = 'open' AND expires_at > now()) AS total_open
+     ) totals
+LEFT JOIN (SELECT i.id, i.test_id, i.status, i.amount_cents, i.created_at, i.expires_at, t.product_type
+           FROM invite i JOIN test t ON t.id = i.test_id
+           WHERE i.id IN (SELECT id FROM invite WHERE account_id = %(a)s {search}
+                          ORDER BY created_at {dir}, id {dir} LIMIT %(limit)s OFFSET %(offset)s)
+             AND i.account_id = %(a)s) page ON true
+ORDER BY page.created_at {dir}, page.id {dir}"""
+REWARD_PAGE = """SELECT totals.total, page.*
+FROM (SELECT (SELECT count(*) FROM reward WHERE account_id = %(a)s {search}) AS total) totals
+LEFT JOIN (SELECT r.id, r.amount_cents, r.status, r.paid_on, r.created_at, r.test_id, r.product_type, t.url
+           FROM reward r JOIN test t ON t.id = r.test_id
+           WHERE r.id IN (SELECT id FROM reward WHERE account_id = %(a)s {search}
+                          ORDER BY {column} {dir}, id {dir} LIMIT %(limit)s OFFSET %(offset)s)
+             AND r.account_id = %(a)s) page ON true
+ORDER BY page.{column} {dir}, page.id {dir}"""
 # As the services do for a search (set_config(..., true) there, for the event's transaction).
 SEARCH_PLAN = "SELECT set_config('plan_cache_mode', 'force_custom_plan', false), set_config('enable_seqscan', 'off', false)"
 SEARCH_PLAN_RESET = "SELECT set_config('plan_cache_mode', 'auto', false), set_config('enable_seqscan', 'on', false)"
@@ -153,26 +159,21 @@ def _params(account: int, page: int, size: int, search: str) -> dict:
 
 def bare_invites(conn, account: int, page: int, size: int, ascending: bool, search: str) -> None:
     p = _params(account, page, size, search)
-    direction = "ASC" if ascending else "DESC"
     where = f"AND test_id IN ({SEARCH_TESTS})" if search else ""
     if search:
         conn.execute(SEARCH_PLAN)
-    conn.execute(INVITE_ROWS.format(search=where, dir=direction), p).fetchall()
-    conn.execute(INVITE_TOTALS.format(search=where), p).fetchone()
+    conn.execute(INVITE_PAGE.format(search=where, dir="ASC" if ascending else "DESC"), p).fetchall()
     if search:
         conn.execute(SEARCH_PLAN_RESET)
 
 
 def bare_rewards(conn, account: int, page: int, size: int, sort_by: str, ascending: bool, search: str) -> None:
     p = _params(account, page, size, search)
-    direction = "ASC" if ascending else "DESC"
     column = "product_type" if sort_by == "testType" else "created_at"
     where = f"AND test_id IN ({SEARCH_TESTS})" if search else ""
     if search:
         conn.execute(SEARCH_PLAN)
-    conn.execute(REWARD_ROWS.format(search=where, order=f"{column} {direction}, id {direction}",
-                                    outer_order=f"r.{column} {direction}, r.id {direction}"), p).fetchall()
-    conn.execute(REWARD_COUNT.format(search=where), p).fetchone()
+    conn.execute(REWARD_PAGE.format(search=where, column=column, dir="ASC" if ascending else "DESC"), p).fetchall()
     if search:
         conn.execute(SEARCH_PLAN_RESET)
 

@@ -15,7 +15,16 @@ from sqlmodel import Session
 from portal.domain import invites as rules
 from portal.domain import table as table_rules
 from portal.models import Invite, Test
-from portal.services.tables import TablePage, TableQuery, clean, date_range, plan_per_search, tests_matching
+from portal.services.tables import (
+    TablePage,
+    TableQuery,
+    clean,
+    date_range,
+    page_with_totals,
+    plan_per_search,
+    split_page,
+    tests_matching,
+)
 
 SORTABLE = {"createdOn": Invite.created_at}
 FILTERS: dict[str, dict[str, Any]] = {
@@ -60,24 +69,24 @@ def list_invites(*, session: Session, account_id: int, query: TableQuery, now: d
     page_ids = (
         select(Invite.id).where(*conditions).order_by(*order).limit(query.page_size).offset(query.offset)
     ).scalar_subquery()
-    stmt = (
+    rows = (
         select(Invite.id, Invite.test_id, Invite.status, Invite.amount_cents, Invite.created_at, Invite.expires_at,
                Test.product_type)
         .join(Test, Test.id == Invite.test_id)
         .where(Invite.id.in_(page_ids), Invite.account_id == account_id)
-        .order_by(*order)
     )
-    # Core execution (no ORM entity loading) and both totals in one round trip.
-    connection = session.connection()
-    plan_per_search(connection, query)
-    rows = connection.execute(stmt).all()
     total_open = (
         select(func.count()).select_from(Invite)
         .where(Invite.account_id == account_id, Invite.status == rules.OPEN, Invite.expires_at > now)
     ).scalar_subquery()
     total_matching = select(func.count()).select_from(Invite).where(*conditions).scalar_subquery()
-    total, total_open = connection.execute(select(total_matching, total_open)).one()
-    return TablePage(rows=[_row(r, now) for r in rows], total=int(total or 0), total_open=int(total_open or 0))
+    # Core execution (no ORM entity loading); the page and both totals in one round trip.
+    stmt = page_with_totals(rows, {"total": total_matching, "total_open": total_open}, column.key, ascending)
+    connection = session.connection()
+    plan_per_search(connection, query)
+    page, totals = split_page(connection.execute(stmt).all())
+    return TablePage(rows=[_row(r, now) for r in page], total=int(totals.total or 0) if totals else 0,
+                     total_open=int(totals.total_open or 0) if totals else 0)
 
 
 def _aware(value: datetime | None) -> datetime | None:

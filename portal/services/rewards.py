@@ -14,7 +14,16 @@ from portal.domain import invites as invite_rules
 from portal.domain import table as rules
 from portal.domain.reference_data import PAYMENT_STATUSES
 from portal.models import Reward, Test
-from portal.services.tables import TablePage, TableQuery, clean, date_range, plan_per_search, tests_matching
+from portal.services.tables import (
+    TablePage,
+    TableQuery,
+    clean,
+    date_range,
+    page_with_totals,
+    plan_per_search,
+    split_page,
+    tests_matching,
+)
 
 SORTABLE = {"createdOn": Reward.created_at, "testType": Reward.product_type}
 FILTERS: dict[str, dict[str, Any]] = {
@@ -54,18 +63,18 @@ def list_rewards(*, session: Session, account_id: int, query: TableQuery) -> Tab
     page_ids = (
         select(Reward.id).where(*conditions).order_by(*order).limit(query.page_size).offset(query.offset)
     ).scalar_subquery()
-    stmt = (
+    rows = (
         select(Reward.id, Reward.amount_cents, Reward.status, Reward.paid_on, Reward.created_at,
                Reward.test_id, Reward.product_type, Test.url)
         .join(Test, Test.id == Reward.test_id)
         .where(Reward.id.in_(page_ids), Reward.account_id == account_id)
-        .order_by(*order)
     )
+    total = select(func.count()).select_from(Reward).where(*conditions).scalar_subquery()
+    stmt = page_with_totals(rows, {"total": total}, column.key, ascending)
     connection = session.connection()  # Core execution: no ORM entity loading
     plan_per_search(connection, query)
-    rows = connection.execute(stmt).all()
-    total = connection.execute(select(func.count()).select_from(Reward).where(*conditions)).scalar()
-    return TablePage(rows=[_row(r) for r in rows], total=int(total or 0))
+    page, totals = split_page(connection.execute(stmt).all())
+    return TablePage(rows=[_row(r) for r in page], total=int(totals.total or 0) if totals else 0)
 
 
 def _row(r: Any) -> dict[str, str]:

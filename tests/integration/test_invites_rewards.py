@@ -154,3 +154,20 @@ def test_rewards_rows_sort_and_filter(session: Session, two):
     assert paid.total == 1
     searched = rewards.list_rewards(session=session, account_id=a.id, query=rewards.clean_query(search="no such"))
     assert searched.total == 0
+
+
+def test_rewards_search_and_sort_by_type_use_the_reward_own_test_columns(session: Session, two):
+    a, _b, tests = two
+    # Rewards made through the ORM without test_id/product_type get their review's (migration 0005).
+    stored = session.exec(__import__("sqlmodel").select(Reward).where(Reward.account_id == a.id)).all()
+    assert sorted((r.test_id, r.product_type) for r in stored) == sorted((t.id, t.product_type) for t in tests[3:6])
+    by_type = rewards.list_rewards(session=session, account_id=a.id, query=rewards.clean_query(search="PRICING test"))
+    assert sorted(r["test_id"] for r in by_type.rows) == sorted([str(tests[3].id), str(tests[5].id)]) and by_type.total == 2
+    by_name = rewards.list_rewards(session=session, account_id=a.id, query=rewards.clean_query(search="Pricing study 4"))
+    assert [r["test_id"] for r in by_name.rows] == [str(tests[4].id)] and by_name.total == 1
+    by_id = rewards.list_rewards(session=session, account_id=a.id, query=rewards.clean_query(search=str(tests[5].id)))
+    assert str(tests[5].id) in {r["test_id"] for r in by_id.rows}
+    desc = rewards.list_rewards(session=session, account_id=a.id, query=rewards.clean_query(sort_by="testType", page_size=10))
+    assert [r["test_type"] for r in desc.rows] == ["Survey", "Pricing test", "Pricing test"]
+    assert [r["test_id"] for r in desc.rows][1:] == [str(tests[5].id), str(tests[3].id)]  # ties: newest id first
+    assert all(r["test_url"] == "https://example.com/p" for r in desc.rows)
