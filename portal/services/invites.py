@@ -7,21 +7,27 @@ nothing the browser sends can widen the query beyond that account.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, func, not_, or_, select
+from sqlalchemy import Integer, Select, and_, bindparam, func, not_, or_, select
 from sqlmodel import Session
+from sqlmodel.sql.sqltypes import UTCDateTime
 
 from portal.domain import invites as rules
 from portal.domain import table as table_rules
 from portal.models import Invite, Test
 from portal.services.tables import (
+    Shape,
     TablePage,
     TableQuery,
+    bound_values,
     clean,
     date_range,
+    page_bounds,
     page_with_totals,
     plan_per_search,
+    shape_of,
     split_page,
     tests_matching,
 )
@@ -37,7 +43,8 @@ def clean_query(**raw: Any) -> TableQuery:
     return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
 
 
-def _status_is(status: str, now: datetime):
+def _status_is(status: str):
+    now = bindparam("now", type_=UTCDateTime)
     if status == rules.OPEN:
         return and_(Invite.status == rules.OPEN, Invite.expires_at > now)
     if status == rules.EXPIRED:
@@ -45,46 +52,55 @@ def _status_is(status: str, now: datetime):
     return Invite.status == status
 
 
-def _conditions(account_id: int, query: TableQuery, now: datetime) -> list:
-    conditions = [Invite.account_id == account_id]
-    if query.search:
-        conditions.append(Invite.test_id.in_(tests_matching(query.search)))
-    for f in query.filters:
-        if f.name == "createdOn":
-            conditions.append(date_range(Invite.created_at, f.values))
-        elif f.name == "status":
-            any_of = or_(*(_status_is(s, now) for s in f.values))
-            conditions.append(not_(any_of) if f.type == "exclude" else any_of)
+def _conditions(searching: bool, search_id: bool, filters: tuple) -> list:
+    conditions = [Invite.account_id == bindparam("account_id", type_=Integer)]
+    if searching:
+        conditions.append(Invite.test_id.in_(tests_matching(search_id)))
+    for index, (name, kind, values) in enumerate(filters):
+        if name == "createdOn":
+            conditions.append(date_range(Invite.created_at, index))
+        elif name == "status":
+            any_of = or_(*(_status_is(s) for s in values))
+            conditions.append(not_(any_of) if kind == "exclude" else any_of)
     return conditions
+
+
+@lru_cache(maxsize=256)
+def _statement(shape: Shape) -> Select:
+    """The page and both totals for one request shape (see tables.shape_of); values are bound parameters.
+
+    The page's ids first (an index-only scan of ix_invite_account_created_id), then its columns and tests.
+    """
+    sort_by, direction, searching, search_id, filters = shape
+    conditions = _conditions(searching, search_id, filters)
+    column = SORTABLE[sort_by]
+    ascending = direction == table_rules.ASCENDING
+    order = (column.asc(), Invite.id.asc()) if ascending else (column.desc(), Invite.id.desc())
+    account = bindparam("account_id", type_=Integer)
+    page_ids = page_bounds(select(Invite.id).where(*conditions).order_by(*order)).scalar_subquery()
+    rows = (
+        select(Invite.id, Invite.test_id, Invite.status, Invite.amount_cents, Invite.created_at, Invite.expires_at,
+               Test.product_type)
+        .join(Test, Test.id == Invite.test_id)
+        .where(Invite.id.in_(page_ids), Invite.account_id == account)
+    )
+    total_open = (
+        select(func.count()).select_from(Invite)
+        .where(Invite.account_id == account, Invite.status == rules.OPEN,
+               Invite.expires_at > bindparam("now", type_=UTCDateTime))
+    ).scalar_subquery()
+    total_matching = select(func.count()).select_from(Invite).where(*conditions).scalar_subquery()
+    return page_with_totals(rows, {"total": total_matching, "total_open": total_open}, column.key, ascending)
 
 
 def list_invites(*, session: Session, account_id: int, query: TableQuery, now: datetime | None = None) -> TablePage:
     """One page of the account's invites, sorted and filtered in SQL, with totalAmount and totalOpenInvites."""
     now = now or datetime.now(UTC)
-    conditions = _conditions(account_id, query, now)
-    column = SORTABLE[query.sort_by]
-    ascending = query.sort_direction == table_rules.ASCENDING
-    order = (column.asc(), Invite.id.asc()) if ascending else (column.desc(), Invite.id.desc())
-    # The page's ids first (an index-only scan of ix_invite_account_created_id), then its columns and tests.
-    page_ids = (
-        select(Invite.id).where(*conditions).order_by(*order).limit(query.page_size).offset(query.offset)
-    ).scalar_subquery()
-    rows = (
-        select(Invite.id, Invite.test_id, Invite.status, Invite.amount_cents, Invite.created_at, Invite.expires_at,
-               Test.product_type)
-        .join(Test, Test.id == Invite.test_id)
-        .where(Invite.id.in_(page_ids), Invite.account_id == account_id)
-    )
-    total_open = (
-        select(func.count()).select_from(Invite)
-        .where(Invite.account_id == account_id, Invite.status == rules.OPEN, Invite.expires_at > now)
-    ).scalar_subquery()
-    total_matching = select(func.count()).select_from(Invite).where(*conditions).scalar_subquery()
     # Core execution (no ORM entity loading); the page and both totals in one round trip.
-    stmt = page_with_totals(rows, {"total": total_matching, "total_open": total_open}, column.key, ascending)
     connection = session.connection()
     plan_per_search(connection, query)
-    page, totals = split_page(connection.execute(stmt).all())
+    values = {"account_id": account_id, "now": now, **bound_values(query)}
+    page, totals = split_page(connection.execute(_statement(shape_of(query)), values).all())
     return TablePage(rows=[_row(r, now) for r in page], total=int(totals.total or 0) if totals else 0,
                      total_open=int(totals.total_open or 0) if totals else 0)
 

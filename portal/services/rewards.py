@@ -5,9 +5,10 @@ The account id always comes from the server-side session (the caller resolves it
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import func, not_, select
+from sqlalchemy import Integer, Select, bindparam, func, not_, select
 from sqlmodel import Session
 
 from portal.domain import invites as invite_rules
@@ -15,12 +16,16 @@ from portal.domain import table as rules
 from portal.domain.reference_data import PAYMENT_STATUSES
 from portal.models import Reward, Test
 from portal.services.tables import (
+    Shape,
     TablePage,
     TableQuery,
+    bound_values,
     clean,
     date_range,
+    page_bounds,
     page_with_totals,
     plan_per_search,
+    shape_of,
     split_page,
     tests_matching,
 )
@@ -36,44 +41,49 @@ def clean_query(**raw: Any) -> TableQuery:
     return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
 
 
-def _conditions(account_id: int, query: TableQuery) -> list:
-    conditions = [Reward.account_id == account_id]
-    if query.search:
-        conditions.append(Reward.test_id.in_(tests_matching(query.search)))
-    for f in query.filters:
-        if f.name == "createdOn":
-            conditions.append(date_range(Reward.created_at, f.values))
-        elif f.name == "paymentStatus":
-            chosen = Reward.status.in_(f.values)
-            conditions.append(not_(chosen) if f.type == "exclude" else chosen)
+def _conditions(searching: bool, search_id: bool, filters: tuple) -> list:
+    conditions = [Reward.account_id == bindparam("account_id", type_=Integer)]
+    if searching:
+        conditions.append(Reward.test_id.in_(tests_matching(search_id)))
+    for index, (name, kind, values) in enumerate(filters):
+        if name == "createdOn":
+            conditions.append(date_range(Reward.created_at, index))
+        elif name == "paymentStatus":
+            chosen = Reward.status.in_(values)
+            conditions.append(not_(chosen) if kind == "exclude" else chosen)
     return conditions
 
 
-def list_rewards(*, session: Session, account_id: int, query: TableQuery) -> TablePage:
-    """One page of the account's rewards, sorted and filtered in SQL, with totalAmount.
+@lru_cache(maxsize=256)
+def _statement(shape: Shape) -> Select:
+    """The page and its total for one request shape (see tables.shape_of); values are bound parameters.
 
     The reward row carries its test id and type (migration 0005): the page's ids are read from the
     reward indexes alone (created_at or product_type order; search through the matching tests),
-    and only the page's 50 rows are joined to their tests (for the link).
+    and only the page's rows are joined to their tests (for the link).
     """
-    conditions = _conditions(account_id, query)
-    column = SORTABLE[query.sort_by]
-    ascending = query.sort_direction == rules.ASCENDING
+    sort_by, direction, searching, search_id, filters = shape
+    conditions = _conditions(searching, search_id, filters)
+    column = SORTABLE[sort_by]
+    ascending = direction == rules.ASCENDING
     order = (column.asc(), Reward.id.asc()) if ascending else (column.desc(), Reward.id.desc())
-    page_ids = (
-        select(Reward.id).where(*conditions).order_by(*order).limit(query.page_size).offset(query.offset)
-    ).scalar_subquery()
+    page_ids = page_bounds(select(Reward.id).where(*conditions).order_by(*order)).scalar_subquery()
     rows = (
         select(Reward.id, Reward.amount_cents, Reward.status, Reward.paid_on, Reward.created_at,
                Reward.test_id, Reward.product_type, Test.url)
         .join(Test, Test.id == Reward.test_id)
-        .where(Reward.id.in_(page_ids), Reward.account_id == account_id)
+        .where(Reward.id.in_(page_ids), Reward.account_id == bindparam("account_id", type_=Integer))
     )
     total = select(func.count()).select_from(Reward).where(*conditions).scalar_subquery()
-    stmt = page_with_totals(rows, {"total": total}, column.key, ascending)
+    return page_with_totals(rows, {"total": total}, column.key, ascending)
+
+
+def list_rewards(*, session: Session, account_id: int, query: TableQuery) -> TablePage:
+    """One page of the account's rewards, sorted and filtered in SQL, with totalAmount."""
     connection = session.connection()  # Core execution: no ORM entity loading
     plan_per_search(connection, query)
-    page, totals = split_page(connection.execute(stmt).all())
+    result = connection.execute(_statement(shape_of(query)), {"account_id": account_id, **bound_values(query)})
+    page, totals = split_page(result.all())
     return TablePage(rows=[_row(r) for r in page], total=int(totals.total or 0) if totals else 0)
 
 

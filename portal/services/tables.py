@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, or_, true
+from sqlalchemy import ColumnElement, Integer, Select, String, and_, bindparam, or_, true
 from sqlmodel import select
 
 from portal.domain import table as rules
@@ -55,12 +55,49 @@ def clean(*, sortable: tuple[str, ...], filters_allowed: dict[str, dict[str, Any
     )
 
 
-def date_range(column: Any, values: tuple[str, ...]) -> ColumnElement[bool]:
-    """From the first day 00:00 UTC up to (not including) the day after the last."""
-    low, high = (rules.parse_iso_date(v) for v in values)
-    start = datetime.combine(low, time(), UTC)
-    end = datetime.combine(high, time(), UTC) + timedelta(days=1)
-    return and_(column >= start, column < end)
+# A table's SQL depends only on the request's shape (sort, whether it searches, which filters); the
+# values (account, page, patterns, dates) are bound parameters. The services build one statement per
+# shape and keep it (functools.lru_cache): building the SQLAlchemy statement took longer than running
+# the query (bench/table_query.py). Option-list filter values are part of the shape (they are checked
+# against the table's options, so the shapes are few); date-range values are bound.
+Shape = tuple
+
+
+def shape_of(query: TableQuery) -> Shape:
+    searching = bool(query.search)
+    search_id = searching and _search_id(query.search) is not None
+    filters = tuple((f.name, f.type, () if f.type == "range" else f.values) for f in query.filters)
+    return (query.sort_by, query.sort_direction, searching, search_id, filters)
+
+
+def bound_values(query: TableQuery) -> dict[str, Any]:
+    """The bound parameters of a query's statement (the account id is added by the service)."""
+    values: dict[str, Any] = {"limit": query.page_size, "offset": query.offset}
+    if query.search:
+        values["pattern"] = like_pattern(query.search)
+        # The type is shown as 'Pricing test' and stored as 'pricing-test': either spelling matches.
+        values["type_pattern"] = like_pattern(query.search.replace(" ", "-"))
+        if (number := _search_id(query.search)) is not None:
+            values["search_id"] = number
+    for index, f in enumerate(query.filters):
+        if f.type == "range":
+            low, high = (rules.parse_iso_date(v) for v in f.values)
+            values[f"start_{index}"] = datetime.combine(low, time(), UTC)
+            values[f"end_{index}"] = datetime.combine(high, time(), UTC) + timedelta(days=1)
+    return values
+
+
+def _search_id(search: str) -> int | None:
+    return int(search) if search.isdigit() and len(search) < 12 else None
+
+
+def date_range(column: Any, index: int) -> ColumnElement[bool]:
+    """From the first day 00:00 UTC up to (not including) the day after the last (bound in bound_values)."""
+    return and_(column >= bindparam(f"start_{index}"), column < bindparam(f"end_{index}"))
+
+
+def page_bounds(stmt: Select) -> Select:
+    return stmt.limit(bindparam("limit", type_=Integer)).offset(bindparam("offset", type_=Integer))
 
 
 def like_pattern(text: str) -> str:
@@ -104,12 +141,10 @@ def split_page(result: list[Any]) -> tuple[list[Any], Any]:
     return [r for r in result if r.id is not None], result[0]
 
 
-def tests_matching(search: str):
+def tests_matching(search_id: bool):
     """The ids of tests whose name, type or id match a table search (a semi-join: no join to count or page)."""
-    pattern = like_pattern(search)
-    # The type is shown as 'Pricing test' and stored as 'pricing-test': either spelling matches.
-    type_pattern = like_pattern(search.replace(" ", "-"))
-    matches = [Test.name.ilike(pattern, escape="\\"), Test.product_type.ilike(type_pattern, escape="\\")]
-    if search.isdigit() and len(search) < 12:
-        matches.append(Test.id == int(search))
+    matches = [Test.name.ilike(bindparam("pattern", type_=String), escape="\\"),
+               Test.product_type.ilike(bindparam("type_pattern", type_=String), escape="\\")]
+    if search_id:
+        matches.append(Test.id == bindparam("search_id", type_=Integer))
     return select(Test.id).where(or_(*matches))
