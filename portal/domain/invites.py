@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 OPEN, FILLED, COMPLETED, EXPIRED, CANCELED = "open", "filled", "completed", "expired", "canceled"
 STATUSES = (OPEN, FILLED, COMPLETED, EXPIRED, CANCELED)
@@ -48,6 +49,7 @@ def click_outcome(status: str, test_id: int) -> InviteClick:
     return InviteClick(message=MSG_INVALID)
 
 
+@lru_cache(maxsize=256)  # a few dozen types, formatted for every row of a table page
 def product_type_label(product_type: str) -> str:
     """'landing-page' -> 'Landing page'."""
     text = (product_type or "").replace("-", " ").strip()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import lru_cache
 from typing import Any
 
 PAGE_SIZES: tuple[int, ...] = (10, 20, 30, 40, 50)
@@ -175,6 +176,7 @@ def format_date(value: date | datetime | None) -> str:
     return f"{MONTHS[value.month - 1]} {value.day}, {value.year}"
 
 
+@lru_cache(maxsize=1024)  # payouts repeat: formatted for every row of a table page
 def format_money(cents: int | None) -> str:
     if cents is None:
         return ""
