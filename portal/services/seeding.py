@@ -210,7 +210,7 @@ def _seed_invites_and_rewards(session: Session, account: Account, tests: list[Te
         _get_or_create(
             session, Reward, {"review_id": review.id},
             account_id=account.id, amount_cents=test.payout_cents, status=payment, paid_on=paid_on,
-            created_at=created + timedelta(hours=1),
+            created_at=created + timedelta(hours=1), test_id=test.id, product_type=test.product_type,
         )
 
 
