@@ -83,20 +83,22 @@ def list_rewards(*, session: Session, account_id: int, query: TableQuery) -> Tab
     connection = session.connection()  # Core execution: no ORM entity loading
     plan_per_search(connection, query)
     result = connection.execute(_statement(shape_of(query)), {"account_id": account_id, **bound_values(query)})
-    page, totals = split_page(result.all())
-    return TablePage(rows=[_row(r) for r in page], total=int(totals.total or 0) if totals else 0)
+    page, (total,) = split_page(result.all(), 1)
+    return TablePage(rows=[_row(*r) for r in page], total=int(total))
 
 
-def _row(r: Any) -> dict[str, str]:
+def _row(reward_id: int, amount_cents: int, status: str | None, paid_on: Any, created_at: Any, test_id: int,
+         product_type: str, url: str | None) -> dict[str, str]:
+    """One row for the browser; the arguments are the columns of _statement's rows, in order."""
     return {
-        "id": str(r.id),
-        "test_id": str(r.test_id),
-        "test_url": r.url or "",
-        "test_type": invite_rules.product_type_label(r.product_type),
+        "id": str(reward_id),
+        "test_id": str(test_id),
+        "test_url": url or "",
+        "test_type": invite_rules.product_type_label(product_type),
         "status_label": invite_rules.REWARD_STATUS,
-        "date": rules.format_date(r.created_at),
-        "payout": rules.format_money(r.amount_cents),
-        "payment_status": r.status or "",
-        "payment_label": rules.payment_status_label(r.status),
-        "paid_on": rules.format_date(r.paid_on),
+        "date": rules.format_date(created_at),
+        "payout": rules.format_money(amount_cents),
+        "payment_status": status or "",
+        "payment_label": rules.payment_status_label(status),
+        "paid_on": rules.format_date(paid_on),
     }
