@@ -88,7 +88,8 @@ def bound_values(query: TableQuery) -> dict[str, Any]:
 
 
 def _search_id(search: str) -> int | None:
-    return int(search) if search.isdigit() and len(search) < 12 else None
+    # isascii: '²' is a digit to str.isdigit but not a number to int().
+    return int(search) if search.isascii() and search.isdigit() and len(search) < 12 else None
 
 
 def date_range(column: Any, index: int) -> ColumnElement[bool]:

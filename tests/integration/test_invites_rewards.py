@@ -171,3 +171,10 @@ def test_rewards_search_and_sort_by_type_use_the_reward_own_test_columns(session
     assert [r["test_type"] for r in desc.rows] == ["Survey", "Pricing test", "Pricing test"]
     assert [r["test_id"] for r in desc.rows][1:] == [str(tests[5].id), str(tests[3].id)]  # ties: newest id first
     assert all(r["test_url"] == "https://example.com/p" for r in desc.rows)
+
+
+def test_a_search_of_non_ascii_digits_matches_nothing_without_error(session: Session, two):
+    a, _b, _tests = two
+    for module, service in ((invites, invites.list_invites), (rewards, rewards.list_rewards)):
+        page = service(session=session, account_id=a.id, query=module.clean_query(search="²"))
+        assert page.rows == [] and page.total == 0
