@@ -11,7 +11,8 @@ from portal.services import mail_sender
 from portal.services.captcha import script_url as captcha_script_url
 from portal.settings import settings
 from portal.components.home_tables import ON_LOAD as HOME_TABLES_ON_LOAD
-from portal.pages.home import home_page, profile_page
+from portal.pages.home import home_page
+from portal.pages.profile import profile_page
 from portal.pages.referral import referral_page
 from portal.pages.not_found import not_found_page
 from portal.pages.oidc import existing_account_page, linkedin_connect_page, sign_up_finish_page, verify_account_page
@@ -22,6 +23,7 @@ from portal.pages.thank_you import thank_you_page
 from portal.states.auth import SessionState
 from portal.states.oidc import SignUpFinishState, VerifyAccountState
 from portal.states.password_reset import ForgotPasswordState, ResetPasswordState
+from portal.states.profile import ProfileState
 from portal.states.referral import ReferralState
 from portal.states.sign_in import SignInState
 
@@ -64,7 +66,7 @@ app.add_page(reset_page, route="/reset", title=f"Create new password | {BRAND}",
 
 # Private pages (main layout).
 app.add_page(home_page, route="/", title=f"Tests | {BRAND}", on_load=[SessionState.guard_private, *HOME_TABLES_ON_LOAD])
-app.add_page(profile_page, route="/profile", title=f"My profile | {BRAND}", on_load=SessionState.guard_private)
+app.add_page(profile_page, route="/profile", title=f"My profile | {BRAND}", on_load=[SessionState.guard_private, ProfileState.load])
 app.add_page(referral_page, route="/referral", title=f"Referral | {BRAND}", on_load=[SessionState.guard_private, ReferralState.load])
 
 app.add_page(thank_you_page, route="/thank-you", title=f"Thank you | {BRAND}", on_load=SessionState.guard_signed_in)

@@ -347,6 +347,24 @@ def save_profile(
     return SaveOutcome(verification_sent_to=sent_to, verified=target.verified)
 
 
+def email_problem(*, session: Session, actor_id: int, key: str, address: Any, participant_id: int | None = None) -> str:
+    """The live check of the e-mail or work e-mail field: syntax, used by another account, the work rule. '' if fine."""
+    actor, target = _resolve(session, actor_id, participant_id)
+    if key not in ("email", "workEmail") or not isinstance(address, str):
+        return ""
+    message = rules.email_error(address, required_message=rules.EMAIL_REQUIRED if key == "email" else rules.WORK_EMAIL_REQUIRED)
+    if message:
+        return message
+    address = normalize_email(address)
+    if address == normalize_email(target.email if key == "email" else target.work_email):
+        return ""
+    if _email_taken(session, address, target.id):
+        return rules.EMAIL_EXISTS
+    if key == "workEmail" and not _is_staff(actor):
+        return _work_email_error(session, address, target.id)
+    return ""
+
+
 # --- pickers (pages of 100) ----------------------------------------------------------------------
 
 
