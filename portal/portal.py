@@ -11,6 +11,7 @@ from portal.services import mail_sender
 from portal.services.captcha import script_url as captcha_script_url
 from portal.settings import settings
 from portal.components.home_tables import ON_LOAD as HOME_TABLES_ON_LOAD
+from portal.pages.demo import demo_page
 from portal.pages.home import home_page
 from portal.pages.profile import profile_page
 from portal.pages.referral import referral_page
@@ -21,6 +22,7 @@ from portal.pages.sign_in import sign_in_page
 from portal.pages.sign_up import sign_up_page
 from portal.pages.thank_you import thank_you_page
 from portal.states.auth import SessionState
+from portal.states.demo import DemoOptInState
 from portal.states.oidc import SignUpFinishState, VerifyAccountState
 from portal.states.password_reset import ForgotPasswordState, ResetPasswordState
 from portal.states.profile import ProfileState
@@ -65,8 +67,9 @@ app.add_page(forgot_page, route="/forgot", title=f"Forgot your password | {BRAND
 app.add_page(reset_page, route="/reset", title=f"Create new password | {BRAND}", on_load=[SessionState.load_public, ResetPasswordState.load], meta=[{"name": "referrer", "content": "no-referrer"}])
 
 # Private pages (main layout).
-app.add_page(home_page, route="/", title=f"Tests | {BRAND}", on_load=[SessionState.guard_private, *HOME_TABLES_ON_LOAD])
+app.add_page(home_page, route="/", title=f"Tests | {BRAND}", on_load=[SessionState.guard_private, *HOME_TABLES_ON_LOAD, DemoOptInState.load])
 app.add_page(profile_page, route="/profile", title=f"My profile | {BRAND}", on_load=[SessionState.guard_private, ProfileState.load])
+app.add_page(demo_page, route="/demo", title=f"Live demo meetings | {BRAND}", on_load=[SessionState.guard_private, DemoOptInState.load_page])
 app.add_page(referral_page, route="/referral", title=f"Referral | {BRAND}", on_load=[SessionState.guard_private, ReferralState.load])
 
 app.add_page(thank_you_page, route="/thank-you", title=f"Thank you | {BRAND}", on_load=SessionState.guard_signed_in)
