@@ -403,7 +403,7 @@ def _form() -> rx.Component:
                   on_change=lambda value: ProfileState.check_email("workEmail", value)),
             _text("phoneNumber", "Phone number", type_="tel", helper=rules.PHONE_HELPER, autocomplete="tel"),
             _text("linkedin", "LinkedIn profile", type_="url", placeholder="https://www.linkedin.com/in/your-name"),
-            _text("birthYear", "Birth year", input_mode="numeric", max_length=4, placeholder="YYYY", debounce=300),
+            _text("birthYear", "Birth year", input_mode="numeric", placeholder="YYYY", debounce=300),
             _select("country", "Country", geography.countries(), placeholder="Choose a country"),
             _select("state", "State / region", ProfileState.state_options, placeholder="Choose a state"),
             section_id="profile-personal",
