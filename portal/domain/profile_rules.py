@@ -74,7 +74,7 @@ JOB_TITLE_MISMATCH = "Your job title must match the title of your LinkedIn profi
 STAFF_ONLY = "Only staff can change this field"
 NOT_YOUR_PROFILE = "You can only change your own profile."
 COMPANY_SIZE_HELPER = "Freelancers choose 0 - 1 employees."
-LANGUAGES_HELPER = "Languages you speak fluently. Fluent English is required for all panelists."
+LANGUAGES_HELPER = "Tests are in English, so fluent English is required for all panelists."
 NAME_PRIVATE_HELPER = "Customers see your initials instead of your name."
 
 SELF_DESCRIBE = "Prefer to self-describe"

@@ -416,7 +416,7 @@ def _form() -> rx.Component:
                             ProfileState.toggle_level, disabled=ProfileState.disabled_levels),
             _company_sizes(),
             _full(_industries()),
-            _switch("hasExperience", "I have B2B buying or work experience to share"),
+            _switch("hasExperience", "I have professional work experience"),
             section_id="profile-experience",
         ),
         _section(

@@ -158,6 +158,47 @@ def test_profile_at_375px(page: Page, app_server, db):
     _shot(page, "profile-375")
 
 
+def test_staff_only_parts(page: Page, app_server, db, browser):
+    participant = _participant(db)
+    staff = make_participant(db, first_name="Sam", last_name="Staff")
+    staff.staff_role = "super-admin"
+    db.add(staff)
+    participant.verified = False
+    db.add(participant)
+    db.commit()
+
+    # The participant sees none of the internal parts.
+    sign_in(page, app_server.url, participant.email, PASSWORD, path="/profile")
+    expect(page.locator("#profile-submit")).to_be_visible()
+    expect(page.locator("#profile-staff")).to_have_count(0)
+    expect(page.locator("#profile-verify")).to_have_count(0)
+    page.goto(f"{app_server.url}/profile?participant={staff.id}")
+    expect(page.locator("#profile-load-error")).to_have_text("You can only change your own profile.")
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        admin = wait_for_hydration(context.new_page())
+        sign_in(admin, app_server.url, staff.email, PASSWORD, path=f"/profile?participant={participant.id}")
+        expect(admin.locator("#profile-firstName")).to_have_value("Avery")
+        expect(admin.locator("#profile-staff")).to_be_visible()
+        expect(admin.locator("#profile-verify")).to_have_text("Submit & Verify")
+        admin.locator("#role-list").get_by_text("Product Manager", exact=True).click()
+        admin.fill("#profile-firstName", "Averill")
+        admin.fill("#profile-workEmail", f"averill-{uuid.uuid4().hex[:6]}@gmail.com")  # staff may add any e-mail
+        admin.wait_for_timeout(1000)
+        admin.click("#profile-verify")
+        expect(admin.get_by_text("Change request has been sent successfully!")).to_be_visible()
+        expect(admin.locator("#profile-verify")).to_have_text("Verified")
+        expect(admin.locator("#profile-verify")).to_be_disabled()
+        expect(admin.locator("#old-firstName")).to_have_text("Previously: Avery")
+        expect(admin.locator("#role-chips")).to_contain_text("Product Manager")
+        _shot(admin, "profile-staff-1280")
+    finally:
+        context.close()
+    db.expire_all()
+    assert db.get(Account, participant.id).verified
+
+
 def _with_demo_flag(db, account: Account) -> None:
     db.add(FeatureFlagUser(flag_key="demo-product", account_id=account.id, enabled=True))
     db.commit()
@@ -173,6 +214,7 @@ def test_demo_modal_yes_goes_to_the_demo_route(page: Page, app_server, db):
     _with_demo_flag(db, account)
     sign_in(page, app_server.url, account.email, PASSWORD)
     expect(page.locator("#demo-opt-in-title")).to_have_text("New way to engage: live meetings.")
+    page.wait_for_timeout(500)  # the dialog's fade-in
     _shot(page, "demo-modal-1280")
     page.click("#demo-opt-in-yes")
     expect(page).to_have_url(re.compile(r"/demo/?\?demoProductOptInStatus=true$"))
@@ -190,6 +232,7 @@ def test_demo_modal_no_and_close(page: Page, app_server, db, browser):
     sign_in(page, app_server.url, account.email, PASSWORD)
     page.set_viewport_size({"width": 375, "height": 800})
     expect(page.locator("#demo-opt-in")).to_be_visible()
+    page.wait_for_timeout(500)
     _shot(page, "demo-modal-375")
     # Closing hides it for this browser session, and saves nothing.
     page.click("#demo-opt-in-close")
