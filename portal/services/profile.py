@@ -11,7 +11,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, or_
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel, col, delete, select
 
@@ -30,6 +30,7 @@ from portal.models import (
     Role,
 )
 from portal.models._base import utcnow
+from portal.services import work_email
 from portal.services.errors import ServiceError
 from portal.services.verification import notify_email_changed, send_verification
 
@@ -193,20 +194,8 @@ def _unknown_ids(session: Session, model: Any, ids: tuple[int, ...] | None, *, e
     return session.exec(statement).one() != len(set(ids))
 
 
-def _email_taken(session: Session, address: str, account_id: int) -> bool:
-    """Used as personal or work e-mail by another account (the current one excluded)."""
-    statement = select(Account.id).where(
-        or_(Account.email == address, Account.work_email == address), Account.id != account_id
-    )
-    return session.exec(statement.limit(1)).first() is not None
-
-
 def _work_email_error(session: Session, address: str, account_id: int) -> str:
-    """The work-e-mail rule of the onboarding (free-mail and disposable domains, syntax). '' when fine."""
-    try:  # TODO(issue 4): switch to the onboarding's rule once portal/services/work_email.py lands
-        from portal.services import work_email  # type: ignore[attr-defined]
-    except ImportError:
-        return ""
+    """The onboarding's work-e-mail rule (syntax, free-mail and disposable domains, used elsewhere). '' when fine."""
     return work_email.work_email_problem(session=session, work_email=address, exclude_account_id=account_id)
 
 
@@ -226,7 +215,7 @@ def _database_errors(session: Session, form: rules.ProfileForm, old: rules.Profi
         address = normalize_email(getattr(form, key))
         if address == normalize_email(getattr(old, key)):
             continue
-        if _email_taken(session, address, target.id):
+        if work_email.email_taken(session=session, account_id=target.id, email=address):
             errors[key] = rules.EMAIL_EXISTS
         elif key == "workEmail" and not staff:  # staff may add any e-mail
             message = _work_email_error(session, address, target.id)
@@ -358,7 +347,7 @@ def email_problem(*, session: Session, actor_id: int, key: str, address: Any, pa
     address = normalize_email(address)
     if address == normalize_email(target.email if key == "email" else target.work_email):
         return ""
-    if _email_taken(session, address, target.id):
+    if work_email.email_taken(session=session, account_id=target.id, email=address):
         return rules.EMAIL_EXISTS
     if key == "workEmail" and not _is_staff(actor):
         return _work_email_error(session, address, target.id)

@@ -255,3 +255,21 @@ def test_demo_opt_in_is_saved(seeded):
     assert service.demo_opt_in_status(session=session, account_id=account.id) is False
     with pytest.raises(service.ServiceError):
         service.set_demo_opt_in(session=session, account_id=account.id, status="yes")
+
+
+def test_a_free_mail_or_disposable_work_email_is_refused_for_participants(seeded):
+    session = seeded
+    account = make_participant(session)
+    before = _snapshot(session, account.id)
+    for address, message in (
+        ("avery@gmail.com", "Please use your work email. Addresses from free email providers such as gmail.com are not accepted."),
+        ("avery@mailinator.com", "Disposable email addresses are not accepted. Please use your work email."),
+    ):
+        with pytest.raises(service.ProfileSaveError) as refused:
+            _save(session, account, _form(account, workEmail=address))
+        session.rollback()
+        assert refused.value.errors == {"workEmail": message}
+        assert service.email_problem(session=session, actor_id=account.id, key="workEmail", address=address) == message
+    assert _snapshot(session, account.id) == before
+    # The personal e-mail may be a free-mail address.
+    assert service.email_problem(session=session, actor_id=account.id, key="email", address="avery@gmail.com") == ""
