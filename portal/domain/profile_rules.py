@@ -18,7 +18,8 @@ from urllib.parse import urlsplit
 import phonenumbers
 from email_validator import EmailNotValidError, validate_email
 
-from portal.domain import geography
+from portal.domain import geography, messages
+from portal.domain import work_email
 from portal.domain.accounts import normalize_email
 from portal.domain.reference_data import LANGUAGE_OPTIONS, SENIORITY_KEYS, Option
 
@@ -39,9 +40,9 @@ TITLE = "Become a participant - Have an impact, get paid."
 INTRO = "Keep your personal information current so we can match you with the right tests."
 FIRST_NAME_REQUIRED = "First name is required"
 LAST_NAME_REQUIRED = "Last name is required"
-EMAIL_REQUIRED = "Email is required"
-WORK_EMAIL_REQUIRED = "Work email is required"
-EMAIL_EXISTS = "Email already exists"
+EMAIL_REQUIRED = messages.EMAIL_REQUIRED  # 'Email is required'
+WORK_EMAIL_REQUIRED = work_email.MESSAGE_REQUIRED  # 'Work email is required'
+EMAIL_EXISTS = work_email.MESSAGE_TAKEN  # 'Email already exists'
 INDUSTRIES_LIMIT = "You can add up to 3 industries."
 CHECK_VALUES = "Check that all values in the form are correct."
 LAST_NAME_HELPER = "You can use an alias if you wish."
@@ -50,7 +51,7 @@ SAVED = "Change request has been sent successfully!"
 VERIFY_WARNING = "We've sent a verification link to {email}. Please check your email, including spam folders."
 PROFILE_REMOVED = "Sorry, your profile was removed"
 FORM_ERROR = "Form contains error, please double check all fields"
-SOMETHING_WENT_WRONG = "Something went wrong, please try again later"
+SOMETHING_WENT_WRONG = messages.SOMETHING_WENT_WRONG
 LIST_LOAD_FAILED = "Was unable to load {what} list, please try again later"
 COMPANY_SIZES_LIST = "company sizes"
 INDUSTRIES_LIST = "industries"
@@ -60,7 +61,7 @@ VERIFIED_BUTTON = "Verified"
 # --- ours, where the spec shows no text ------------------------------------------------
 ENGLISH_REQUIRED = "Fluent English is required for all panelists."
 SENIORITY_LIMIT = "You can choose up to 2 seniority levels."
-EMAIL_INVALID = "Please enter a valid email address"
+EMAIL_INVALID = work_email.MESSAGE_INVALID  # 'Please enter a valid email address'
 PHONE_INVALID = "Please enter a valid phone number with its country code, e.g. +1 415 555 0134"
 LINKEDIN_INVALID = "Please enter your LinkedIn profile address, e.g. https://www.linkedin.com/in/your-name"
 BIRTH_YEAR_INVALID = "Please enter a 4-digit year between {low} and {high}"
