@@ -131,6 +131,13 @@ def test_personal_email_change_and_a_taken_address(page: Page, app_server, db, s
     page.click("#profile-submit")
     expect(page.locator("#profile-form-error")).to_have_text("Form contains error, please double check all fields")
 
+    # The work e-mail follows the onboarding's rule: no free-mail address for a participant.
+    page.fill("#profile-workEmail", "avery@gmail.com")
+    expect(page.locator("#profile-workEmail-error")).to_have_text(
+        "Please use your work email. Addresses from free email providers such as gmail.com are not accepted.")
+    page.fill("#profile-workEmail", account.work_email)
+    expect(page.locator("#profile-workEmail-error")).to_have_count(0)
+
     new_email = f"Moved-{uuid.uuid4().hex[:8]}@example.com"
     page.fill("#profile-email", new_email)
     expect(page.locator("#profile-email-error")).to_have_count(0)
