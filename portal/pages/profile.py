@@ -249,6 +249,10 @@ def _industries() -> rx.Component:
                 ProfileState.industry_options.length() < ProfileState.industry_total,
                 rx.button("Load more", size="1", variant="ghost", type="button", on_click=ProfileState.more_industries),
             ),
+            rx.cond(
+                (ProfileState.industry_total == 0) & (ProfileState.industry_error == "") & (ProfileState.industry_search != ""),
+                rx.text("No matches found", size="2", color="var(--gray-11)", id="industry-no-matches"),
+            ),
             style=_PICKER_STYLE,
             id="industry-list",
             role="group",
