@@ -139,3 +139,26 @@ def test_removed_account_and_resend(session):
     with pytest.raises(ServiceError) as err:
         service.resend_work_email(session=session, account_id=account.id, kind="other")
     assert err.value.message == "Please check email address"
+
+
+def test_work_link_of_a_sign_up_leads_to_the_thank_you_page(session):
+    from urllib.parse import urlsplit
+
+    from portal.domain.verification import after_link
+    from portal.services.verification import use_link
+
+    account = _newcomer(session)
+    work = "link-" + unique_email().replace("example.com", "northwind.example")
+    assert service.finish_sign_up(session=session, account_id=account.id, raw=_fields(account, workEmail=work)).ok
+    session.commit()
+    [mail] = _mails(session, work)
+    token = mail.body_text.split("token=", 1)[1].split()[0]
+    outcome = use_link(session=session, token=token)
+    session.commit()
+    assert outcome.status == "verified" and outcome.sign_up
+    target = urlsplit(after_link(outcome.status, outcome.email, sign_up=outcome.sign_up))
+    assert target.path == "/thank-you" and "ev=1" in target.query
+    # a verified participant's work link still goes home
+    assert urlsplit(after_link("verified", work)).path == "/"
+    session.expire_all()
+    assert session.get(Account, account.id).work_email_verified_at is not None
