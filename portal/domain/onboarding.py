@@ -108,11 +108,20 @@ class Move:
     blocked_by: int | None = None  # the step whose fields stopped the move
 
 
-def plan(current: Any, target: Any, *, errors: Mapping[str, str], registration_complete: bool, by_tab: bool) -> Move:
+def plan(
+    current: Any,
+    target: Any,
+    *,
+    errors: Mapping[str, str],
+    registration_complete: bool,
+    by_tab: bool,
+    any_error: bool | None = None,
+) -> Move:
     """Decide a move from `current` to `target` ('Looks good'/'Continue' or a click on a tab).
 
     `errors` are the messages of every field as the server sees them now (live and database
-    checks). Moving forward validates every form step before the target.
+    checks); moving forward validates every form step before the target. `any_error`: whether
+    the screen shows an error now (disables the later tabs); by default, whether `errors` has one.
     """
     at = as_step(current)
     to = as_step(target)
@@ -125,7 +134,8 @@ def plan(current: Any, target: Any, *, errors: Mapping[str, str], registration_c
     for step in range(REVIEW, min(to, LAST)):
         if step_errors(step, errors):
             return Move(step=at, target=to, blocked_by=step)
-    if by_tab and not tab_enabled(to, at, any_error=bool(errors), registration_complete=registration_complete):
+    shown = bool(errors) if any_error is None else any_error
+    if by_tab and not tab_enabled(to, at, any_error=shown, registration_complete=registration_complete):
         return Move(step=at, target=to, blocked_by=at)
     if to == LAST:
         # The button of step 1 always sends; the tab only once registration is complete (enabled above).

@@ -158,12 +158,10 @@ def _review_step() -> rx.Component:
                 rx.text("We filled these in from your LinkedIn profile. Please check them.", size="2", color=_MUTED),
                 rx.text("Please check your details.", size="2", color=_MUTED),
             ),
-            rx.flex(
+            rx.box(
                 _input("firstName", autocomplete="given-name"),
                 _input("lastName", autocomplete="family-name"),
-                gap="3",
-                direction={"initial": "column", "sm": "row"},
-                width="100%",
+                class_name="onboarding-names",
             ),
             _input("jobTitle", autocomplete="organization-title",
                    helper=rx.text("Your current full-time job title.", size="1", color=_MUTED, id="onboarding-jobTitle-helper")),
@@ -310,6 +308,8 @@ _CSS = """
   background: var(--color-panel-solid); }
 .onboarding-step[data-state="current"] .onboarding-step-dot { border-color: var(--accent-9); background: var(--accent-9); color: white; }
 .onboarding-step[data-state="done"] .onboarding-step-dot { border-color: var(--accent-9); color: var(--accent-11); }
+.onboarding-names { display: grid; grid-template-columns: 1fr 1fr; gap: 16px 12px; width: 100%; }
+@media (max-width: 519.98px) { .onboarding-names { grid-template-columns: 1fr; } }
 .onboarding-step-label { font-size: 13px; line-height: 1.25; color: var(--gray-11); }
 .onboarding-step[data-state="current"] .onboarding-step-label { color: var(--gray-12); font-weight: 600; }
 """

@@ -13,7 +13,6 @@ import asyncio
 import json
 import logging
 from typing import Any
-from urllib.parse import urlencode
 
 import reflex as rx
 
@@ -87,8 +86,8 @@ class OnboardingState(rx.State):
         session = await self.get_state(SessionState)
         user = await session._refresh()
         if user is None:
-            query = dict(self.router.url.query_parameters)
-            return rx.redirect(SIGN_UP_PATH + ("?" + urlencode(query) if query else ""), replace=True)
+            query = self.router.url.query  # as it came: order and repeated parameters kept
+            return rx.redirect(SIGN_UP_PATH + ("?" + query if query else ""), replace=True)
         try:
             data = await db.run(service.load_onboarding, account_id=user.account_id)
         except ServiceError:
@@ -220,17 +219,21 @@ class OnboardingState(rx.State):
             log.exception("work e-mail check failed")
             return
         async with self:
-            # A newer input cancelled this check, or the field no longer holds the checked value.
-            if seq != self._check_seq or normalize_email(self.values.get("workEmail", "")) != check.value:
-                return
-            self.checking_work_email = False
-            current = self.errors.get("workEmail", "")
-            message = work_rules.message_after_check(current, check)
-            self._db_errors = {k: v for k, v in self._db_errors.items() if k != "workEmail"}
-            if message:
-                self._db_errors = {**self._db_errors, "workEmail": message}
-                self._touch("workEmail")
-            self._show()
+            self._apply_check(seq, check)
+
+    def _apply_check(self, seq: int, check: work_rules.WorkEmailCheck) -> bool:
+        """Show a check's answer; False (dropped) when a newer input cancelled it or the value changed."""
+        if seq != self._check_seq or normalize_email(self.values.get("workEmail", "")) != check.value:
+            return False
+        self.checking_work_email = False
+        current = self.errors.get("workEmail", "")
+        message = work_rules.message_after_check(current, check)
+        self._db_errors = {k: v for k, v in self._db_errors.items() if k != "workEmail"}
+        if message:
+            self._db_errors = {**self._db_errors, "workEmail": message}
+            self._touch("workEmail")
+        self._show()
+        return True
 
     # --- moving between steps -------------------------------------------------------------
 
@@ -265,7 +268,8 @@ class OnboardingState(rx.State):
 
     async def _move(self, target: Any, *, by_tab: bool):
         errors = self._all_errors(submitting=True)
-        move = steps.plan(self.step, target, errors=errors, registration_complete=self.registration_complete, by_tab=by_tab)
+        move = steps.plan(self.step, target, errors=errors, registration_complete=self.registration_complete,
+                          by_tab=by_tab, any_error=bool(self.errors))
         if move.blocked_by is not None:
             for step in range(steps.REVIEW, min(move.target, steps.LAST)):
                 if step not in self._shown_steps:

@@ -51,6 +51,13 @@ def test_jumping_ahead_by_tab_validates_first():
     assert steps.plan(0, 2, errors=DETAILS_ERROR, registration_complete=True, by_tab=True).blocked_by == 1
 
 
+def test_a_tab_is_disabled_by_shown_errors_only():
+    # an empty work e-mail (not shown yet) does not stop the 'Additional details' tab
+    hidden = {"workEmail": "Work email is required"}
+    assert steps.plan(0, 1, errors=hidden, registration_complete=False, by_tab=True, any_error=False).step == 1
+    assert steps.plan(0, 1, errors=hidden, registration_complete=False, by_tab=True, any_error=True).blocked_by == 0
+
+
 def test_going_back_by_tab_is_always_allowed():
     assert steps.plan(2, 0, errors=REVIEW_ERROR, registration_complete=True, by_tab=True) == steps.Move(step=0, target=0)
     assert steps.plan(1, 1, errors=DETAILS_ERROR, registration_complete=False, by_tab=True).step == 1
