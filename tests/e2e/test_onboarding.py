@@ -134,6 +134,15 @@ def test_new_linkedin_account_walks_the_three_steps_to_thank_you(page: Page, app
     assert _signup_events(page) == 0
     assert page.evaluate(f"sessionStorage.getItem('portalSignupTracked:{account.id}')") == "1"
 
+    # Back to an earlier step by its tab, then into the last one by its tab: the profile is sent again.
+    _tab(page, 0).click()
+    expect(page.get_by_role("heading", name="Review your information")).to_be_visible()
+    page.get_by_label("Company (optional)").fill("Northwind Ltd")
+    _tab(page, 2).click()
+    expect(page.get_by_role("heading", name="Validate email")).to_be_visible()
+    db.expire_all()
+    assert db.get(ParticipantProfile, account.id).company_name == "Northwind Ltd"
+
     page.get_by_role("button", name="Resend email", exact=True).click()
     expect(page.get_by_text("Verification email has been sent successfully!")).to_be_visible()
 
