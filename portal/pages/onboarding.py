@@ -128,6 +128,7 @@ def _step_tab(index: int, label: str) -> rx.Component:
             class_name="onboarding-step",
             custom_attrs={"data-state": rx.cond(current, "current", rx.cond(done, "done", "todo"))},
         ),
+        role="presentation",
         style={"listStyle": "none", "flex": "1 1 0", "minWidth": 0},
     )
 
