@@ -111,14 +111,22 @@ def test_new_linkedin_account_walks_the_three_steps_to_thank_you(page: Page, app
     work_field.fill(work)
     page.get_by_label("Country of employer headquarters *").select_option("DE")
     expect(page.locator("#onboarding-workEmail-error")).to_have_count(0)
+    # Record every label the button shows while the profile is sent.
+    page.evaluate("""() => { window.__labels = []; const note = () => { const b = document.querySelector('#onboarding-next');
+        if (b) window.__labels.push(b.textContent); };
+        new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true}); }""")
     page.get_by_role("button", name="Continue").click()
 
     # Step 2: 'Validate email'; the registration is complete and the link is on its way.
     expect(page.get_by_role("heading", name="Validate email")).to_be_visible()
     expect(page.locator("#onboarding-sent-to")).to_have_text(work)
+    assert any("Submitting..." in label for label in page.evaluate("window.__labels"))
     expect(_tab(page, 2)).to_have_attribute("aria-current", "step")
     expect(page.locator("#logo-link")).to_be_visible()  # the logo is a link once registration is complete
     _shot(page, "step2-1280")
+    page.set_viewport_size({"width": 375, "height": 800})
+    _shot(page, "step2-375")
+    page.set_viewport_size({"width": 1280, "height": 900})
     db.expire_all()
     account = db.get(Account, db.exec(select(LoginIdentity.account_id).where(LoginIdentity.subject == subject)).one())
     profile = db.get(ParticipantProfile, account.id)
