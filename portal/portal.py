@@ -11,17 +11,23 @@ from portal.services import mail_sender
 from portal.services.captcha import script_url as captcha_script_url
 from portal.settings import settings
 from portal.components.home_tables import ON_LOAD as HOME_TABLES_ON_LOAD
-from portal.pages.home import home_page, profile_page
+from portal.pages.demo import demo_page
+from portal.pages.home import home_page
+from portal.pages.profile import profile_page
 from portal.pages.referral import referral_page
 from portal.pages.not_found import not_found_page
-from portal.pages.oidc import existing_account_page, linkedin_connect_page, sign_up_finish_page, verify_account_page
+from portal.pages.oidc import existing_account_page, linkedin_connect_page, verify_account_page
+from portal.pages.onboarding import onboarding_page
 from portal.pages.password_reset import forgot_page, reset_page, site_decider_page
 from portal.pages.sign_in import sign_in_page
 from portal.pages.sign_up import sign_up_page
 from portal.pages.thank_you import thank_you_page
 from portal.states.auth import SessionState
-from portal.states.oidc import SignUpFinishState, VerifyAccountState
+from portal.states.demo import DemoOptInState
+from portal.states.oidc import VerifyAccountState
+from portal.states.onboarding import OnboardingState
 from portal.states.password_reset import ForgotPasswordState, ResetPasswordState
+from portal.states.profile import ProfileState
 from portal.states.referral import ReferralState
 from portal.states.sign_in import SignInState
 
@@ -53,7 +59,8 @@ app.register_lifespan_task(mail_sender.run_forever)
 app.add_page(sign_in_page, route="/sign-in", title=f"Sign in | {BRAND}", on_load=SignInState.load)
 app.add_page(sign_up_page, route="/sign-up", title=f"Sign up | {BRAND}", on_load=SessionState.load_public)
 # LinkedIn and Google (accounts issue).
-app.add_page(sign_up_finish_page, route="/sign-up/finish", title=f"Finish your registration | {BRAND}", on_load=SignUpFinishState.load)
+# Onboarding (issue 4): the three steps of finishing the sign-up.
+app.add_page(onboarding_page, route="/sign-up/finish", title=f"Finish your registration | {BRAND}", on_load=OnboardingState.load)
 app.add_page(existing_account_page, route="/existing-account", title=f"Existing account | {BRAND}", on_load=SessionState.load_public)
 app.add_page(verify_account_page, route="/verify-account", title=f"Verify your account | {BRAND}", on_load=[SessionState.load_public, VerifyAccountState.reset_status])
 app.add_page(linkedin_connect_page, route="/linkedin-connect", title=f"Connect LinkedIn | {BRAND}", on_load=SessionState.guard_private)
@@ -63,8 +70,9 @@ app.add_page(forgot_page, route="/forgot", title=f"Forgot your password | {BRAND
 app.add_page(reset_page, route="/reset", title=f"Create new password | {BRAND}", on_load=[SessionState.load_public, ResetPasswordState.load], meta=[{"name": "referrer", "content": "no-referrer"}])
 
 # Private pages (main layout).
-app.add_page(home_page, route="/", title=f"Tests | {BRAND}", on_load=[SessionState.guard_private, *HOME_TABLES_ON_LOAD])
-app.add_page(profile_page, route="/profile", title=f"My profile | {BRAND}", on_load=SessionState.guard_private)
+app.add_page(home_page, route="/", title=f"Tests | {BRAND}", on_load=[SessionState.guard_private, *HOME_TABLES_ON_LOAD, DemoOptInState.load])
+app.add_page(profile_page, route="/profile", title=f"My profile | {BRAND}", on_load=[SessionState.guard_private, ProfileState.load])
+app.add_page(demo_page, route="/demo", title=f"Live demo meetings | {BRAND}", on_load=[SessionState.guard_private, DemoOptInState.load_page])
 app.add_page(referral_page, route="/referral", title=f"Referral | {BRAND}", on_load=[SessionState.guard_private, ReferralState.load])
 
 app.add_page(thank_you_page, route="/thank-you", title=f"Thank you | {BRAND}", on_load=SessionState.guard_signed_in)

@@ -51,10 +51,17 @@ def notices_for(query: dict[str, str], *, signed_in_and_verified: bool, return_p
     return Notices()
 
 
-def after_link(status: str, email: str) -> str:
-    """Where the verification link sends the browser."""
+THANK_YOU_PATH = "/thank-you"
+
+
+def after_link(status: str, email: str, *, sign_up: bool = False) -> str:
+    """Where the verification link sends the browser.
+
+    `sign_up`: the work e-mail of a participant still in the sign-up (registration complete, not
+    yet verified) was verified: they reach the thank-you after sign-up (screen 12).
+    """
     if status == "verified":
-        return f"/?ev=1&email={quote(email)}"
+        return f"{THANK_YOU_PATH if sign_up else '/'}?ev=1&email={quote(email)}"
     if status == "already":
         return f"/sign-in?eav=1&email={quote(email)}"
     return "/sign-in?verification=invalid"

@@ -29,4 +29,4 @@ async def verify_email(request: Request) -> RedirectResponse:
     except Exception:
         log.exception("verification link failed")
         outcome = LinkOutcome("invalid")
-    return RedirectResponse(after_link(outcome.status, outcome.email), status_code=303)
+    return RedirectResponse(after_link(outcome.status, outcome.email, sign_up=outcome.sign_up), status_code=303)

@@ -1,9 +1,10 @@
-"""/ (TESTS) and /profile (MY PROFILE): private pages in the main layout (/referral: pages/referral.py)."""
+"""/ (TESTS): private page in the main layout, with the demo opt-in modal (/profile: pages/profile.py)."""
 
 from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.demo_opt_in import demo_opt_in_modal
 from portal.components.home_tables import home_tables
 from portal.components.layout import main_layout
 from portal.states.auth import SessionState
@@ -27,20 +28,5 @@ def home_page() -> rx.Component:
             color="var(--gray-11)", size="2", margin_bottom="16px",
         ),
         home_tables(),
-    )
-
-
-def profile_page() -> rx.Component:
-    return main_layout(
-        _page_heading(
-            "Become a participant - Have an impact, get paid.",
-            "Keep your personal information current so we can match you with the right tests.",
-        ),
-        rx.card(
-            rx.data_list.root(
-                rx.data_list.item(rx.data_list.label("Name"), rx.data_list.value(SessionState.full_name)),
-                rx.data_list.item(rx.data_list.label("Email"), rx.data_list.value(SessionState.email)),
-            ),
-            size="3",
-        ),
+        demo_opt_in_modal(),
     )

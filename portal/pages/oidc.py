@@ -1,4 +1,4 @@
-"""/existing-account, /linkedin-connect, /verify-account and /sign-up/finish."""
+"""/existing-account, /linkedin-connect and /verify-account (/sign-up/finish is pages/onboarding.py)."""
 
 from __future__ import annotations
 
@@ -175,29 +175,3 @@ def verify_account_page() -> rx.Component:
         rx.cond(SessionState.loaded, actions, loading()),
         rx.text("Need help? ", _support_link(), size="2"),
     )
-
-
-# ---- /sign-up/finish -----------------------------------------------------------------------------
-
-
-def sign_up_finish_page() -> rx.Component:
-    content = rx.vstack(
-        rx.heading("Finish your registration", size="6", as_="h1", id="finish-title"),
-        rx.text(
-            "Welcome, ",
-            rx.text.strong(SessionState.first_name),
-            "! A few more details and you can start taking paid tests.",
-            color=_MUTED,
-        ),
-        rx.heading("Review your information", size="4", as_="h2"),
-        rx.data_list.root(
-            rx.data_list.item(rx.data_list.label("First name"), rx.data_list.value(SessionState.first_name, id="finish-first-name")),
-            rx.data_list.item(rx.data_list.label("Last name"), rx.data_list.value(SessionState.last_name, id="finish-last-name")),
-            rx.data_list.item(rx.data_list.label("Personal email"), rx.data_list.value(SessionState.email, id="finish-email")),
-            orientation={"initial": "vertical", "sm": "horizontal"},
-        ),
-        rx.text("Need help? ", _support_link(), size="2"),
-        spacing="4",
-        width="100%",
-    )
-    return _card(rx.cond(SessionState.signed_in & ~SessionState.registration_complete, content, loading()))

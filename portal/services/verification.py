@@ -35,6 +35,7 @@ class ResendError(ServiceError):
 class LinkOutcome:
     status: str  # verified | already | invalid
     email: str = ""
+    sign_up: bool = False  # a work e-mail verified during the sign-up (goes on to the thank-you page)
 
 
 def _address(account: Account, kind: str) -> str | None:
@@ -91,7 +92,8 @@ def use_link(*, session: Session, token: str) -> LinkOutcome:
     account.updated_at = now
     session.add(row)
     session.add(account)
-    return LinkOutcome("verified", row.email)
+    sign_up = kind == "work" and account.is_registration_complete and not account.verified and account.stage != "completed"
+    return LinkOutcome("verified", row.email, sign_up=sign_up)
 
 
 def resend(*, session: Session, account_id: int, kind: str) -> str:

@@ -1,14 +1,13 @@
-"""States of the LinkedIn/Google screens: query-driven variants, LinkedIn connect, verify account, finish sign-up."""
+"""States of the LinkedIn/Google screens: query-driven variants, LinkedIn connect, verify account."""
 
 from __future__ import annotations
 
 import logging
-from urllib.parse import urlencode
 
 import reflex as rx
 
 from portal import db
-from portal.domain.navigation import SIGN_UP_PATH, safe_return_path
+from portal.domain.navigation import safe_return_path
 from portal.domain.oidc import (
     ACCOUNT_DOES_NOT_EXIST,
     AUTH_ERROR_PARAM,
@@ -137,19 +136,3 @@ class VerifyAccountState(rx.State):
         if self.router.url.query_parameters.get("from_sign_in", "").lower() == "true":
             # A sign-in flow goes home 2 seconds after sending (a full navigation: the socket reconnects).
             yield rx.call_script(f"setTimeout(() => window.location.assign('/'), {POST_VERIFY_REDIRECT_MS})")
-
-
-class SignUpFinishState(rx.State):
-    """/sign-up/finish: only for a signed-in user whose registration is not complete."""
-
-    @rx.event
-    async def load(self):
-        session = await self.get_state(SessionState)
-        user = await session._refresh()
-        if user is None:
-            query = self.router.url.query_parameters
-            suffix = "?" + urlencode(dict(query)) if query else ""
-            return rx.redirect(SIGN_UP_PATH + suffix, replace=True)
-        if user.is_registration_complete:
-            return rx.redirect("/", replace=True)
-        return None

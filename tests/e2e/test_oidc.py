@@ -56,8 +56,8 @@ def test_new_linkedin_user_signs_up_and_lands_on_registration(page: Page, app_se
 
     expect(page).to_have_url(re.compile(r"/sign-up/finish/?$"))
     expect(page.get_by_role("heading", name="Finish your registration")).to_be_visible()
-    expect(page.locator("#finish-first-name")).to_have_text("Nia")
-    expect(page.locator("#finish-email")).to_have_text(email)
+    expect(page.locator("#onboarding-firstName")).to_have_value("Nia")
+    expect(page.locator("#onboarding-email")).to_have_value(email)
     # Until registration is complete the logo on this route is not a link.
     expect(page.locator("#logo")).to_be_visible()
     expect(page.locator("#logo-link")).to_have_count(0)
