@@ -150,13 +150,15 @@ def is_empty(question: dict[str, Any], answer: Any) -> bool:
     """No answer given (the default, blank text, an empty list)."""
     if not isinstance(answer, dict):
         return answer is None
+    if answer.get("isOther"):
+        return False  # 'other' chosen: its text is checked by the type's rule
     value = answer.get("value")
     if value is None:
-        return not (answer.get("isOther") and str(answer.get("otherText") or "").strip())
+        return True
     if isinstance(value, str):
         return not value.strip()
     if isinstance(value, (list, dict)):
-        return not value and not (answer.get("isOther") and str(answer.get("otherText") or "").strip())
+        return not value
     return False
 
 
@@ -295,6 +297,11 @@ def _matrix(question: dict[str, Any], value: Any) -> str | None:
     if any(not value.get(statement) for statement in statements):
         return MATRIX_ROWS
     return None
+
+
+def field_errors(errors: dict[str, str]) -> dict[str, str]:
+    """Question key -> message as the service's field paths ('answers.<questionKey>')."""
+    return {f"answers.{key}": message for key, message in errors.items()}
 
 
 def validation_status(errors: dict[str, str]) -> str:

@@ -13,6 +13,7 @@ from portal.domain.survey_answers import (
     SUMMARY,
     choice_limit_message,
     default_answer,
+    field_errors,
     limited_hint,
     validate_answer,
     validation_status,
@@ -92,6 +93,8 @@ SINGLE = [
     ("discovery-channel", a("editable-single-choice", "ab", isOther=True), None),
     ("discovery-channel", a("editable-single-choice", "a", isOther=True), "Please enter at least 2 characters"),
     ("discovery-channel", a("editable-single-choice", " a ", isOther=True), "Please enter at least 2 characters"),
+    ("discovery-channel", a("editable-single-choice", "", isOther=True), "Please enter at least 2 characters"),
+    ("discovery-channel", a("editable-single-choice", None, isOther=True), "Invalid answer"),
     ("discovery-channel", a("editable-single-choice", "x" * 100, isOther=True), None),
     ("discovery-channel", a("editable-single-choice", "x" * 101, isOther=True),
      "The 'Other' answer can be at most 100 characters"),
@@ -113,6 +116,8 @@ MULTI = [
      "You can select between 1 and 3 options"),
     ([], {"isOther": True, "otherText": "Looker"}, None),
     (["spreadsheets"], {"isOther": True, "otherText": "  "}, REQUIRED),
+    ([], {"isOther": True, "otherText": ""}, REQUIRED),
+    ([], {"isOther": True}, REQUIRED),
     (["spreadsheets"], {"isOther": True, "otherText": "x" * 101}, "The 'Other' answer can be at most 100 characters"),
     (["excel"], {}, "'excel' is not one of the options of this question"),
     (["spreadsheets", "spreadsheets"], {}, "Invalid answer"),
@@ -301,6 +306,16 @@ def test_optional_questions_still_check_a_given_answer() -> None:
 def test_a_description_takes_no_answer() -> None:
     assert validate_answer(QUESTIONS["concept-intro"], None) is None
     assert default_answer(QUESTIONS["concept-intro"])["value"] is None
+
+
+def test_choosing_other_on_an_optional_question_needs_its_text() -> None:
+    optional = q("discovery-channel", isRequired=False)
+    assert validate_answer(optional, a("editable-single-choice", "", isOther=True)) == "Please enter at least 2 characters"
+    assert validate_answer(optional, a("editable-single-choice", "")) is None
+
+
+def test_field_errors_use_the_service_paths() -> None:
+    assert field_errors({"job-title": REQUIRED}) == {"answers.job-title": REQUIRED}
 
 
 def test_validation_status_and_summary() -> None:
