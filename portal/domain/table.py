@@ -7,7 +7,7 @@ one of the `clean_*` functions here before a query is built.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any
 
@@ -173,6 +173,8 @@ def format_date(value: date | datetime | None) -> str:
     """'MMM D, YYYY' (e.g. 'Nov 3, 2026'); empty for no date."""
     if value is None:
         return ""
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        value = value.astimezone(UTC)  # the calendar day in UTC, whatever the database session's time zone
     return f"{MONTHS[value.month - 1]} {value.day}, {value.year}"
 
 

@@ -24,6 +24,7 @@ from portal.services.tables import (
     bound_values,
     clean,
     date_range,
+    fetch_page,
     page_bounds,
     page_with_totals,
     plan_per_search,
@@ -100,7 +101,7 @@ def list_invites(*, session: Session, account_id: int, query: TableQuery, now: d
     connection = session.connection()
     plan_per_search(connection, query)
     values = {"account_id": account_id, "now": now, **bound_values(query)}
-    page, (total, total_open) = split_page(connection.execute(_statement(shape_of(query)), values).all(), 2)
+    page, (total, total_open) = split_page(fetch_page(connection, _statement(shape_of(query)), values), 2)
     return TablePage(rows=[_row(now, *r) for r in page], total=int(total), total_open=int(total_open))
 
 

@@ -22,6 +22,7 @@ from portal.services.tables import (
     bound_values,
     clean,
     date_range,
+    fetch_page,
     page_bounds,
     page_with_totals,
     plan_per_search,
@@ -82,8 +83,8 @@ def list_rewards(*, session: Session, account_id: int, query: TableQuery) -> Tab
     """One page of the account's rewards, sorted and filtered in SQL, with totalAmount."""
     connection = session.connection()  # Core execution: no ORM entity loading
     plan_per_search(connection, query)
-    result = connection.execute(_statement(shape_of(query)), {"account_id": account_id, **bound_values(query)})
-    page, (total,) = split_page(result.all(), 1)
+    result = fetch_page(connection, _statement(shape_of(query)), {"account_id": account_id, **bound_values(query)})
+    page, (total,) = split_page(result, 1)
     return TablePage(rows=[_row(*r) for r in page], total=int(total))
 
 

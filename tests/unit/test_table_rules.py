@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
@@ -70,6 +70,8 @@ def test_date_format_mmm_d_yyyy():
     assert rules.format_date(date(2026, 11, 3)) == "Nov 3, 2026"
     assert rules.format_date(datetime(2025, 1, 21, 23, 59, tzinfo=UTC)) == "Jan 21, 2025"
     assert rules.format_date(None) == ""
+    # A database session in another time zone returns the same instant: the UTC calendar day is shown.
+    assert rules.format_date(datetime(2025, 1, 22, 1, 30, tzinfo=timezone(timedelta(hours=2)))) == "Jan 21, 2025"
 
 
 def test_money():
