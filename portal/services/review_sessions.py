@@ -1,0 +1,303 @@
+"""Review sessions: a test in progress, its draft, its deadline, and the survey submission.
+
+The architecture's "Taking a test without losing anything": the server keeps the deadline and
+the draft answers, refuses answers and submissions after the deadline, re-validates a submission
+with the domain rules and stores it exactly once (one review, one reward, the invite completed,
+the session submitted) in the caller's transaction (portal.db.run commits it).
+
+A session is always found from the caller's account (respondent key 'account:<id>') and the
+test id, never from an id sent by the browser: another participant's session cannot be reached.
+
+Choices the spec leaves open:
+- A save or a submission is accepted until the deadline plus GRACE_SECONDS (the request may
+  leave the browser in the last second and arrive a moment later).
+- One extension of EXTENSION_SECONDS per session.
+- Starting again after the deadline marks the old session 'expired' and starts a new one.
+- The submission id (chosen by the browser, one per submit attempt of a page) is kept in the
+  review's worker_data under 'submissionId', so that a retry of the same submission returns the
+  first result.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from portal.domain import survey_branching
+from portal.domain.survey_answers import field_errors
+from portal.models import Invite, Review, ReviewSession, Reward, Test
+from portal.services.errors import ServiceError
+
+try:  # the access rules (issue 5, H6) may define the extension length; else ours.
+    from portal.domain.test_access import EXTENSION_SECONDS  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the merge order
+    EXTENSION_SECONDS = 600
+
+GRACE_SECONDS = 10
+MAX_EXTENSIONS = 1
+MAX_JSON_BYTES = 200_000
+MAX_POSITION_BYTES = 20_000
+
+MSG_EXPIRED = "Your session has expired. You can restart the review."
+MSG_NO_SESSION = "There is no review in progress for this test. Please start the test again."
+MSG_REVIEWED = "Test is already reviewed"
+MSG_EXTENDED = "The time has already been extended."
+MSG_NO_TEST = "This test is not available."
+MSG_BAD_DATA = "The answers could not be read. Please reload the page."
+MSG_TOO_LARGE = "The answers are too long to save."
+MSG_FIX_ANSWERS = "Please check your answers."
+
+_SUBMISSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+class SessionExpiredError(ServiceError):
+    pass
+
+
+class NoSessionError(ServiceError):
+    pass
+
+
+class AlreadyReviewedError(ServiceError):
+    pass
+
+
+class AnswersError(ServiceError):
+    pass
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    review_id: int
+    reward_id: int
+    created: bool
+
+
+@dataclass(frozen=True)
+class PendingReview:
+    success: bool  # an active session that has not expired
+    existing_review: bool  # the account has already reviewed the test
+
+
+def respondent_key(account_id: int) -> str:
+    return f"account:{int(account_id)}"
+
+
+def _now(now: datetime | None) -> datetime:
+    return now or datetime.now(UTC)
+
+
+def _aware(value: datetime) -> datetime:
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+
+
+def _expired(row: ReviewSession, now: datetime) -> bool:
+    return now > _aware(row.deadline_at) + timedelta(seconds=GRACE_SECONDS)
+
+
+def _test(session: Session, test_id: Any) -> Test:
+    test = session.get(Test, test_id) if isinstance(test_id, int) and not isinstance(test_id, bool) else None
+    if test is None:
+        raise ServiceError(MSG_NO_TEST)
+    return test
+
+
+def _latest(session: Session, test_id: int, account_id: int, *, lock: bool = False) -> ReviewSession | None:
+    """The account's newest session for the test, whatever its status (locked on PostgreSQL when asked)."""
+    stmt = (
+        select(ReviewSession)
+        .where(ReviewSession.test_id == test_id, ReviewSession.respondent_key == respondent_key(account_id))
+        .order_by(ReviewSession.id.desc())
+        .limit(1)
+    )
+    if lock:
+        stmt = stmt.with_for_update()
+    return session.exec(stmt).first()
+
+
+def _active(session: Session, test_id: int, account_id: int, now: datetime, *, lock: bool = False) -> ReviewSession:
+    """The account's active session, or NoSessionError / SessionExpiredError."""
+    row = _latest(session, test_id, account_id, lock=lock)
+    if row is None or row.status != "active":
+        raise NoSessionError(MSG_NO_SESSION)
+    if _expired(row, now):
+        raise SessionExpiredError(MSG_EXPIRED)
+    return row
+
+
+def _review(session: Session, test_id: int, account_id: int) -> Review | None:
+    return session.exec(
+        select(Review).where(Review.test_id == test_id, Review.respondent_key == respondent_key(account_id))
+    ).first()
+
+
+def _json_dict(value: Any, limit: int, field: str) -> dict[str, Any]:
+    """A JSON object of string keys within `limit` bytes, else a refusal."""
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise AnswersError(MSG_BAD_DATA, field=field)
+    try:
+        size = len(json.dumps(value, ensure_ascii=False, allow_nan=False).encode())
+    except (TypeError, ValueError):
+        raise AnswersError(MSG_BAD_DATA, field=field) from None
+    if size > limit:
+        raise AnswersError(MSG_TOO_LARGE, field=field)
+    return value
+
+
+def _questions(test: Test) -> list[dict[str, Any]]:
+    questions = (test.survey or {}).get("questions")
+    return questions if isinstance(questions, list) else []
+
+
+def _unknown_keys(test: Test, answers: dict[str, Any]) -> None:
+    known = {q.get("key") for q in _questions(test) if isinstance(q, dict)}
+    unknown = {key: survey_branching.UNKNOWN_QUESTION for key in answers if key not in known}
+    if unknown:
+        raise AnswersError(MSG_FIX_ANSWERS, errors=field_errors(unknown))
+
+
+def start_session(*, session: Session, test_id: int, account_id: int, now: datetime | None = None) -> ReviewSession:
+    """The account's active session for the test (a second tab or device gets the same one), else a new one."""
+    now = _now(now)
+    test = _test(session, test_id)
+    if _review(session, test.id, account_id) is not None:
+        raise AlreadyReviewedError(MSG_REVIEWED, errors={"reviewId": MSG_REVIEWED})
+    row = _latest(session, test.id, account_id, lock=True)
+    if row is not None and row.status == "active":
+        if not _expired(row, now):
+            return row
+        row.status = "expired"
+        row.updated_at = now
+        session.add(row)
+    row = ReviewSession(
+        test_id=test.id, account_id=account_id, respondent_key=respondent_key(account_id), started_at=now,
+        deadline_at=now + timedelta(seconds=test.session_seconds), updated_at=now,
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def save_draft(*, session: Session, test_id: int, account_id: int, answers: Any, position: Any,
+               now: datetime | None = None) -> ReviewSession:
+    """Keep the draft answers and the position (step, subStep, navigationHistory) on the active session."""
+    now = _now(now)
+    answers = _json_dict(answers, MAX_JSON_BYTES, "answers")
+    position = _json_dict(position, MAX_POSITION_BYTES, "position")
+    test = _test(session, test_id)
+    row = _active(session, test.id, account_id, now, lock=True)
+    _unknown_keys(test, answers)
+    row.draft_answers = answers
+    row.draft_position = position
+    row.updated_at = now
+    session.add(row)
+    session.flush()
+    return row
+
+
+def extend_session(*, session: Session, test_id: int, account_id: int, now: datetime | None = None) -> ReviewSession:
+    """Move the deadline by EXTENSION_SECONDS, once per session, before it passes."""
+    now = _now(now)
+    test = _test(session, test_id)
+    row = _active(session, test.id, account_id, now, lock=True)
+    if row.extensions >= MAX_EXTENSIONS:
+        raise ServiceError(MSG_EXTENDED)
+    row.extensions += 1
+    row.deadline_at = _aware(row.deadline_at) + timedelta(seconds=EXTENSION_SECONDS)
+    row.updated_at = now
+    session.add(row)
+    session.flush()
+    return row
+
+
+def pending_review(*, session: Session, test_id: int, account_id: int, now: datetime | None = None) -> PendingReview:
+    """Whether the account has a session in progress (not expired) and whether it has already reviewed the test."""
+    now = _now(now)
+    row = _latest(session, test_id, account_id)
+    success = row is not None and row.status == "active" and not _expired(row, now)
+    return PendingReview(success=success, existing_review=_review(session, test_id, account_id) is not None)
+
+
+def clear_session(*, session: Session, test_id: int, account_id: int, now: datetime | None = None) -> bool:
+    """Mark the account's active session 'cleared' (time up, or the participant gave up); False when none."""
+    now = _now(now)
+    row = _latest(session, test_id, account_id, lock=True)
+    if row is None or row.status != "active":
+        return False
+    row.status = "cleared"
+    row.updated_at = now
+    session.add(row)
+    session.flush()
+    return True
+
+
+def _existing_result(session: Session, review: Review, submission_id: str) -> SubmitResult:
+    if (review.worker_data or {}).get("submissionId") != submission_id:
+        raise AlreadyReviewedError(MSG_REVIEWED, errors={"reviewId": MSG_REVIEWED})
+    reward = session.exec(select(Reward).where(Reward.review_id == review.id)).first()
+    return SubmitResult(review_id=review.id, reward_id=reward.id if reward else 0, created=False)
+
+
+def submit_survey(*, session: Session, test_id: int, account_id: int, answers: Any, worker_data: Any,
+                  submission_id: Any, now: datetime | None = None) -> SubmitResult:
+    """Store a survey's answers once: review, PENDING reward, invite completed, session submitted.
+
+    Refuses invalid answers with per-field errors ('answers.<key>') and stores nothing; a repeated
+    submission with the same submission_id returns the first result (created=False)."""
+    now = _now(now)
+    answers = _json_dict(answers, MAX_JSON_BYTES, "answers")
+    worker_data = _json_dict(worker_data if worker_data is not None else {}, MAX_POSITION_BYTES, "workerData")
+    if not isinstance(submission_id, str) or not _SUBMISSION_ID.match(submission_id):
+        raise ServiceError(MSG_BAD_DATA, field="submissionId")
+    test = _test(session, test_id)
+    # Lock the session first: a concurrent submission of the same account waits here, then sees the review.
+    row = _latest(session, test.id, account_id, lock=True)
+    existing = _review(session, test.id, account_id)
+    if existing is not None:
+        return _existing_result(session, existing, submission_id)
+    if row is None or row.status != "active":
+        raise NoSessionError(MSG_NO_SESSION)
+    if _expired(row, now):
+        raise SessionExpiredError(MSG_EXPIRED)
+    questions = _questions(test)
+    conditional = bool(test.is_surveys_conditional_enabled)
+    errors = survey_branching.validate_submission(questions, answers, conditional)
+    if errors:
+        raise AnswersError(MSG_FIX_ANSWERS, errors=field_errors(errors))
+    stored = survey_branching.answers_for_submission(questions, answers, conditional)
+    invite = session.exec(
+        select(Invite).where(Invite.account_id == account_id, Invite.test_id == test.id, Invite.status == "open")
+        .order_by(Invite.created_at.desc(), Invite.id.desc()).limit(1).with_for_update()
+    ).first()
+    amount = invite.amount_cents if invite is not None else test.payout_cents
+    try:
+        with session.begin_nested():
+            review = Review(
+                test_id=test.id, account_id=account_id, respondent_key=respondent_key(account_id), session_id=row.id,
+                kind="survey", answers=stored, worker_data={**worker_data, "submissionId": submission_id}, created_at=now,
+            )
+            session.add(review)
+            session.flush()
+            reward = Reward(review_id=review.id, account_id=account_id, amount_cents=amount, status="PENDING",
+                            created_at=now, test_id=test.id, product_type=test.product_type)
+            session.add(reward)
+            if invite is not None:
+                invite.status = "completed"
+                session.add(invite)
+            row.status = "submitted"
+            row.draft_answers = answers
+            row.updated_at = now
+            session.add(row)
+            session.flush()
+    except IntegrityError:  # a concurrent submission stored the review first
+        existing = _review(session, test.id, account_id)
+        if existing is None:
+            raise
+        return _existing_result(session, existing, submission_id)
+    return SubmitResult(review_id=review.id, reward_id=reward.id, created=True)

@@ -1,0 +1,205 @@
+"""Review sessions and survey submission (portal/services/review_sessions.py) on a migrated database."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlmodel import Session, func, select
+
+from portal.db import make_engine
+from portal.models import Invite, Review, ReviewSession, Reward, Test
+from portal.services import review_sessions as rs
+from portal.services.test_import import import_test
+from tests.support.factories import make_participant
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = json.loads((ROOT / "portal/data/demo_tests/01-survey.json").read_text())
+T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+WORDS_15 = " ".join(f"word{i}" for i in range(15))
+
+
+def good_answers(**overrides: Any) -> dict[str, Any]:
+    return {
+        "involvement": {"type": "single-choice", "value": "influencer"},
+        "priorities": {"type": "rank", "value": ["price", "ease", "integrations", "support"]},
+        "satisfaction": {"type": "rating", "value": 4},
+        "statements": {"type": "matrix", "value": {"trust": ["agree"], "speed": ["neutral"]}},
+        "discovery-channel": {"type": "editable-single-choice", "value": "peers"},
+        "job-title": {"type": "short-text", "value": "Head of data"},
+        "last-purchase": {"type": "long-text", "value": WORDS_15, "isLimited": True},
+        **overrides,
+    }
+
+
+@pytest.fixture
+def world(session: Session):
+    test = import_test(session, DEMO)
+    a = make_participant(session)
+    b = make_participant(session)
+    invite = Invite(account_id=a.id, test_id=test.id, amount_cents=2500, created_at=T0, expires_at=T0 + timedelta(hours=24))
+    session.add(invite)
+    session.commit()
+    return test, a, b, invite
+
+
+def counts(session: Session) -> tuple[int, int]:
+    return (session.exec(select(func.count()).select_from(Review)).one(),
+            session.exec(select(func.count()).select_from(Reward)).one())
+
+
+def submit(session: Session, test: Test, account_id: int, answers: dict, submission_id: str = "sub-1", now=T0):
+    return rs.submit_survey(session=session, test_id=test.id, account_id=account_id, answers=answers,
+                            worker_data={}, submission_id=submission_id, now=now)
+
+
+def test_start_twice_resumes_the_same_session_with_its_draft(session: Session, world):
+    test, a, _b, _ = world
+    first = rs.start_session(session=session, test_id=test.id, account_id=a.id, now=T0)
+    assert first.respondent_key == f"account:{a.id}"
+    assert rs._aware(first.deadline_at) == T0 + timedelta(seconds=3600)
+    draft = {"involvement": {"type": "single-choice", "value": "decider"}}
+    rs.save_draft(session=session, test_id=test.id, account_id=a.id, answers=draft,
+                  position={"step": 2, "subStep": 0, "navigationHistory": [0]}, now=T0 + timedelta(minutes=5))
+    session.commit()
+    session.expunge_all()
+    again = rs.start_session(session=session, test_id=test.id, account_id=a.id, now=T0 + timedelta(minutes=10))
+    assert again.id == first.id
+    assert again.draft_answers == draft and again.draft_position["step"] == 2
+    assert rs.pending_review(session=session, test_id=test.id, account_id=a.id, now=T0) == rs.PendingReview(True, False)
+
+
+def test_after_the_deadline_saving_and_submitting_are_refused(session: Session, world):
+    test, a, _b, invite = world
+    rs.start_session(session=session, test_id=test.id, account_id=a.id, now=T0)
+    late = T0 + timedelta(seconds=3600 + rs.GRACE_SECONDS + 1)
+    with pytest.raises(rs.SessionExpiredError) as err:
+        rs.save_draft(session=session, test_id=test.id, account_id=a.id, answers={}, position={}, now=late)
+    assert err.value.message == "Your session has expired. You can restart the review."
+    with pytest.raises(rs.SessionExpiredError):
+        submit(session, test, a.id, good_answers(), now=late)
+    assert counts(session) == (0, 0)
+    assert session.get(Invite, invite.id).status == "open"
+    assert rs.pending_review(session=session, test_id=test.id, account_id=a.id, now=late).success is False
+    # Restarting gives a new session with a new deadline.
+    fresh = rs.start_session(session=session, test_id=test.id, account_id=a.id, now=late)
+    assert rs._aware(fresh.deadline_at) == late + timedelta(seconds=3600)
+
+
+def test_one_extension_moves_the_deadline(session: Session, world):
+    test, a, _b, _ = world
+    rs.start_session(session=session, test_id=test.id, account_id=a.id, now=T0)
+    row = rs.extend_session(session=session, test_id=test.id, account_id=a.id, now=T0 + timedelta(minutes=55))
+    assert rs._aware(row.deadline_at) == T0 + timedelta(seconds=3600 + rs.EXTENSION_SECONDS)
+    with pytest.raises(rs.ServiceError):
+        rs.extend_session(session=session, test_id=test.id, account_id=a.id, now=T0 + timedelta(minutes=56))
+    # Inside the extension, a save is still accepted.
+    rs.save_draft(session=session, test_id=test.id, account_id=a.id, answers={}, position={}, now=T0 + timedelta(minutes=65))
+
+
+def test_short_long_answer_and_unknown_option_are_refused_and_nothing_stored(session: Session, world):
+    test, a, _b, invite = world
+    rs.start_session(session=session, test_id=test.id, account_id=a.id, now=T0)
+    with pytest.raises(rs.AnswersError) as err:
+        submit(session, test, a.id, good_answers(**{"last-purchase": {"type": "long-text", "value": "too short really"}}))
+    assert err.value.errors == {"answers.last-purchase": "Your answer is too short, please make it at least 15 words."}
+    with pytest.raises(rs.AnswersError) as err:
+        submit(session, test, a.id, good_answers(**{"involvement": {"type": "single-choice", "value": "abacus"}}))
+    assert set(err.value.errors) == {"answers.involvement"}
+    assert counts(session) == (0, 0)
+    assert session.get(Invite, invite.id).status == "open"
+    assert rs.pending_review(session=session, test_id=test.id, account_id=a.id, now=T0).success is True
+
+
+def test_draft_shapes_and_unknown_keys_are_refused(session: Session, world):
+    test, a, _b, _ = world
+    rs.start_session(session=session, test_id=test.id, account_id=a.id, now=T0)
+    for bad in (["x"], "x", {1: "x"}):
+        with pytest.raises(rs.AnswersError):
+            rs.save_draft(session=session, test_id=test.id, account_id=a.id, answers=bad, position={}, now=T0)
+    with pytest.raises(rs.AnswersError) as err:
+        rs.save_draft(session=session, test_id=test.id, account_id=a.id, answers={"job-title": {"value": "x" * 250_000}},
+                      position={}, now=T0)
+    assert err.value.message == rs.MSG_TOO_LARGE
+    with pytest.raises(rs.AnswersError) as err:
+        rs.save_draft(session=session, test_id=test.id, account_id=a.id, answers={"bogus": {}}, position={}, now=T0)
+    assert err.value.errors == {"answers.bogus": "This question is not part of the survey"}
+    row = session.exec(select(ReviewSession)).one()
+    assert row.draft_answers == {}
+
+
+def test_another_account_cannot_save_into_or_submit_a_session(session: Session, world):
+    test, a, b, invite = world
+    mine = rs.start_session(session=session, test_id=test.id, account_id=a.id, now=T0)
+    with pytest.raises(rs.NoSessionError):
+        rs.save_draft(session=session, test_id=test.id, account_id=b.id, answers={}, position={}, now=T0)
+    with pytest.raises(rs.NoSessionError):
+        submit(session, test, b.id, good_answers())
+    assert counts(session) == (0, 0)
+    assert session.get(ReviewSession, mine.id).draft_answers == {}
+    assert session.get(Invite, invite.id).status == "open"
+
+
+def test_double_submit_gives_one_review_one_reward_one_completed_invite(session: Session, world):
+    test, a, _b, invite = world
+    start = rs.start_session(session=session, test_id=test.id, account_id=a.id, now=T0)
+    first = submit(session, test, a.id, good_answers())
+    session.commit()
+    assert first.created is True
+    again = submit(session, test, a.id, good_answers())
+    assert again == rs.SubmitResult(first.review_id, first.reward_id, created=False)
+    with pytest.raises(rs.AlreadyReviewedError) as err:
+        submit(session, test, a.id, good_answers(), submission_id="another-tab")
+    assert err.value.errors == {"reviewId": "Test is already reviewed"}
+    assert counts(session) == (1, 1)
+    reward = session.get(Reward, first.reward_id)
+    assert (reward.amount_cents, reward.status, reward.test_id, reward.product_type) == (2500, "PENDING", test.id, "survey")
+    review = session.get(Review, first.review_id)
+    assert set(review.answers) == set(good_answers()) and review.session_id == start.id
+    assert session.get(Invite, invite.id).status == "completed"
+    assert session.get(ReviewSession, start.id).status == "submitted"
+    assert rs.pending_review(session=session, test_id=test.id, account_id=a.id, now=T0) == rs.PendingReview(False, True)
+    with pytest.raises(rs.AlreadyReviewedError):
+        rs.start_session(session=session, test_id=test.id, account_id=a.id, now=T0)
+
+
+def test_without_invite_the_reward_is_the_test_payout_and_clear(session: Session, world):
+    test, _a, b, _ = world
+    rs.start_session(session=session, test_id=test.id, account_id=b.id, now=T0)
+    assert rs.clear_session(session=session, test_id=test.id, account_id=b.id, now=T0) is True
+    assert rs.clear_session(session=session, test_id=test.id, account_id=b.id, now=T0) is False
+    with pytest.raises(rs.NoSessionError):
+        submit(session, test, b.id, good_answers())
+    rs.start_session(session=session, test_id=test.id, account_id=b.id, now=T0)
+    result = submit(session, test, b.id, good_answers())
+    assert session.get(Reward, result.reward_id).amount_cents == test.payout_cents
+
+
+def test_concurrent_submissions_give_one_review(db_url: str, session: Session, world):
+    if not db_url.startswith("postgres"):
+        pytest.skip("row locks: PostgreSQL only")
+    test, a, _b, _ = world
+    rs.start_session(session=session, test_id=test.id, account_id=a.id, now=T0)
+    session.commit()
+    engine = make_engine(db_url)
+    results: list[Any] = []
+    with Session(engine, expire_on_commit=False) as s1, Session(engine, expire_on_commit=False) as s2:
+        first = submit(s1, test, a.id, good_answers())
+
+        def other() -> None:
+            results.append(submit(s2, test, a.id, good_answers()))
+            s2.commit()
+
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join(0.5)
+        s1.commit()
+        thread.join(10)
+    engine.dispose()
+    assert results == [rs.SubmitResult(first.review_id, first.reward_id, created=False)]
+    session.expire_all()
+    assert counts(session) == (1, 1)
