@@ -34,13 +34,9 @@ from portal.domain.survey_answers import field_errors
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.services.errors import ServiceError
 
-try:  # the access rules (issue 5, H6) may define the extension length; else ours.
-    from portal.domain.test_access import EXTENSION_SECONDS  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on the merge order
-    EXTENSION_SECONDS = 600
+from portal.domain.test_access import EXTENSION_SECONDS, MAX_EXTENSIONS
 
 GRACE_SECONDS = 10
-MAX_EXTENSIONS = 1
 MAX_JSON_BYTES = 200_000
 MAX_POSITION_BYTES = 20_000
 
