@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from portal.domain.ids import whole_number
 from portal.domain.sign_up_fields import DETAILS_INCOMPLETE, REQUIRED, REVIEW_INCOMPLETE
 
 REVIEW, DETAILS, VALIDATE = 0, 1, 2
@@ -48,8 +49,8 @@ def as_step(value: Any) -> int | None:
     """A step index from anything a browser may send; None when it is not one."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    if isinstance(value, str):
+        value = whole_number(value)
     if isinstance(value, int) and REVIEW <= value <= LAST:
         return value
     return None

@@ -21,6 +21,7 @@ from email_validator import EmailNotValidError, validate_email
 from portal.domain import geography, messages
 from portal.domain import work_email
 from portal.domain.accounts import normalize_email
+from portal.domain.ids import whole_number
 from portal.domain.reference_data import LANGUAGE_OPTIONS, SENIORITY_KEYS, Option
 
 # --- limits (section 9) -----------------------------------------------------------
@@ -197,8 +198,8 @@ def _as_ids(value: Any) -> tuple[tuple[int, ...], bool]:
             item = item.get("_id", item.get("id"))
         if isinstance(item, bool):
             return (), False
-        if isinstance(item, str) and item.isdigit() and len(item) < 12:
-            item = int(item)
+        if isinstance(item, str):
+            item = whole_number(item)
         if not isinstance(item, int) or item <= 0:
             return (), False
         ids.append(item)
@@ -255,8 +256,8 @@ def parse_payload(raw: Any) -> tuple[ProfileForm, dict[str, str]]:
         values[key] = keys
     participant = flat.get("_id")
     if participant is not None:
-        if isinstance(participant, str) and participant.isdigit() and len(participant) < 12:
-            participant = int(participant)
+        if isinstance(participant, str):
+            participant = whole_number(participant)
         if not isinstance(participant, int) or isinstance(participant, bool):
             errors["_id"] = NOT_YOUR_PROFILE
             participant = -1
@@ -278,7 +279,7 @@ def to_payload(form: ProfileForm, *, updated_by_admin: bool) -> dict[str, Any]:
         "linkedin": form.linkedin or None,
         "linkedinPrivacy": form.linkedinPrivacy,
         "hasExperience": form.hasExperience,
-        "birthYear": int(form.birthYear) if form.birthYear.isdigit() else None,
+        "birthYear": whole_number(form.birthYear),
         "country": form.country or None,
         "state": form.state or None,
         "industries": list(form.industries),

@@ -11,6 +11,7 @@ from sqlalchemy import ColumnElement, Integer, Select, String, and_, bindparam, 
 from sqlmodel import select
 
 from portal.domain import table as rules
+from portal.domain.ids import whole_number
 from portal.models import Test
 
 
@@ -89,8 +90,7 @@ def bound_values(query: TableQuery) -> dict[str, Any]:
 
 
 def _search_id(search: str) -> int | None:
-    # isascii: '²' is a digit to str.isdigit but not a number to int().
-    return int(search) if search.isascii() and search.isdigit() and len(search) < 12 else None
+    return whole_number(search)
 
 
 def date_range(column: Any, index: int) -> ColumnElement[bool]:

@@ -18,6 +18,7 @@ import reflex as rx
 from portal import db
 from portal.domain import geography
 from portal.domain import profile_rules as rules
+from portal.domain.ids import whole_number
 from portal.domain.reference_data import SENIORITY_OPTIONS
 from portal.services import profile as service
 from portal.services.errors import ServiceError
@@ -41,9 +42,7 @@ def _display(value: Any) -> str:
 
 
 def _participant_query(value: Any) -> int | None:
-    if isinstance(value, str) and value.isdigit() and len(value) < 12:
-        return int(value)
-    return None
+    return whole_number(value) if isinstance(value, str) else None
 
 
 class ProfileState(rx.State):
@@ -290,8 +289,8 @@ class ProfileState(rx.State):
 
     @rx.event
     def toggle_industry(self, industry_id: Any):
-        if isinstance(industry_id, str) and industry_id.isdigit() and len(self.industries) < _LIST_LIMIT:
-            self.industries = [str(i) for i in rules.toggle_id([int(i) for i in self.industries], int(industry_id))]
+        if isinstance(industry_id, str) and (number := whole_number(industry_id)) and len(self.industries) < _LIST_LIMIT:
+            self.industries = [str(i) for i in rules.toggle_id([int(i) for i in self.industries], number)]
             names = {row[0]: row[1] for row in self.industry_options}
             if industry_id in names:
                 self.chosen_names = {**self.chosen_names, industry_id: names[industry_id]}
@@ -311,8 +310,8 @@ class ProfileState(rx.State):
 
     @rx.event
     def toggle_role(self, role_id: Any):
-        if self.is_staff and isinstance(role_id, str) and role_id.isdigit() and len(self.roles) < _LIST_LIMIT:
-            self.roles = [str(i) for i in rules.toggle_id([int(i) for i in self.roles], int(role_id))]
+        if self.is_staff and isinstance(role_id, str) and (number := whole_number(role_id)) and len(self.roles) < _LIST_LIMIT:
+            self.roles = [str(i) for i in rules.toggle_id([int(i) for i in self.roles], number)]
             names = {row[0]: row[1] for row in self.role_options}
             if role_id in names:
                 self.chosen_names = {**self.chosen_names, role_id: names[role_id]}
@@ -320,8 +319,8 @@ class ProfileState(rx.State):
 
     @rx.event
     def toggle_audience(self, audience_id: Any):
-        if self.is_staff and isinstance(audience_id, str) and audience_id.isdigit():
-            self.audiences = [str(i) for i in rules.toggle_id([int(i) for i in self.audiences], int(audience_id))]
+        if self.is_staff and isinstance(audience_id, str) and (number := whole_number(audience_id)):
+            self.audiences = [str(i) for i in rules.toggle_id([int(i) for i in self.audiences], number)]
             self._revalidate("audiences")
 
     @rx.var
