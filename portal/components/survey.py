@@ -96,7 +96,7 @@ def _other_input(placeholder: str = "Please specify") -> rx.Component:
         SurveyState.other_chosen,
         rx.input(
             default_value=SurveyState.other_text, key=SurveyState.text_key + "-other",
-            on_change=SurveyState.set_other_text.debounce(TEXT_DEBOUNCE_MS),
+            on_change=SurveyState.set_other_text.debounce(TEXT_DEBOUNCE_MS), on_blur=SurveyState.set_other_text,
             placeholder=placeholder, max_length=120, size="3", id="survey-other-text",
             aria_label="Other answer", width="100%",
         ),
@@ -157,6 +157,8 @@ def _text(long: bool) -> rx.Component:
     common = dict(
         default_value=SurveyState.text_value, key=SurveyState.text_key,
         on_change=SurveyState.set_text.debounce(TEXT_DEBOUNCE_MS),
+        # Leaving the box (e.g. clicking Continue) sends the text at once, before the click's event.
+        on_blur=SurveyState.set_text,
         placeholder=view.TEXT_PLACEHOLDER, id="survey-text", aria_labelledby="question-text",
         custom_attrs={"data-answer-key": SurveyState.current["key"].to(str), "data-test-id": SurveyState.test_id.to_string()},
         width="100%", size="3",
@@ -175,7 +177,7 @@ def _number() -> rx.Component:
     return rx.hstack(
         rx.input(
             default_value=SurveyState.number_text, key=SurveyState.text_key, type="text", input_mode="decimal",
-            on_change=SurveyState.set_number.debounce(TEXT_DEBOUNCE_MS), id="survey-number",
+            on_change=SurveyState.set_number.debounce(TEXT_DEBOUNCE_MS), on_blur=SurveyState.set_number, id="survey-number",
             aria_labelledby="question-text", size="3", width="220px",
         ),
         rx.cond(SurveyState.current["percentage"].to(bool), rx.text("%", size="4")),
@@ -226,6 +228,7 @@ def _rating() -> rx.Component:
                                 style=_INPUT),
                     rx.text(s["label"], size="3"),
                     html_for="rate-" + i.to_string(), style={**_OPTION, "flexDirection": "column", "minWidth": "48px"},
+                    class_name="survey-option",
                 ),
             ),
             wrap="wrap", spacing="2", role="radiogroup", aria_labelledby="question-text",

@@ -327,6 +327,8 @@ class SurveyState(rx.State):
         if len(_json(answer)) > MAX_TEXT_LENGTH + 2_000:
             return [toast("error", "This answer is too long.")]
         old = self.answers.get(key)
+        if old == answer:
+            return []  # e.g. the text box left without a change: nothing to save
         answers = {**self.answers, key: answer}
         answers, history = branching.after_branch_change(definition.questions, index, old, answer, answers, self.history)
         if history != self.history or answers != {**self.answers, key: answer}:

@@ -55,9 +55,15 @@ def option(page: Page, label: str):
     page.locator("label.survey-option", has_text=label).first.click()
 
 
+def at_question(page: Page, progress: str) -> None:
+    """The question is shown and the page has scrolled to its top (as it does on each question)."""
+    expect(page.locator("#survey-progress")).to_have_text(progress)
+    page.wait_for_function("window.scrollY === 0")
+
+
 def continue_to(page: Page, progress: str) -> None:
     page.click("#survey-continue")
-    expect(page.locator("#survey-progress")).to_have_text(progress)
+    at_question(page, progress)
 
 
 def start(page: Page, base: str, test: Test) -> None:
@@ -114,9 +120,11 @@ def test_survey_through_a_branch_to_the_end_gives_one_review_and_one_reward(page
     answer_influencer_route_up_to_job_title(page)
     # Back follows the recorded history, and Continue comes back.
     page.click("#survey-back")
-    expect(page.locator("#survey-progress")).to_have_text("Question 10/13")
-    continue_to(page, "Question 11/13")
+    at_question(page, "Question 11/13")
     expect(page.locator("#survey-text")).to_have_value("Head of data")
+    page.click("#survey-back")
+    at_question(page, "Question 10/13")
+    continue_to(page, "Question 11/13")
     continue_to(page, "Question 12/13")
     finish(page)
     expect(page.locator("#thank-you-reward")).to_contain_text("$25.00")  # the invite's amount
@@ -128,7 +136,10 @@ def test_survey_through_a_branch_to_the_end_gives_one_review_and_one_reward(page
     # The rewards table shows the completed review once.
     page.goto(f"{app_server.url}/")
     page.click("#tab-rewards")
-    expect(page.locator("#rewards tbody tr", has_text="How teams buy analytics software")).to_have_count(1)
+    rows = page.locator("[data-testid=rewards-row]")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("$25")
+    expect(rows.first).to_contain_text("Survey")
     # Opening the test again: already reviewed.
     page.goto(f"{app_server.url}/test/{test.id}/rate")
     expect(page.locator("#access-text")).to_have_text("You've already reviewed this test.")
