@@ -249,6 +249,22 @@
         document.cookie = `completedTests=${encodeURIComponent(JSON.stringify(done))}; path=/; max-age=31536000; SameSite=Lax`;
       } catch (e) { console.warn(e); }
     },
+    // A visitor without an account: their random respondent id (kept in this browser) and the
+    // external service's project id from the address, for the server to name their session.
+    who(testId) {
+      let id = null;
+      try {
+        id = window.localStorage.getItem("portalRespondentId");
+        if (!id || !/^[0-9a-f]{32}$/.test(id)) {
+          const bytes = new Uint8Array(16);
+          window.crypto.getRandomValues(bytes);
+          id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+          window.localStorage.setItem("portalRespondentId", id);
+        }
+      } catch (e) { console.warn("survey: respondent id", e); }
+      const project = new URLSearchParams(window.location.search).get("respondent_project_id") || "";
+      return JSON.stringify({ testId, id, project });
+    },
     remainingMs() {
       const el = timerEl();
       if (!el) return null;

@@ -17,7 +17,7 @@ from portal.domain.ids import whole_number
 from portal.services.errors import ServiceError
 from portal.services.rating_page import open_test
 from portal.services.test_loading import TestNotFound
-from portal.states.auth import session_token, sign_in_url_for
+from portal.states.auth import SessionState, session_token, sign_in_url_for
 from portal.states.screener import ScreenerState
 from portal.states.survey import SurveyState
 
@@ -84,7 +84,10 @@ class RateState(rx.State):
             self.status = "survey"
             if RESTART_PARAM in query:
                 events.append(rx.call_script(f"window.portalSurvey.clear({load.test_id})"))
-            return [*events, SurveyState.enter(load.test_id)]
+            if (await self.get_state(SessionState)).signed_in:
+                return [*events, SurveyState.enter(load.test_id)]
+            # A public respondent: the browser's own respondent id names their session.
+            return [*events, rx.call_script(f"window.portalSurvey.who({load.test_id})", callback=SurveyState.enter_public)]
         self.status = load.view or "unavailable"
         if self.status not in ("thank-you", "respondent-thank-you", "free-join"):
             self.status = "unavailable"
