@@ -292,9 +292,9 @@
     if (!el || !el.dataset || !el.dataset.answerKey) return;
     const text = (event.clipboardData && event.clipboardData.getData("text")) || "";
     if (!text.length) return;
-    // After the pasted text reached the server (the debounced change), record where it came from.
-    setTimeout(() => send({ kind: "paste", testId: Number(el.dataset.testId), key: el.dataset.answerKey,
-                            length: text.length, at: new Date().toISOString() }), 900);
+    // Recorded on the answer; the pasted text itself follows with the (debounced) change.
+    send({ kind: "paste", testId: Number(el.dataset.testId), key: el.dataset.answerKey,
+           length: text.length, at: new Date().toISOString() });
   }, true);
 
   // Another tab saved (a confirmed server save, not a keystroke): take the server's draft.

@@ -18,6 +18,7 @@ _CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
 _OPTION = {
     "display": "flex", "alignItems": "center", "gap": "10px", "padding": "10px 12px", "cursor": "pointer",
     "border": "1px solid var(--gray-6)", "borderRadius": "var(--radius-3)", "background": "var(--color-surface)",
+    "width": "100%", "boxSizing": "border-box",
 }
 _INPUT = {"width": "18px", "height": "18px", "accentColor": "var(--accent-9)", "flexShrink": "0"}
 
@@ -172,8 +173,7 @@ def _text(long: bool) -> rx.Component:
     if long:
         return rx.vstack(
             rx.text_area(rows="7", max_length=10000, **common),
-            rx.text(SurveyState.word_count.to_string() + " words (saved words may lag a moment behind your typing)",
-                    size="1", color="var(--gray-10)", id="survey-word-count"),
+            rx.text(SurveyState.word_count.to_string() + " words", size="1", color="var(--gray-10)", id="survey-word-count"),
             width="100%", spacing="1",
         )
     return rx.input(max_length=10000, **common)
@@ -234,7 +234,7 @@ def _rating() -> rx.Component:
                                 checked=SurveyState.rating_value == s["value"], on_change=SurveyState.rate(_key(), s["value"]),
                                 style=_INPUT),
                     rx.text(s["label"], size="3"),
-                    html_for="rate-" + i.to_string(), style={**_OPTION, "flexDirection": "column", "minWidth": "48px"},
+                    html_for="rate-" + i.to_string(), style={**_OPTION, "flexDirection": "column", "minWidth": "48px", "width": "auto"},
                     class_name="survey-option",
                 ),
             ),
@@ -263,7 +263,8 @@ def _matrix() -> rx.Component:
                 rx.el.tbody(rx.foreach(
                     SurveyState.current["statements"].to(list[dict[str, str]]),
                     lambda s, si: rx.el.tr(
-                        rx.el.th(s["label"], scope="row", style={"textAlign": "left", "padding": "8px", "fontWeight": 400}),
+                        rx.el.th(s["label"], scope="row",
+                                 style={"textAlign": "left", "padding": "8px", "fontWeight": 400, "minWidth": "160px"}),
                         rx.foreach(columns, lambda c, ci: rx.el.td(
                             rx.el.input(
                                 type=rx.cond(multiple, "checkbox", "radio"), name="row-" + si.to_string(),

@@ -67,6 +67,16 @@ def _ms(value: Any) -> int:
     return int(value.timestamp() * 1000)
 
 
+def _paste_ok(value: Any) -> bool:
+    """pasteMetadata as the page records it: {wasPasted: true, pasteTimestamp: text, pastedLength: count}."""
+    return (
+        isinstance(value, dict) and set(value) == {"wasPasted", "pasteTimestamp", "pastedLength"}
+        and value["wasPasted"] is True and isinstance(value["pasteTimestamp"], str) and len(value["pasteTimestamp"]) <= 40
+        and isinstance(value["pastedLength"], int) and not isinstance(value["pastedLength"], bool)
+        and 0 < value["pastedLength"] <= MAX_TEXT_LENGTH
+    )
+
+
 def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
@@ -373,6 +383,9 @@ class SurveyState(rx.State):
         index = positions[key]
         question = definition.questions[index]
         answer = {**answer, "type": question.get("type")}
+        paste = answer.get("pasteMetadata")
+        if paste is not None and not _paste_ok(paste):
+            answer.pop("pasteMetadata")
         if len(_json(answer)) > MAX_TEXT_LENGTH + 2_000:
             return [toast("error", "This answer is too long.")]
         old = self.answers.get(key)
@@ -772,16 +785,14 @@ class SurveyState(rx.State):
 
     async def _paste(self, data: dict[str, Any]) -> list:
         key, length, at = data.get("key"), data.get("length"), data.get("at")
-        if not isinstance(key, str) or key not in self.answers:
-            return []
         if not isinstance(length, int) or isinstance(length, bool) or not 0 < length <= MAX_TEXT_LENGTH:
             return []
-        definition = await self._fresh_definition()
-        question = next((q for q in definition.questions if q.get("key") == key), {})
-        if question.get("type") not in TEXT:
+        found = await self._question(key)
+        if found is None or found[0].get("type") not in TEXT:
             return []
+        question, answer = found
         stamp = at if isinstance(at, str) and len(at) <= 40 else ""
-        answer = {**self.answers[key], "pasteMetadata": {"wasPasted": True, "pasteTimestamp": stamp, "pastedLength": length}}
+        answer["pasteMetadata"] = {"wasPasted": True, "pasteTimestamp": stamp, "pastedLength": length}
         return await self._apply(key, answer)
 
     # --- shown values --------------------------------------------------------------------------

@@ -102,6 +102,13 @@ def finish(page: Page) -> None:
     page.click("#survey-continue")
     expect(page.locator("#survey-error")).to_have_text("Your answer is too short, please make it at least 15 words.")
     expect(page.locator("#survey-hint")).to_have_text("Your answer should be at least 15 words long")
+    # Pasting records where the text came from (the paste metadata of the answer).
+    page.evaluate("""(text) => {
+        const box = document.getElementById('survey-text');
+        const data = new DataTransfer();
+        data.setData('text/plain', text);
+        box.dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true}));
+    }""", FIFTEEN_WORDS)
     page.fill("#survey-text", FIFTEEN_WORDS)
     expect(page.locator("#survey-error")).to_have_count(0)
     continue_to(page, "Question 13/13")
@@ -135,6 +142,9 @@ def test_survey_through_a_branch_to_the_end_gives_one_review_and_one_reward(page
     stored = db.exec(select(Review).where(Review.test_id == test.id, Review.account_id == account.id)).one()
     assert stored.answers["involvement"]["value"] == "influencer"
     assert "tools-used" not in stored.answers  # on the branch not taken
+    assert stored.answers["last-purchase"]["value"] == FIFTEEN_WORDS
+    assert stored.answers["last-purchase"]["pasteMetadata"]["wasPasted"] is True
+    assert stored.answers["last-purchase"]["pasteMetadata"]["pastedLength"] == len(FIFTEEN_WORDS)
     # The rewards table shows the completed review once.
     page.goto(f"{app_server.url}/")
     page.click("#tab-rewards")
@@ -375,3 +385,31 @@ def test_unknown_and_removed_tests(page: Page, app_server, db):
     expect(page.locator("#not-found-text")).to_be_visible()
     page.goto(f"{app_server.url}/test/abc/rate")
     expect(page.locator("#not-found-text")).to_be_visible()
+
+
+SCREENER_TEST = "Demo: Screener - Finance tooling survey"
+
+
+def test_the_screener_is_judged_on_the_server_once(page: Page, app_server, db):
+    test = db.exec(select(Test).where(Test.name == SCREENER_TEST)).one()
+    failing = invited_participant(db, test)
+    sign_in(page, app_server.url, failing.email, PASSWORD)
+    page.goto(f"{app_server.url}/test/{test.id}/rate")
+    expect(page.locator("#screener-heading")).to_have_text("Screening question")
+    expect(page.locator("#screener-confirm")).to_be_disabled()
+    # The correct answers never reach the browser.
+    assert "isCorrect" not in page.content()
+    page.click("#screener-answer-1")
+    page.click("#screener-confirm")
+    expect(page.locator("#screener-failed")).to_contain_text("your response does not match the requirements for this test")
+    page.goto(f"{app_server.url}/test/{test.id}/rate")  # one response: still failed
+    expect(page.locator("#screener-failed")).to_be_visible()
+    shot(page, "screener-failed-1280")
+
+    page.context.clear_cookies()
+    passing = invited_participant(db, test)
+    sign_in(page, app_server.url, passing.email, PASSWORD)
+    page.goto(f"{app_server.url}/test/{test.id}/rate")
+    page.click("#screener-answer-0")
+    page.click("#screener-confirm")
+    expect(page.locator("#survey-welcome")).to_be_visible()
