@@ -372,6 +372,9 @@ def test_a_public_respondent_takes_a_public_qualification_test_without_an_accoun
     assert review.account_id is None and review.respondent_key.startswith("public:")
     assert review.worker_data["firstName"] == "Robin" and review.worker_data["email"] == "robin.dev@example.org"
     assert review.answers["dev-ci"]["value"] == "GitHub Actions"
+    # This browser recorded the test as completed: opening it again shows the completed state.
+    page.goto(f"{app_server.url}/test/{test.id}/rate")
+    expect(page.locator("#completed-text")).to_be_visible()
 
 
 def test_a_signed_out_visitor_of_a_members_test_signs_in_first(page: Page, app_server, db):
