@@ -297,14 +297,14 @@
            length: text.length, at: new Date().toISOString() });
   }, true);
 
-  // Another tab saved (a confirmed server save, not a keystroke): take the server's draft.
+  // Another tab saved (a confirmed save, not a keystroke): this tab takes that copy when newer.
   window.addEventListener("storage", (event) => {
     const testId = activeTestId();
     if (!testId || event.key !== keyOf(testId) || !event.newValue) return;
     try {
       if (JSON.parse(event.newValue).dirty) return;
     } catch (e) { return; }
-    send({ kind: "sync", testId });
+    send({ kind: "sync", testId, value: event.newValue });
   });
 
   document.addEventListener("visibilitychange", () => {

@@ -7,7 +7,7 @@ import json
 import reflex as rx
 
 from portal.http.app import build_api
-from portal.services import mail_sender
+from portal.services import draft_writer, mail_sender
 from portal.services.captcha import script_url as captcha_script_url
 from portal.settings import settings
 from portal.components.home_tables import ON_LOAD as HOME_TABLES_ON_LOAD
@@ -56,6 +56,8 @@ app = rx.App(
 
 # Every backend worker delivers the e-mail outbox (when SMTP is configured).
 app.register_lifespan_task(mail_sender.run_forever)
+# Survey drafts queued when the process stops are written before it ends.
+app.register_lifespan_task(draft_writer.writer.lifespan)
 
 # Public pages (auth layout).
 app.add_page(sign_in_page, route="/sign-in", title=f"Sign in | {BRAND}", on_load=SignInState.load)

@@ -15,6 +15,7 @@ from portal.domain.survey_answers import (
     LIMITABLE_TEXT,
     MULTI_CHOICE,
     SINGLE_CHOICE,
+    TEXT,
     choice_limits,
     is_limited,
     limited_hint,
@@ -174,6 +175,32 @@ def matrix_pick(current: dict[str, list[str]], statement: str, answer: str, mult
     if not result[statement]:
         result.pop(statement)
     return result
+
+
+def display_values(question: dict[str, Any], answer: dict[str, Any], shown_options: list[dict[str, str]]) -> dict[str, Any]:
+    """What each input of the question screen shows for this answer (the survey state's display vars)."""
+    value = answer.get("value")
+    qtype = question.get("type")
+    single = qtype in SINGLE_CHOICE
+    multi = qtype in MULTI_CHOICE
+    chosen = [v for v in value if isinstance(v, str)] if multi and isinstance(value, list) else []
+    if multi and answer.get("isOther"):
+        chosen.append(OTHER_VALUE)
+    text = value if isinstance(value, str) and qtype in TEXT else ""
+    ranked = [v for v in value if isinstance(v, str)] if qtype == "rank" and isinstance(value, list) else []
+    number = "" if value is None or qtype != "number" else (f"{value:g}" if isinstance(value, float) else str(value))
+    return {
+        "single_value": OTHER_VALUE if single and answer.get("isOther") else (value if single and isinstance(value, str) else ""),
+        "other_text": (value if isinstance(value, str) else "") if single else str(answer.get("otherText") or ""),
+        "multi_values": chosen,
+        "text_value": text,
+        "word_count": len(text.split()),
+        "number_text": number,
+        "rank_started": bool(ranked),
+        "rank_options": rank_order(shown_options, ranked) if qtype == "rank" else [],
+        "rating_value": "" if value is None or qtype != "rating" else str(value),
+        "matrix_value": value if isinstance(value, dict) and qtype == "matrix" else {},
+    }
 
 
 def step_of(step: Any) -> str:

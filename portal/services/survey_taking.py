@@ -90,12 +90,6 @@ def start(*, session: Session, token: str | None, test_id: int, respondent: str 
     return review_sessions.start_session(**_as(session, token, test_id, respondent), now=now)
 
 
-def save(*, session: Session, token: str | None, test_id: int, respondent: str | None = None, answers: Any,
-         position: Any, now: datetime | None = None) -> ReviewSession:
-    return review_sessions.save_draft(**_as(session, token, test_id, respondent), answers=answers, position=position,
-                                      now=now)
-
-
 def draft(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
           now: datetime | None = None) -> ReviewSession | None:
     return review_sessions.active_session(**_as(session, token, test_id, respondent), now=now)

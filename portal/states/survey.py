@@ -17,6 +17,7 @@ import logging
 import re
 import time
 from datetime import UTC
+from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
@@ -30,7 +31,6 @@ from portal.domain.survey_answers import (
     LIMITABLE_TEXT,
     MAX_OTHER_LENGTH,
     MAX_TEXT_LENGTH,
-    MULTI_CHOICE,
     SINGLE_CHOICE,
     SUMMARY,
     TEXT,
@@ -39,9 +39,10 @@ from portal.domain.survey_answers import (
     parse_number,
     validate_answer,
 )
-from portal.services import survey_taking, workers
+from portal.services import draft_writer, survey_taking, workers
 from portal.services.errors import ServiceError
 from portal.services.review_sessions import (
+    GRACE_SECONDS,
     AlreadyReviewedError,
     AnswersError,
     NoSessionError,
@@ -57,7 +58,7 @@ log = logging.getLogger(__name__)
 SUBMIT_FAILED = "An error occurred while submitting your response. Please try again."
 EXTENDED = "Your time has been extended by 10 minutes."
 ANSWER_FIELDS = frozenset({"type", "value", "isOther", "otherText", "isLimited", "pasteMetadata"})
-MAX_BRIDGE_LENGTH = 20_000
+MAX_BRIDGE_LENGTH = 250_000  # a sync report carries the other tab's answers
 CLOCK_SKEW_MS = 2_000
 _BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
 _PROJECT = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
@@ -75,6 +76,14 @@ def _paste_ok(value: Any) -> bool:
         and isinstance(value["pastedLength"], int) and not isinstance(value["pastedLength"], bool)
         and 0 < value["pastedLength"] <= MAX_TEXT_LENGTH
     )
+
+
+def _clean(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer object with only the fields the page sends (pasteMetadata only in its own shape)."""
+    kept = {k: v for k, v in answer.items() if k in ANSWER_FIELDS}
+    if "pasteMetadata" in kept and not _paste_ok(kept["pasteMetadata"]):
+        kept.pop("pasteMetadata")
+    return kept
 
 
 def _json(value: Any) -> str:
@@ -171,7 +180,8 @@ class SurveyState(rx.State):
 
     def _restore(self, answers: Any, position: Any, definition: SurveyDefinition) -> None:
         keys = {q.get("key") for q in definition.questions}
-        self.answers = {k: v for k, v in (answers or {}).items() if k in keys and isinstance(v, dict)}
+        answers = answers if isinstance(answers, dict) else {}
+        self.answers = {k: _clean(v) for k, v in answers.items() if k in keys and isinstance(v, dict)}
         position = position if isinstance(position, dict) else {}
         total = len(definition.questions)
         index = position.get("index")
@@ -195,30 +205,15 @@ class SurveyState(rx.State):
         return self.answers.get(question.get("key")) or default_answer(question)
 
     def _refresh(self, definition: SurveyDefinition) -> None:
-        """The current question's display values (what the inputs show)."""
+        """The current question's display values (what the inputs show); only changed ones are sent."""
         question = self._current_question(definition)
-        answer = self._answer_of(question)
-        value = answer.get("value")
-        qtype = question.get("type")
         shown = self.questions[self.index] if 0 <= self.index < len(self.questions) else {}
-        self.single_value = view.OTHER_VALUE if answer.get("isOther") and qtype in SINGLE_CHOICE else (
-            value if isinstance(value, str) and qtype in SINGLE_CHOICE else "")
-        self.other_text = (value if isinstance(value, str) else "") if qtype in SINGLE_CHOICE else str(answer.get("otherText") or "")
-        self.multi_values = [v for v in value if isinstance(v, str)] if isinstance(value, list) and qtype in MULTI_CHOICE else []
-        if answer.get("isOther") and qtype in MULTI_CHOICE:
-            self.multi_values = [*self.multi_values, view.OTHER_VALUE]
-        self.text_value = value if isinstance(value, str) and qtype in TEXT else ""
-        self.word_count = len(self.text_value.split())
-        self.number_text = "" if value is None or qtype != "number" else (
-            (f"{value:g}" if isinstance(value, float) else str(value)))
-        ranked = [v for v in value if isinstance(v, str)] if qtype == "rank" and isinstance(value, list) else []
-        self.rank_started = bool(ranked)
-        self.rank_options = view.rank_order(shown.get("options", []), ranked) if qtype == "rank" else []
-        self.rating_value = "" if value is None or qtype != "rating" else str(value)
-        self.matrix_value = value if isinstance(value, dict) and qtype == "matrix" else {}
+        values = view.display_values(question, self._answer_of(question), shown.get("options", []))
         target = branching.next_index(definition.questions, self.index, self.answers, definition.conditional) if question else None
-        self.is_last = target == branching.END
-        self.can_go_back = len(self.history) > 1
+        values.update(is_last=target == branching.END, can_go_back=len(self.history) > 1)
+        for name, value in values.items():
+            if getattr(self, name) != value:
+                setattr(self, name, value)
 
     def _position(self) -> dict[str, Any]:
         position = {"step": self.phase, "index": self.index, "navigationHistory": self.history, "rev": self._rev}
@@ -227,10 +222,7 @@ class SurveyState(rx.State):
         return position
 
     def _local_script(self) -> rx.event.EventSpec:
-        payload = {
-            "answers": self.answers, "navigationHistory": self.history, "index": self.index, "step": self.phase,
-            "sessionId": self._session_id, "rev": self._rev, "dirty": False,
-        }
+        payload = {**self._position(), "answers": self.answers, "sessionId": self._session_id, "dirty": False}
         return rx.call_script(f"window.portalSurvey.save({self.test_id}, {_json(payload)})")
 
     def _url_script(self) -> rx.event.EventSpec:
@@ -241,19 +233,17 @@ class SurveyState(rx.State):
         )
 
     async def _save(self) -> list:
-        """Keep the draft on the server and in local storage. Refusals end in their own screens."""
-        self._rev += 1
-        try:
-            await db.run(survey_taking.save, **self._me(),
-                         answers=self.answers, position=self._position())
-        except SessionExpiredError:
+        """Keep the draft: queued for the server (draft_writer, written within half a second) and
+        in local storage at once. After the deadline the time is up instead."""
+        if self.deadline_ms and time.time() * 1000 > self.deadline_ms + GRACE_SECONDS * 1000:
             return await self._time_up()
-        except (NoSessionError, SignedOutError) as error:
-            return self._left(error)
-        except ServiceError as error:
-            self._rev -= 1
-            return [toast("error", error.message)]
+        self._rev += 1
+        self._queue()
         return [self._local_script()]
+
+    def _queue(self) -> None:
+        if self._session_id:
+            draft_writer.writer.put(draft_writer.Draft(self._session_id, dict(self.answers), self._position()))
 
     def _left(self, error: ServiceError) -> list:
         """The session is gone (signed out, or cleared elsewhere): reload the test's page."""
@@ -262,7 +252,14 @@ class SurveyState(rx.State):
         return [rx.redirect(rating_path(self.test_id), replace=True)]
 
     async def _time_up(self) -> list:
+        """The deadline this tab knows has passed: unless the server's session runs on (extended in
+        another tab), it is cleared, local data removed, and the page reloads to its expired state."""
         try:
+            row = await db.run(survey_taking.draft, **self._me())
+            if row is not None:
+                self._timer(row)
+                return []
+            draft_writer.writer.discard(self._session_id)
             await db.run(survey_taking.clear, **self._me())
         except ServiceError:
             pass
@@ -334,7 +331,11 @@ class SurveyState(rx.State):
     async def restore_local(self, stored: Any):
         """The browser's copy, when it is newer than the server draft of the same session (a keystroke
         not yet sent when the tab closed or the backend restarted): adopt it and save it."""
-        if not isinstance(stored, str) or len(stored) > 250_000 or self.phase != view.QUESTIONS:
+        await self._adopt(stored, queue=True)
+
+    async def _adopt(self, stored: Any, *, queue: bool) -> None:
+        """Take a local copy of the same review session when it is newer (or holds unsent keystrokes)."""
+        if not isinstance(stored, str) or len(stored) > MAX_BRIDGE_LENGTH or self.phase not in (view.QUESTIONS, view.END):
             return
         try:
             local = json.loads(stored)
@@ -348,7 +349,8 @@ class SurveyState(rx.State):
         definition = await self._fresh_definition()
         self._restore(local.get("answers"), local, definition)
         self._refresh(definition)
-        return await self._save()
+        if queue:
+            self._queue()  # the server's draft catches up; local storage already holds it
 
     @rx.event
     async def start_survey(self):
@@ -382,10 +384,7 @@ class SurveyState(rx.State):
             return [toast("error", "This answer could not be read. Please try again.")]
         index = positions[key]
         question = definition.questions[index]
-        answer = {**answer, "type": question.get("type")}
-        paste = answer.get("pasteMetadata")
-        if paste is not None and not _paste_ok(paste):
-            answer.pop("pasteMetadata")
+        answer = _clean({**answer, "type": question.get("type")})
         if len(_json(answer)) > MAX_TEXT_LENGTH + 2_000:
             return [toast("error", "This answer is too long.")]
         old = self.answers.get(key)
@@ -427,82 +426,89 @@ class SurveyState(rx.State):
         """One answer object (what the other handlers build); validated like every answer."""
         return await self._apply(key, answer)
 
+    async def _edit(self, key: Any, change: Callable[[dict[str, Any], dict[str, Any]], bool]) -> list:
+        """Change a copy of the named question's answer (`change` returns False to drop the event), then apply it."""
+        found = await self._question(key)
+        if found is None:
+            return []
+        question, answer = found
+        if change(question, answer) is False:
+            return []
+        return await self._apply(key, answer)
+
     @rx.event
     async def choose(self, key: str, value: str):
-        found = await self._question(key)
-        if found is None or not isinstance(value, str):
-            return
-        question, answer = found
-        if value == view.OTHER_VALUE:
-            keep = answer.get("value") if answer.get("isOther") and isinstance(answer.get("value"), str) else ""
-            answer.update(isOther=True, value=keep)
-        else:
-            answer.update(isOther=False, value=value)
-        return await self._apply(key, answer)
+        def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
+            if value == view.OTHER_VALUE:
+                keep = answer.get("value") if answer.get("isOther") and isinstance(answer.get("value"), str) else ""
+                answer.update(isOther=True, value=keep)
+            else:
+                answer.update(isOther=False, value=value)
+            return isinstance(value, str)
+
+        return await self._edit(key, change)
 
     @rx.event
     async def set_other_text(self, key: str, text: str):
-        found = await self._question(key)
-        if found is None or not isinstance(text, str):
-            return
-        question, answer = found
-        text = text[: MAX_OTHER_LENGTH * 2]
-        if question.get("type") in SINGLE_CHOICE:
-            answer.update(isOther=True, value=text)
-        else:
-            answer.update(isOther=True, otherText=text)
-        return await self._apply(key, answer)
+        def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
+            if not isinstance(text, str):
+                return False
+            field = "value" if question.get("type") in SINGLE_CHOICE else "otherText"
+            answer.update({"isOther": True, field: text[: MAX_OTHER_LENGTH * 2]})
+            return True
+
+        return await self._edit(key, change)
 
     @rx.event
     async def toggle_option(self, key: str, value: str):
-        found = await self._question(key)
-        if found is None or not isinstance(value, str):
-            return
-        question, answer = found
-        if value == view.OTHER_VALUE:
-            answer["isOther"] = not answer.get("isOther")
-            answer.setdefault("otherText", "")
-        else:
-            current = answer.get("value") if isinstance(answer.get("value"), list) else []
-            answer["value"] = view.toggle(current, value)
-        return await self._apply(key, answer)
+        def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
+            if value == view.OTHER_VALUE:
+                answer["isOther"] = not answer.get("isOther")
+                answer.setdefault("otherText", "")
+            elif isinstance(value, str):
+                current = answer.get("value") if isinstance(answer.get("value"), list) else []
+                answer["value"] = view.toggle(current, value)
+            return isinstance(value, str)
+
+        return await self._edit(key, change)
 
     @rx.event
     async def set_text(self, key: str, text: str):
-        found = await self._question(key)
-        if found is None or not isinstance(text, str):
-            return
-        question, answer = found
-        answer["value"] = text[: MAX_TEXT_LENGTH + 1]
-        if question.get("type") in LIMITABLE_TEXT:
-            answer["isLimited"] = question.get("isLimited", True) is not False
-        return await self._apply(key, answer)
+        def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
+            if not isinstance(text, str):
+                return False
+            answer["value"] = text[: MAX_TEXT_LENGTH + 1]
+            if question.get("type") in LIMITABLE_TEXT:
+                answer["isLimited"] = question.get("isLimited", True) is not False
+            return True
+
+        return await self._edit(key, change)
 
     @rx.event
     async def set_number(self, key: str, text: str):
-        found = await self._question(key)
-        if found is None or not isinstance(text, str):
-            return
-        question, answer = found
-        text = text.strip()[:40]
-        number = parse_number(text)
-        if not text:
-            answer["value"] = None
-        elif number is None:
-            answer["value"] = text
-        else:
-            answer["value"] = int(number) if number.is_integer() and abs(number) < 2**53 else number
-        return await self._apply(key, answer)
+        def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
+            if not isinstance(text, str):
+                return False
+            typed = text.strip()[:40]
+            number = parse_number(typed)
+            if not typed:
+                answer["value"] = None
+            elif number is None:
+                answer["value"] = typed  # kept as typed: 'Invalid number'
+            else:
+                answer["value"] = int(number) if number.is_integer() and abs(number) < 2**53 else number
+            return True
 
-    async def _rank(self, key: str, value: str, offset: int):
-        found = await self._question(key)
-        if found is None:
-            return None
-        question, answer = found
-        current = answer.get("value") if isinstance(answer.get("value"), list) else []
-        shown = view.ordered_options(question, self._seed)
-        answer["value"] = view.rank_move(shown, current, value, offset) if isinstance(value, str) else current
-        return await self._apply(key, answer)
+        return await self._edit(key, change)
+
+    async def _rank(self, key: Any, value: Any, offset: int) -> list:
+        def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
+            current = answer.get("value") if isinstance(answer.get("value"), list) else []
+            shown = view.ordered_options(question, self._seed)
+            answer["value"] = view.rank_move(shown, current, value, offset) if isinstance(value, str) else current
+            return True
+
+        return await self._edit(key, change)
 
     @rx.event
     async def rank_up(self, key: str, value: str):
@@ -519,23 +525,23 @@ class SurveyState(rx.State):
 
     @rx.event
     async def rate(self, key: str, value: str):
-        found = await self._question(key)
-        if found is None:
-            return
-        question, answer = found
-        number = parse_number(value)
-        answer["value"] = int(number) if number is not None and number.is_integer() else number
-        return await self._apply(key, answer)
+        def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
+            number = parse_number(value)
+            answer["value"] = int(number) if number is not None and number.is_integer() else number
+            return True
+
+        return await self._edit(key, change)
 
     @rx.event
     async def pick_cell(self, key: str, statement: str, column: str):
-        found = await self._question(key)
-        if found is None or not isinstance(statement, str) or not isinstance(column, str):
-            return
-        question, answer = found
-        current = answer.get("value") if isinstance(answer.get("value"), dict) else {}
-        answer["value"] = view.matrix_pick(current, statement, column, bool(question.get("allowMultipleAnswers")))
-        return await self._apply(key, answer)
+        def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
+            if not isinstance(statement, str) or not isinstance(column, str):
+                return False
+            current = answer.get("value") if isinstance(answer.get("value"), dict) else {}
+            answer["value"] = view.matrix_pick(current, statement, column, bool(question.get("allowMultipleAnswers")))
+            return True
+
+        return await self._edit(key, change)
 
     # --- moving --------------------------------------------------------------------------------
     @rx.event
@@ -607,6 +613,7 @@ class SurveyState(rx.State):
         return await self._send()
 
     async def _send(self) -> list:
+        draft_writer.writer.discard(self._session_id)  # the submission carries the answers itself
         try:
             result = await db.run(
                 survey_taking.submit, **self._me(), answers=self.answers, worker_data=self.details,
@@ -747,7 +754,7 @@ class SurveyState(rx.State):
         if kind == "check" and in_progress:
             return await self._check()
         if kind == "sync" and in_progress:
-            return await self._sync()
+            return await self._sync(data.get("value"))
         if kind == "paste" and in_progress:
             return await self._paste(data)
 
@@ -766,34 +773,23 @@ class SurveyState(rx.State):
             return [rx.redirect(rating_path(self.test_id), replace=True)]
         return []
 
-    async def _sync(self) -> list:
-        """Another tab saved: take the server draft (answers and position)."""
-        try:
-            row = await db.run(survey_taking.draft, **self._me())
-        except ServiceError:
-            return []
-        if row is None:
-            return await self._check()
-        definition = await self._fresh_definition()
-        position = row.draft_position if isinstance(row.draft_position, dict) else {}
-        if position.get("rev", 0) == self._rev and row.draft_answers == self.answers:
-            return []
-        self._timer(row)
-        self._restore(row.draft_answers, position, definition)
-        self._refresh(definition)
-        return [self._url_script()]
+    async def _sync(self, stored: Any) -> list:
+        """Another tab of this test saved: its confirmed copy (local storage) is taken when newer.
+        Not queued again: that tab queued it (queuing here would bounce between the tabs)."""
+        await self._adopt(stored, queue=False)
+        return [self._url_script()] if self.phase in (view.QUESTIONS, view.END) else []
 
     async def _paste(self, data: dict[str, Any]) -> list:
         key, length, at = data.get("key"), data.get("length"), data.get("at")
         if not isinstance(length, int) or isinstance(length, bool) or not 0 < length <= MAX_TEXT_LENGTH:
             return []
-        found = await self._question(key)
-        if found is None or found[0].get("type") not in TEXT:
-            return []
-        question, answer = found
         stamp = at if isinstance(at, str) and len(at) <= 40 else ""
-        answer["pasteMetadata"] = {"wasPasted": True, "pasteTimestamp": stamp, "pastedLength": length}
-        return await self._apply(key, answer)
+
+        def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
+            answer["pasteMetadata"] = {"wasPasted": True, "pasteTimestamp": stamp, "pastedLength": length}
+            return question.get("type") in TEXT
+
+        return await self._edit(key, change)
 
     # --- shown values --------------------------------------------------------------------------
     @rx.var(cache=True)

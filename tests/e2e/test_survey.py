@@ -78,8 +78,18 @@ def start(page: Page, base: str, test: Test) -> None:
     expect(page).to_have_url(re.compile(rf"/test/{test.id}/rate/questions/0"))
 
 
-def answer_influencer_route_up_to_job_title(page: Page) -> None:
-    """Q1 'influencer' branches to page 3 (question 5), then answers up to the job title (question 11)."""
+def begin(page: Page, app_server, db) -> tuple[Test, object]:
+    """A new invited participant signs in and starts the demo survey."""
+    test = survey_test(db)
+    account = invited_participant(db, test)
+    sign_in(page, app_server.url, account.email, PASSWORD)
+    start(page, app_server.url, test)
+    return test, account
+
+
+def answer_five(page: Page) -> None:
+    """Five answers on the influencer route: the branch (to page 3, question 5), the ranking, the
+    rating, the matrix (agree / disagree) and, after a description, the editable single choice."""
     option(page, "I recommend tools to the decision maker")
     continue_to(page, "Question 5/13")
     page.click("#rank-keep")
@@ -87,10 +97,15 @@ def answer_influencer_route_up_to_job_title(page: Page) -> None:
     option(page, "4")
     continue_to(page, "Question 7/13")
     page.click("#cell-0-2")
-    page.click("#cell-1-1")
+    page.click("#cell-1-0")
     continue_to(page, "Question 8/13")
     continue_to(page, "Question 9/13")  # a description
     option(page, "Ask peers")
+
+
+def answer_influencer_route_up_to_job_title(page: Page) -> None:
+    """The five answers, then up to the job title (question 11) and on to question 12."""
+    answer_five(page)
     continue_to(page, "Question 10/13")
     continue_to(page, "Question 11/13")  # optional multi-choice
     page.fill("#survey-text", "Head of data")
@@ -118,10 +133,7 @@ def finish(page: Page) -> None:
 
 
 def test_survey_through_a_branch_to_the_end_gives_one_review_and_one_reward(page: Page, app_server, db):
-    test = survey_test(db)
-    account = invited_participant(db, test)
-    sign_in(page, app_server.url, account.email, PASSWORD)
-    start(page, app_server.url, test)
+    test, account = begin(page, app_server, db)
     expect(page.locator("#survey-required")).to_be_visible()
     # No answer: Continue shows the required message and stays.
     page.click("#survey-continue")
@@ -158,10 +170,7 @@ def test_survey_through_a_branch_to_the_end_gives_one_review_and_one_reward(page
 
 
 def test_the_end_page_branch_submits_at_once_and_drops_nothing_else(page: Page, app_server, db):
-    test = survey_test(db)
-    account = invited_participant(db, test)
-    sign_in(page, app_server.url, account.email, PASSWORD)
-    start(page, app_server.url, test)
+    test, account = begin(page, app_server, db)
     option(page, "I am not involved")
     expect(page.locator("#survey-submit")).to_be_visible()  # the end page (999) follows: Submit, not Continue
     page.click("#survey-submit")
@@ -170,10 +179,7 @@ def test_the_end_page_branch_submits_at_once_and_drops_nothing_else(page: Page, 
 
 
 def test_a_reload_resumes_at_the_same_question_with_the_typed_text(page: Page, app_server, db, leave_warnings):
-    test = survey_test(db)
-    account = invited_participant(db, test)
-    sign_in(page, app_server.url, account.email, PASSWORD)
-    start(page, app_server.url, test)
+    test, account = begin(page, app_server, db)
     answer_influencer_route_up_to_job_title(page)
     page.fill("#survey-text", "Typed just before the reload")
     page.wait_for_timeout(100)  # shorter than the debounce: only local storage has it
@@ -186,10 +192,7 @@ def test_a_reload_resumes_at_the_same_question_with_the_typed_text(page: Page, a
 
 
 def test_two_tabs_submitting_the_same_survey_store_one_review(page: Page, app_server, db):
-    test = survey_test(db)
-    account = invited_participant(db, test)
-    sign_in(page, app_server.url, account.email, PASSWORD)
-    start(page, app_server.url, test)
+    test, account = begin(page, app_server, db)
     option(page, "I am not involved")
     expect(page.locator("#survey-submit")).to_be_visible()
     second = page.context.new_page()
@@ -204,10 +207,7 @@ def test_two_tabs_submitting_the_same_survey_store_one_review(page: Page, app_se
 
 
 def test_time_up_clears_the_session_and_offers_a_restart(page: Page, app_server, db):
-    test = survey_test(db)
-    account = invited_participant(db, test)
-    sign_in(page, app_server.url, account.email, PASSWORD)
-    start(page, app_server.url, test)
+    test, account = begin(page, app_server, db)
     option(page, "I recommend tools to the decision maker")
     # The server's deadline passes (moved into the past); the browser's countdown reaches zero.
     row = db.exec(select(ReviewSession).where(ReviewSession.account_id == account.id)).one()
@@ -232,10 +232,7 @@ def move_deadline(db, account_id: int, seconds: int) -> None:
 
 
 def test_timeout_warning_extends_once_and_the_countdown_ends_the_session(page: Page, app_server, db):
-    test = survey_test(db)
-    account = invited_participant(db, test)
-    sign_in(page, app_server.url, account.email, PASSWORD)
-    start(page, app_server.url, test)
+    test, account = begin(page, app_server, db)
     option(page, "I recommend tools to the decision maker")
     move_deadline(db, account.id, 4 * 60)
     page.reload()

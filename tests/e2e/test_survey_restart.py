@@ -13,7 +13,7 @@ from portal.models import Invite, Review, Reward
 from portal.models._base import utcnow
 from tests.e2e.conftest import AppServer, app_env, free_port, smtp_env, start_app, stop_app
 from tests.e2e.helpers import sign_in
-from tests.e2e.test_survey import PASSWORD, continue_to, option, start, survey_test
+from tests.e2e.test_survey import PASSWORD, answer_five, continue_to, option, start, survey_test
 from tests.support.factories import make_participant
 
 
@@ -51,18 +51,7 @@ def test_answers_survive_a_backend_restart_and_are_accepted_once(page: Page, res
         db.commit()
     sign_in(page, base, account.email, PASSWORD)
     start(page, base, test)
-    # Five answers: the branch, the ranking, the rating, the matrix, the editable single choice.
-    option(page, "I recommend tools to the decision maker")
-    continue_to(page, "Question 5/13")
-    page.click("#rank-keep")
-    continue_to(page, "Question 6/13")
-    option(page, "4")
-    continue_to(page, "Question 7/13")
-    page.click("#cell-0-2")
-    page.click("#cell-1-0")
-    continue_to(page, "Question 8/13")
-    continue_to(page, "Question 9/13")
-    option(page, "Ask peers")
+    answer_five(page)
     page.wait_for_timeout(500)
 
     restartable.restart()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -11,11 +10,11 @@ from typing import Any
 import pytest
 from sqlmodel import Session, func, select
 
-from portal.db import make_engine
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.services import review_sessions as rs
 from portal.services.test_import import import_test
 from tests.support.factories import make_participant
+from tests.support.races import second_waits_for_first
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = json.loads((ROOT / "portal/data/demo_tests/01-survey.json").read_text())
@@ -185,21 +184,9 @@ def test_concurrent_submissions_give_one_review(db_url: str, session: Session, w
     test, a, _b, _ = world
     rs.start_session(session=session, test_id=test.id, account_id=a.id, now=T0)
     session.commit()
-    engine = make_engine(db_url)
-    results: list[Any] = []
-    with Session(engine, expire_on_commit=False) as s1, Session(engine, expire_on_commit=False) as s2:
-        first = submit(s1, test, a.id, good_answers())
-
-        def other() -> None:
-            results.append(submit(s2, test, a.id, good_answers()))
-            s2.commit()
-
-        thread = threading.Thread(target=other)
-        thread.start()
-        thread.join(0.5)
-        s1.commit()
-        thread.join(10)
-    engine.dispose()
+    first, results = second_waits_for_first(
+        db_url, lambda s: submit(s, test, a.id, good_answers()), lambda s: submit(s, test, a.id, good_answers())
+    )
     assert results == [rs.SubmitResult(first.review_id, first.reward_id, created=False, amount_cents=first.amount_cents)]
     session.expire_all()
     assert counts(session) == (1, 1)

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import copy
 import json
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlmodel import Session, func, select
 
-from portal.db import make_engine
 from portal.models import ScreenerResponse, Test
 from portal.services import screener as service
 from portal.services.errors import ServiceError
 from portal.services.review_sessions import respondent_key
 from portal.services.test_import import import_test
 from tests.support.factories import make_participant
+from tests.support.races import second_waits_for_first
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = json.loads((ROOT / "portal/data/demo_tests/07-screener.json").read_text())
@@ -135,21 +134,7 @@ def test_concurrent_first_submissions_store_one_response(db_url: str, session: S
     if not db_url.startswith("postgres"):
         pytest.skip("concurrent transactions: PostgreSQL only")
     test, a, _b = world
-    engine = make_engine(db_url)
-    results: list[Any] = []
-    with Session(engine, expire_on_commit=False) as s1, Session(engine, expire_on_commit=False) as s2:
-        first = submit(s1, test, a.id, 1)  # fails, not yet committed
-
-        def other() -> None:
-            results.append(submit(s2, test, a.id, 0))  # would pass; waits on the unique index
-            s2.commit()
-
-        thread = threading.Thread(target=other)
-        thread.start()
-        thread.join(0.5)
-        s1.commit()
-        thread.join(10)
-    engine.dispose()
+    first, results = second_waits_for_first(db_url, lambda s: submit(s, test, a.id, 1), lambda s: submit(s, test, a.id, 0))
     assert first is False and results == [False]
     session.expire_all()
     assert responses(session) == 1

@@ -93,3 +93,22 @@ def test_unknown_steps_are_the_welcome_step():
     assert view.step_of("questions") == "questions"
     assert view.step_of("../etc") == "welcome"
     assert view.step_of(None) == "welcome"
+
+
+def test_display_values_of_each_answer_kind():
+    single = view.display_values({"type": "single-choice"}, {"value": "", "isOther": True}, [])
+    assert single["single_value"] == view.OTHER_VALUE and single["other_text"] == ""
+    multi = view.display_values({"type": "multi-choice"}, {"value": ["a"], "isOther": True, "otherText": "x"}, [])
+    assert multi["multi_values"] == ["a", view.OTHER_VALUE] and multi["other_text"] == "x"
+    text = view.display_values({"type": "long-text"}, {"value": "one two three"}, [])
+    assert text["text_value"] == "one two three" and text["word_count"] == 3
+    assert view.display_values({"type": "number"}, {"value": 2.5}, [])["number_text"] == "2.5"
+    assert view.display_values({"type": "number"}, {"value": None}, [])["number_text"] == ""
+    options = [{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]
+    rank = view.display_values({"type": "rank"}, {"value": ["b"]}, options)
+    assert rank["rank_started"] and [o["value"] for o in rank["rank_options"]] == ["b", "a"]
+    assert view.display_values({"type": "rating"}, {"value": 4}, [])["rating_value"] == "4"
+    assert view.display_values({"type": "matrix"}, {"value": {"s": ["x"]}}, [])["matrix_value"] == {"s": ["x"]}
+    # A value of the wrong shape shows nothing rather than breaking the page.
+    broken = view.display_values({"type": "multi-choice"}, {"value": "not-a-list"}, [])
+    assert broken["multi_values"] == [] and broken["text_value"] == ""
