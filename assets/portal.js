@@ -203,3 +203,155 @@
     },
   };
 })();
+
+// The survey in progress (portal/states/survey.py): answers kept in local storage under
+// '{testId}-survey-answers' (each keystroke too), the countdown drawn from the server deadline,
+// and the browser's reports (timer thresholds, tab focus, other tabs' saves, pastes) sent through
+// the hidden #survey-bridge input. The server checks every report against its own clock.
+(function () {
+  const POLL_MS = 300000;
+  const keyOf = (testId) => `${testId}-survey-answers`;
+  const fired = {};
+  let clockOffset = 0;
+  let lastClock = null;
+  let nonce = 0;
+
+  function readRaw(testId) {
+    try { return window.localStorage.getItem(keyOf(testId)) || ""; } catch (e) { console.warn("survey: local read failed", e); return ""; }
+  }
+  function writeRaw(testId, value) {
+    try { window.localStorage.setItem(keyOf(testId), value); } catch (e) { console.warn("survey: local save failed", e); }
+  }
+  function timerEl() { return document.getElementById("survey-timer"); }
+  function activeTestId() {
+    const el = timerEl();
+    return el ? Number(el.dataset.testId) : null;
+  }
+  function send(message) {
+    const el = document.getElementById("survey-bridge");
+    if (!el) return;
+    nonce += 1;
+    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
+    setter.call(el, JSON.stringify({ ...message, nonce }));
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  window.portalSurvey = {
+    save(testId, payload) { writeRaw(testId, JSON.stringify(payload)); },
+    read(testId) { return readRaw(testId); },
+    clear(testId) { try { window.localStorage.removeItem(keyOf(testId)); } catch (e) { console.warn(e); } },
+    completed(testId) {
+      this.clear(testId);
+      try {
+        const done = JSON.parse(window.localStorage.getItem("completedTests") || "[]");
+        if (Array.isArray(done) && !done.includes(testId)) done.push(testId);
+        window.localStorage.setItem("completedTests", JSON.stringify(done));
+        document.cookie = `completedTests=${encodeURIComponent(JSON.stringify(done))}; path=/; max-age=31536000; SameSite=Lax`;
+      } catch (e) { console.warn(e); }
+    },
+    remainingMs() {
+      const el = timerEl();
+      if (!el) return null;
+      const deadline = Number(el.dataset.deadline);
+      return deadline ? deadline - (Date.now() + clockOffset) : null;
+    },
+  };
+
+  // Every keystroke of a text answer is in local storage at once (the server gets it debounced).
+  document.addEventListener("input", (event) => {
+    const el = event.target;
+    if (!el || !el.dataset || !el.dataset.answerKey) return;
+    const testId = Number(el.dataset.testId);
+    const raw = readRaw(testId);
+    let stored = {};
+    try { stored = raw ? JSON.parse(raw) : {}; } catch (e) { stored = {}; }
+    stored.answers = stored.answers || {};
+    stored.answers[el.dataset.answerKey] = { ...(stored.answers[el.dataset.answerKey] || {}), value: el.value };
+    stored.dirty = true;
+    writeRaw(testId, JSON.stringify(stored));
+  }, true);
+
+  document.addEventListener("paste", (event) => {
+    const el = event.target;
+    if (!el || !el.dataset || !el.dataset.answerKey) return;
+    const text = (event.clipboardData && event.clipboardData.getData("text")) || "";
+    if (!text.length) return;
+    // After the pasted text reached the server (the debounced change), record where it came from.
+    setTimeout(() => send({ kind: "paste", testId: Number(el.dataset.testId), key: el.dataset.answerKey,
+                            length: text.length, at: new Date().toISOString() }), 900);
+  }, true);
+
+  // Another tab saved (a confirmed server save, not a keystroke): take the server's draft.
+  window.addEventListener("storage", (event) => {
+    const testId = activeTestId();
+    if (!testId || event.key !== keyOf(testId) || !event.newValue) return;
+    try {
+      if (JSON.parse(event.newValue).dirty) return;
+    } catch (e) { return; }
+    send({ kind: "sync", testId });
+  });
+
+  document.addEventListener("visibilitychange", () => {
+    const testId = activeTestId();
+    if (testId && document.visibilityState === "visible") send({ kind: "check", testId });
+  });
+  setInterval(() => { const testId = activeTestId(); if (testId) send({ kind: "check", testId }); }, POLL_MS);
+
+  function format(ms) {
+    const total = Math.max(0, Math.floor(ms / 1000));
+    const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+    const pad = (n) => String(n).padStart(2, "0");
+    return h ? `${h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
+  }
+
+  function tick() {
+    const el = timerEl();
+    if (!el) return;
+    if (el.dataset.clock !== lastClock) {
+      lastClock = el.dataset.clock;
+      clockOffset = Number(el.dataset.clock) - Date.now();
+    }
+    const testId = Number(el.dataset.testId);
+    const deadline = Number(el.dataset.deadline);
+    if (!deadline) return;
+    const remaining = deadline - (Date.now() + clockOffset);
+    const text = document.getElementById("survey-timer-text");
+    const shown = format(remaining) + " left";
+    if (text && text.textContent !== shown) text.textContent = shown;
+    const low = remaining < Number(el.dataset.warn) * 1000 ? "true" : "false";
+    if (el.dataset.low !== low) el.dataset.low = low;
+    const once = (name, fn) => { const k = `${testId}:${deadline}:${name}`; if (!fired[k]) { fired[k] = true; fn(); } };
+    const seconds = Number(el.dataset.seconds);
+    if (seconds > Number(el.dataset.mid) && remaining <= Number(el.dataset.mid) * 1000 && remaining > 0) {
+      once("mid", () => send({ kind: "mid", testId }));
+    }
+    if (el.dataset.canExtend === "true" && remaining < Number(el.dataset.warn) * 1000 && remaining > 0) {
+      once("warn", () => send({ kind: "warn", testId }));
+    }
+    if (remaining <= 0) {
+      // Retried every 5 s until the server agrees the time is up.
+      const k = `${testId}:${deadline}:expired`;
+      if (!fired[k] || Date.now() - fired[k] > 5000) { fired[k] = Date.now(); send({ kind: "expired", testId }); }
+    }
+  }
+  setInterval(tick, 1000);
+  new MutationObserver(() => { if (timerEl()) tick(); }).observe(document.documentElement, { childList: true, subtree: true });
+
+  // Leaving while the time runs asks first (reloads and closing the tab; links out of the test).
+  window.addEventListener("beforeunload", (event) => {
+    const remaining = window.portalSurvey.remainingMs();
+    if (remaining !== null && remaining > 0) { event.preventDefault(); event.returnValue = ""; }
+  });
+  document.addEventListener("click", (event) => {
+    const testId = activeTestId();
+    const link = event.target && event.target.closest ? event.target.closest("a[href]") : null;
+    if (!testId || !link) return;
+    const url = new URL(link.href, window.location.href);
+    if (url.origin === window.location.origin && url.pathname.startsWith(`/test/${testId}/rate`)) return;
+    const remaining = window.portalSurvey.remainingMs();
+    if (remaining !== null && remaining > 0 && !window.confirm("Leave the test? Your answers are saved, but the time keeps running.")) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
+})();

@@ -14,6 +14,7 @@ from portal.components.home_tables import ON_LOAD as HOME_TABLES_ON_LOAD
 from portal.pages.demo import demo_page
 from portal.pages.home import home_page
 from portal.pages.profile import profile_page
+from portal.pages.rate import ROUTE as RATE_ROUTE, rate_page
 from portal.pages.referral import referral_page
 from portal.pages.not_found import not_found_page
 from portal.pages.oidc import existing_account_page, linkedin_connect_page, verify_account_page
@@ -28,6 +29,7 @@ from portal.states.oidc import VerifyAccountState
 from portal.states.onboarding import OnboardingState
 from portal.states.password_reset import ForgotPasswordState, ResetPasswordState
 from portal.states.profile import ProfileState
+from portal.states.rate import RateState
 from portal.states.referral import ReferralState
 from portal.states.sign_in import SignInState
 
@@ -74,6 +76,8 @@ app.add_page(home_page, route="/", title=f"Tests | {BRAND}", on_load=[SessionSta
 app.add_page(profile_page, route="/profile", title=f"My profile | {BRAND}", on_load=[SessionState.guard_private, ProfileState.load])
 app.add_page(demo_page, route="/demo", title=f"Live demo meetings | {BRAND}", on_load=[SessionState.guard_private, DemoOptInState.load_page])
 app.add_page(referral_page, route="/referral", title=f"Referral | {BRAND}", on_load=[SessionState.guard_private, ReferralState.load])
+
+app.add_page(rate_page, route=RATE_ROUTE, title=f"Rate the test | {BRAND}", on_load=[SessionState.load_public, RateState.load_page])
 
 app.add_page(thank_you_page, route="/thank-you", title=f"Thank you | {BRAND}", on_load=SessionState.guard_signed_in)
 

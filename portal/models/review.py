@@ -26,7 +26,7 @@ class ReviewSession(SQLModel, table=True):
     started_at: datetime = created_field()
     deadline_at: datetime
     extensions: int = Field(default=0)
-    # active | submitted | expired | cleared
+    # active | submitted | expired | cleared | restarted
     status: str = Field(default="active", max_length=16)
     draft_answers: dict[str, Any] = json_field(dict)
     # Where the participant is: {step, subStep, navigationHistory}.

@@ -73,6 +73,7 @@ class SubmitResult:
     review_id: int
     reward_id: int
     created: bool
+    amount_cents: int = 0
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,30 @@ def start_session(*, session: Session, test_id: int, account_id: int, now: datet
     return row
 
 
+def active_session(*, session: Session, test_id: int, account_id: int, now: datetime | None = None) -> ReviewSession | None:
+    """The account's session in progress for the test (active, deadline not passed), without starting one."""
+    row = _latest(session, test_id, account_id)
+    if row is None or row.status != "active" or _expired(row, _now(now)):
+        return None
+    return row
+
+
+def restart(*, session: Session, test_id: int, account_id: int, now: datetime | None = None) -> bool:
+    """The participant chose Restart after their session ran out: the old session is set aside
+    ('restarted'), so the test opens again at its welcome page. False when there is nothing to restart."""
+    now = _now(now)
+    row = _latest(session, test_id, account_id, lock=True)
+    if row is None or row.status == "submitted" or (row.status == "active" and not _expired(row, now)):
+        return False
+    if row.status == "restarted":
+        return False
+    row.status = "restarted"
+    row.updated_at = now
+    session.add(row)
+    session.flush()
+    return True
+
+
 def save_draft(*, session: Session, test_id: int, account_id: int, answers: Any, position: Any,
                now: datetime | None = None) -> ReviewSession:
     """Keep the draft answers and the position (step, subStep, navigationHistory) on the active session."""
@@ -237,7 +262,8 @@ def _existing_result(session: Session, review: Review, submission_id: str) -> Su
     if (review.worker_data or {}).get("submissionId") != submission_id:
         raise AlreadyReviewedError(MSG_REVIEWED, errors={"reviewId": MSG_REVIEWED})
     reward = session.exec(select(Reward).where(Reward.review_id == review.id)).first()
-    return SubmitResult(review_id=review.id, reward_id=reward.id if reward else 0, created=False)
+    return SubmitResult(review_id=review.id, reward_id=reward.id if reward else 0, created=False,
+                        amount_cents=reward.amount_cents if reward else 0)
 
 
 def submit_survey(*, session: Session, test_id: int, account_id: int, answers: Any, worker_data: Any,
@@ -296,4 +322,4 @@ def submit_survey(*, session: Session, test_id: int, account_id: int, answers: A
         if existing is None:
             raise
         return _existing_result(session, existing, submission_id)
-    return SubmitResult(review_id=review.id, reward_id=reward.id, created=True)
+    return SubmitResult(review_id=review.id, reward_id=reward.id, created=True, amount_cents=amount)

@@ -1,0 +1,55 @@
+"""/test/{id}/rate/{step?}/{subStep?}: the rating flow (public, main layout, no navigation)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from portal.components.layout import main_layout, ready_marker
+from portal.components.screener import screener_view
+from portal.components.survey import survey_view
+from portal.domain.messages import PAGE_NOT_FOUND
+from portal.states.auth import SessionState
+from portal.states.rate import RateState
+
+ROUTE = "/test/[rate_test_id]/rate/[[rate_step]]/[[rate_sub_step]]"
+
+
+def _message() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.icon("info", size=32, color="var(--accent-9)"),
+            rx.cond(RateState.message_title != "", rx.heading(RateState.message_title, size="6", id="access-title")),
+            rx.text(RateState.message_text, size="4", id="access-text"),
+            rx.cond(RateState.link_label != "", rx.link(rx.button(RateState.link_label, size="3"), href=RateState.link_url, id="access-link")),
+            rx.link("Back to homepage", href="/", size="2"),
+            spacing="3", align="center", text_align="center",
+        ),
+        size="4", style={"maxWidth": "560px", "margin": "48px auto", "width": "100%"},
+        id="access-message", data_access=RateState.access,
+    )
+
+
+def _not_found() -> rx.Component:
+    return rx.vstack(
+        rx.heading("404", size="9", color="var(--accent-9)"),
+        rx.text(PAGE_NOT_FOUND, size="4", id="not-found-text"),
+        rx.link(rx.button("Back to home", size="3"), href="/", id="back-home"),
+        align="center", spacing="4", padding="48px",
+    )
+
+
+def rate_page() -> rx.Component:
+    return main_layout(
+        ready_marker(),
+        rx.match(
+            RateState.status,
+            ("message", _message()),
+            ("unavailable", _message()),
+            ("not-found", _not_found()),
+            ("screener", screener_view()),
+            ("survey", survey_view(promo=RateState.qualification_based, signed_in=SessionState.signed_in,
+                                   referral=SessionState.referral_enabled)),
+            rx.center(rx.spinner(size="3"), padding="64px", id="rate-loading"),
+        ),
+        private=False,
+    )

@@ -1,0 +1,105 @@
+"""The rating route /test/{id}/rate/{step?}/{subStep?}: load the test, show its access state or its view.
+
+Access is decided on the server (services.rating_page -> test_loading -> domain.test_access);
+this state only shows the outcome and hands over to the view's own state (survey, screener).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import reflex as rx
+
+from portal import db
+from portal.domain import test_access
+from portal.domain.ids import whole_number
+from portal.services.errors import ServiceError
+from portal.services.rating_page import open_test
+from portal.services.test_loading import TestNotFound
+from portal.states.auth import session_token, sign_in_url_for
+from portal.states.screener import ScreenerState
+from portal.states.survey import SurveyState
+
+log = logging.getLogger(__name__)
+
+RESPONDENT_PARAM = "respondent_project_id"
+RESTART_PARAM = "restart"
+NOT_AVAILABLE = "This kind of test cannot be taken in the portal yet. Please check back soon."
+
+
+class RateState(rx.State):
+    test_id: int = 0
+    # loading | not-found | message | sign-in | screener | survey | unavailable | thank-you | ...
+    status: str = "loading"
+    access: str = ""
+    message_title: str = ""
+    message_text: str = ""
+    link_label: str = ""
+    link_url: str = ""
+    test_name: str = ""
+    qualification_based: bool = False
+
+    @rx.event
+    async def load_page(self):
+        self.status = "loading"
+        test_id = whole_number(self.router.page.params.get("rate_test_id"))
+        query = dict(self.router.url.query_parameters)
+        respondent = query.get(RESPONDENT_PARAM)
+        respondent = respondent[:200] if isinstance(respondent, str) and respondent.strip() else None
+        events: list = []
+        if respondent and test_id:
+            # The test's URL parameters are kept per test only for respondents of the external service.
+            events.append(rx.call_script(
+                f"window.localStorage.setItem('test_{test_id}_url_params', {json.dumps(json.dumps(query))})"))
+        try:
+            load = await db.run(open_test, token=session_token(self), test_id=test_id,
+                                respondent_project_id=respondent, restart=RESTART_PARAM in query)
+        except TestNotFound:
+            self.status = "not-found"
+            return events
+        except ServiceError:
+            log.exception("loading test %s failed", test_id)
+            self._message(test_access.access_message(test_access.FALLBACK, test_id or 0), test_access.FALLBACK)
+            return events
+        self.test_id = load.test_id
+        self.test_name = load.name
+        self.qualification_based = load.qualification_based
+        if load.state != test_access.OK:
+            self._message(test_access.access_message(load.state, load.test_id), load.state)
+            if load.state == test_access.SESSION_EXPIRED and self.link_url:
+                self.link_url = f"{self.link_url}?{RESTART_PARAM}=1"
+            return events
+        self.access = test_access.OK
+        if load.view == test_access.SIGN_IN:
+            self.status = "sign-in"
+            return [*events, rx.redirect(sign_in_url_for(self), replace=True)]
+        if load.view == test_access.VIDEO_REDIRECT and load.redirect_url:
+            self.status = "redirect"
+            return [*events, rx.redirect(load.redirect_url)]
+        if load.view == test_access.SCREENER:
+            self.status = "screener"
+            return [*events, ScreenerState.load(load.test_id)]
+        if load.view == test_access.SURVEY_VIEW:
+            self.status = "survey"
+            if RESTART_PARAM in query:
+                events.append(rx.call_script(f"window.portalSurvey.clear({load.test_id})"))
+            return [*events, SurveyState.enter(load.test_id)]
+        self.status = load.view or "unavailable"
+        if self.status not in ("thank-you", "respondent-thank-you", "free-join"):
+            self.status = "unavailable"
+            self.message_title, self.message_text = "", NOT_AVAILABLE
+        return events
+
+    def _message(self, message: test_access.AccessMessage | None, state: str) -> None:
+        self.status = "message"
+        self.access = state
+        self.message_title = message.title if message else ""
+        self.message_text = message.text if message else ""
+        self.link_label = (message.link_label or "") if message else ""
+        self.link_url = (message.link_url or "") if message else ""
+
+    @rx.event
+    async def reload_access(self):
+        """After the screener is passed: decide the view again."""
+        return RateState.load_page

@@ -1,0 +1,666 @@
+"""The survey test on /test/{id}/rate: welcome, questions, submission, thank-you, and the timer.
+
+Rules come from portal/domain (survey_answers, survey_branching, survey_view, test_access); the
+server work from portal/services/survey_taking (the participant's own review session, found from
+the session cookie). Nothing is lost: every answer change is saved in the server draft and in the
+browser's local storage under '{testId}-survey-answers' (window.portalSurvey in assets/portal.js
+also writes each keystroke there, and tells the other tabs). The countdown is drawn in the browser
+from the server deadline; the browser reports its thresholds through one hidden bridge input and
+the server checks them against its own clock.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from datetime import UTC
+from typing import Any
+
+import reflex as rx
+
+from portal import db
+from portal.domain import survey_branching as branching
+from portal.domain import survey_view as view
+from portal.domain import test_access
+from portal.domain.invites import rating_path
+from portal.domain.survey_answers import (
+    LIMITABLE_TEXT,
+    MAX_OTHER_LENGTH,
+    MAX_TEXT_LENGTH,
+    MULTI_CHOICE,
+    SINGLE_CHOICE,
+    SUMMARY,
+    TEXT,
+    default_answer,
+    is_empty,
+    parse_number,
+    validate_answer,
+)
+from portal.services import survey_taking
+from portal.services.errors import ServiceError
+from portal.services.review_sessions import (
+    AlreadyReviewedError,
+    AnswersError,
+    NoSessionError,
+    SessionExpiredError,
+)
+from portal.services.survey_definitions import SurveyDefinition, cached_survey
+from portal.services.survey_taking import SignedOutError
+from portal.states.auth import session_token, sign_in_url_for
+from portal.states.browser import toast
+
+log = logging.getLogger(__name__)
+
+SUBMIT_FAILED = "An error occurred while submitting your response. Please try again."
+EXTENDED = "Your time has been extended by 10 minutes."
+ANSWER_FIELDS = frozenset({"type", "value", "isOther", "otherText", "isLimited", "pasteMetadata"})
+MAX_BRIDGE_LENGTH = 20_000
+CLOCK_SKEW_MS = 2_000
+
+
+def _ms(value: Any) -> int:
+    return int(value.timestamp() * 1000)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+class SurveyState(rx.State):
+    """One participant's survey run. Answers are keyed by question key (the server draft's format)."""
+
+    test_id: int = 0
+    # loading | welcome | questions | end | thank-you | reviewed | expired
+    phase: str = "loading"
+    title: str = ""
+    description: str = ""
+    start_label: str = view.START_LABEL
+    thank_title: str = ""
+    thank_description: str = ""
+    reward_label: str = ""
+    crowd_work: bool = False
+    questions: list[dict[str, Any]] = []
+    index: int = 0
+    answers: dict[str, dict[str, Any]] = {}
+    history: list[int] = []
+    errors: dict[str, str] = {}
+    # What the current question shows, refreshed after every change.
+    is_last: bool = False
+    can_go_back: bool = False
+    single_value: str = ""
+    other_text: str = ""
+    multi_values: list[str] = []
+    text_value: str = ""
+    number_text: str = ""
+    rank_options: list[dict[str, str]] = []
+    rank_started: bool = False
+    rating_value: str = ""
+    matrix_value: dict[str, list[str]] = {}
+    word_count: int = 0
+    # Bumped when answers arrive from elsewhere (another tab, the server draft): text boxes remount.
+    epoch: int = 0
+    # The timer, drawn by the browser.
+    deadline_ms: int = 0
+    clock_ms: int = 0
+    session_seconds: int = 3600
+    extensions: int = 0
+    timeout_open: bool = False
+    submitting: bool = False
+
+    _session_id: int = 0
+    _rev: int = 0
+    _seed: str = ""
+
+    # --- helpers -------------------------------------------------------------------------------
+    def _definition(self) -> SurveyDefinition | None:
+        return cached_survey(self.test_id)
+
+    async def _fresh_definition(self) -> SurveyDefinition:
+        found = self._definition()
+        if found is None:
+            found = await db.run(survey_taking.definition, test_id=self.test_id)
+        return found
+
+    def _show(self, definition: SurveyDefinition, account_id: int) -> None:
+        self._seed = f"{account_id}:{definition.test_id}"
+        self.questions = view.survey_views(definition.questions, self._seed)
+        welcome, thanks = definition.welcome, definition.thank_you
+        self.title = str(welcome.get("title") or definition.name)
+        self.description = str(welcome.get("description") or "")
+        self.start_label = str(welcome.get("buttonLabel") or view.START_LABEL)
+        self.thank_title = str(thanks.get("title") or "Thank you!")
+        self.thank_description = str(thanks.get("description") or "Your answers have been submitted.")
+        self.session_seconds = definition.session_seconds
+        self.crowd_work = definition.panel == "mturk"
+
+    def _timer(self, row: Any) -> None:
+        self._session_id = int(row.id)
+        self.deadline_ms = _ms(row.deadline_at if row.deadline_at.tzinfo else row.deadline_at.replace(tzinfo=UTC))
+        self.clock_ms = int(time.time() * 1000)
+        self.extensions = int(row.extensions)
+
+    def _restore(self, answers: Any, position: Any, definition: SurveyDefinition) -> None:
+        keys = {q.get("key") for q in definition.questions}
+        self.answers = {k: v for k, v in (answers or {}).items() if k in keys and isinstance(v, dict)}
+        position = position if isinstance(position, dict) else {}
+        total = len(definition.questions)
+        index = position.get("index")
+        self.index = index if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < total else 0
+        history = position.get("navigationHistory")
+        valid = isinstance(history, list) and all(isinstance(i, int) and 0 <= i < total for i in history)
+        self.history = list(history) if valid and history else [self.index]
+        rev = position.get("rev")
+        self._rev = rev if isinstance(rev, int) and not isinstance(rev, bool) else 0
+        self.phase = view.QUESTIONS
+        self.epoch += 1
+
+    def _current_question(self, definition: SurveyDefinition) -> dict[str, Any]:
+        return definition.questions[self.index] if 0 <= self.index < len(definition.questions) else {}
+
+    def _answer_of(self, question: dict[str, Any]) -> dict[str, Any]:
+        return self.answers.get(question.get("key")) or default_answer(question)
+
+    def _refresh(self, definition: SurveyDefinition) -> None:
+        """The current question's display values (what the inputs show)."""
+        question = self._current_question(definition)
+        answer = self._answer_of(question)
+        value = answer.get("value")
+        qtype = question.get("type")
+        shown = self.questions[self.index] if 0 <= self.index < len(self.questions) else {}
+        self.single_value = view.OTHER_VALUE if answer.get("isOther") and qtype in SINGLE_CHOICE else (
+            value if isinstance(value, str) and qtype in SINGLE_CHOICE else "")
+        self.other_text = (value if isinstance(value, str) else "") if qtype in SINGLE_CHOICE else str(answer.get("otherText") or "")
+        self.multi_values = [v for v in value if isinstance(v, str)] if isinstance(value, list) and qtype in MULTI_CHOICE else []
+        if answer.get("isOther") and qtype in MULTI_CHOICE:
+            self.multi_values = [*self.multi_values, view.OTHER_VALUE]
+        self.text_value = value if isinstance(value, str) and qtype in TEXT else ""
+        self.word_count = len(self.text_value.split())
+        self.number_text = "" if value is None or qtype != "number" else (
+            (f"{value:g}" if isinstance(value, float) else str(value)))
+        ranked = [v for v in value if isinstance(v, str)] if qtype == "rank" and isinstance(value, list) else []
+        self.rank_started = bool(ranked)
+        self.rank_options = view.rank_order(shown.get("options", []), ranked) if qtype == "rank" else []
+        self.rating_value = "" if value is None or qtype != "rating" else str(value)
+        self.matrix_value = value if isinstance(value, dict) and qtype == "matrix" else {}
+        target = branching.next_index(definition.questions, self.index, self.answers, definition.conditional) if question else None
+        self.is_last = target == branching.END
+        self.can_go_back = len(self.history) > 1
+
+    def _position(self) -> dict[str, Any]:
+        return {"step": self.phase, "index": self.index, "navigationHistory": self.history, "rev": self._rev}
+
+    def _local_script(self) -> rx.event.EventSpec:
+        payload = {
+            "answers": self.answers, "navigationHistory": self.history, "index": self.index, "step": self.phase,
+            "sessionId": self._session_id, "rev": self._rev, "dirty": False,
+        }
+        return rx.call_script(f"window.portalSurvey.save({self.test_id}, {_json(payload)})")
+
+    def _url_script(self) -> rx.event.EventSpec:
+        path = f"{rating_path(self.test_id)}/{view.QUESTIONS}/{self.index}" if self.phase == view.QUESTIONS else (
+            f"{rating_path(self.test_id)}/{self.phase}" if self.phase in (view.END, view.THANK_YOU) else rating_path(self.test_id))
+        return rx.call_script(
+            f"window.history.replaceState(window.history.state, '', {_json(path)} + window.location.search)"
+        )
+
+    async def _save(self) -> list:
+        """Keep the draft on the server and in local storage. Refusals end in their own screens."""
+        self._rev += 1
+        try:
+            await db.run(survey_taking.save, token=session_token(self), test_id=self.test_id,
+                         answers=self.answers, position=self._position())
+        except SessionExpiredError:
+            return await self._time_up()
+        except (NoSessionError, SignedOutError) as error:
+            return self._left(error)
+        except ServiceError as error:
+            self._rev -= 1
+            return [toast("error", error.message)]
+        return [self._local_script()]
+
+    def _left(self, error: ServiceError) -> list:
+        """The session is gone (signed out, or cleared elsewhere): reload the test's page."""
+        if isinstance(error, SignedOutError):
+            return [toast("error", error.message), rx.redirect(sign_in_url_for(self))]
+        return [rx.redirect(rating_path(self.test_id), replace=True)]
+
+    async def _time_up(self) -> list:
+        try:
+            await db.run(survey_taking.clear, token=session_token(self), test_id=self.test_id)
+        except ServiceError:
+            pass
+        self.phase = "expired"
+        self.timeout_open = False
+        return [
+            toast("error", test_access.TIME_UP),
+            rx.call_script(f"window.portalSurvey.clear({self.test_id})"),
+            rx.redirect(rating_path(self.test_id), replace=True),
+        ]
+
+    # --- entering ------------------------------------------------------------------------------
+    @rx.event
+    async def enter(self, test_id: int):
+        """Called by the rating page once access is ok and the view is the survey."""
+        if not isinstance(test_id, int) or isinstance(test_id, bool) or test_id <= 0:
+            return
+        self.test_id = test_id
+        self.phase = "loading"
+        self.errors = {}
+        self.submitting = False
+        self.timeout_open = False
+        try:
+            entry = await db.run(survey_taking.enter, token=session_token(self), test_id=test_id)
+        except SignedOutError:
+            return rx.redirect(sign_in_url_for(self), replace=True)
+        except ServiceError as error:
+            return toast("error", error.message)
+        self._show(entry.definition, entry.account_id)
+        if entry.reviewed:
+            self.phase = "reviewed"
+            return
+        if entry.active is None:
+            self.answers, self.history, self.index = {}, [], 0
+            self.phase = view.WELCOME
+            return [self._url_script()]
+        self._timer(entry.active)
+        self._restore(entry.active.draft_answers, entry.active.draft_position, entry.definition)
+        self._refresh(entry.definition)
+        return [
+            self._url_script(),
+            rx.call_script(f"window.portalSurvey.read({self.test_id})", callback=SurveyState.restore_local),
+        ]
+
+    @rx.event
+    async def restore_local(self, stored: Any):
+        """The browser's copy, when it is newer than the server draft of the same session (a keystroke
+        not yet sent when the tab closed or the backend restarted): adopt it and save it."""
+        if not isinstance(stored, str) or len(stored) > 250_000 or self.phase != view.QUESTIONS:
+            return
+        try:
+            local = json.loads(stored)
+        except ValueError:
+            return
+        if not isinstance(local, dict) or local.get("sessionId") != self._session_id:
+            return
+        rev = local.get("rev")
+        if not (local.get("dirty") or (isinstance(rev, int) and rev > self._rev)):
+            return
+        definition = await self._fresh_definition()
+        self._restore(local.get("answers"), local, definition)
+        self._refresh(definition)
+        return await self._save()
+
+    @rx.event
+    async def start_survey(self):
+        """'Start survey': the server session and its deadline begin (or the running one resumes)."""
+        if self.phase not in (view.WELCOME, view.QUESTIONS) or self.test_id <= 0:
+            return
+        try:
+            row = await db.run(survey_taking.start, token=session_token(self), test_id=self.test_id)
+        except AlreadyReviewedError:
+            self.phase = "reviewed"
+            return
+        except SignedOutError as error:
+            return self._left(error)
+        except ServiceError as error:
+            return toast("error", error.message)
+        definition = await self._fresh_definition()
+        self._timer(row)
+        self._restore(row.draft_answers, row.draft_position, definition)
+        self._refresh(definition)
+        events = await self._save()
+        return [toast("info", test_access.start_message(self.session_seconds)), self._url_script(),
+                rx.call_script("window.scrollTo(0, 0)"), *events]
+
+    # --- answering -----------------------------------------------------------------------------
+    async def _apply(self, key: Any, answer: Any) -> list:
+        if self.phase != view.QUESTIONS or not isinstance(key, str):
+            return []
+        definition = await self._fresh_definition()
+        positions = {q.get("key"): i for i, q in enumerate(definition.questions)}
+        if key not in positions or not isinstance(answer, dict) or not set(answer) <= ANSWER_FIELDS:
+            return [toast("error", "This answer could not be read. Please try again.")]
+        index = positions[key]
+        question = definition.questions[index]
+        answer = {**answer, "type": question.get("type")}
+        if len(_json(answer)) > MAX_TEXT_LENGTH + 2_000:
+            return [toast("error", "This answer is too long.")]
+        old = self.answers.get(key)
+        if old == answer:
+            return []  # e.g. the text box left without a change: nothing to save
+        answers = {**self.answers, key: answer}
+        answers, history = branching.after_branch_change(definition.questions, index, old, answer, answers, self.history)
+        if history != self.history or answers != {**self.answers, key: answer}:
+            self.epoch += 1
+        self.answers, self.history = answers, history
+        message = validate_answer(question, answer)
+        live = question.get("type") not in TEXT or key in self.errors
+        errors = {k: v for k, v in self.errors.items() if k != key}
+        if message and live and not is_empty(question, answer):
+            errors[key] = message
+        elif message and key in self.errors:
+            errors[key] = message
+        self.errors = errors
+        self._refresh(definition)
+        return await self._save()
+
+    def _current_key_and_answer(self) -> tuple[str, dict[str, Any], dict[str, Any]]:
+        definition = self._definition()
+        question = definition.questions[self.index] if definition and 0 <= self.index < len(definition.questions) else {}
+        return str(question.get("key") or ""), question, dict(self._answer_of(question)) if question else {}
+
+    @rx.event
+    async def set_answer(self, key: str, answer: dict[str, Any]):
+        """One answer object (what the other handlers build); validated like every answer."""
+        return await self._apply(key, answer)
+
+    @rx.event
+    async def choose(self, value: str):
+        await self._fresh_definition()
+        key, question, answer = self._current_key_and_answer()
+        if value == view.OTHER_VALUE:
+            answer.update(isOther=True, value=self.other_text if answer.get("isOther") else "")
+        else:
+            answer.update(isOther=False, value=value)
+        return await self._apply(key, answer)
+
+    @rx.event
+    async def set_other_text(self, text: str):
+        await self._fresh_definition()
+        key, question, answer = self._current_key_and_answer()
+        if not isinstance(text, str):
+            return
+        text = text[: MAX_OTHER_LENGTH * 2]
+        if question.get("type") in SINGLE_CHOICE:
+            answer.update(isOther=True, value=text)
+        else:
+            answer.update(isOther=True, otherText=text)
+        return await self._apply(key, answer)
+
+    @rx.event
+    async def toggle_option(self, value: str):
+        await self._fresh_definition()
+        key, question, answer = self._current_key_and_answer()
+        if not isinstance(value, str):
+            return
+        if value == view.OTHER_VALUE:
+            answer["isOther"] = not answer.get("isOther")
+            answer.setdefault("otherText", "")
+        else:
+            current = answer.get("value") if isinstance(answer.get("value"), list) else []
+            answer["value"] = view.toggle(current, value)
+        return await self._apply(key, answer)
+
+    @rx.event
+    async def set_text(self, text: str):
+        await self._fresh_definition()
+        key, question, answer = self._current_key_and_answer()
+        if not isinstance(text, str):
+            return
+        answer["value"] = text[: MAX_TEXT_LENGTH + 1]
+        if question.get("type") in LIMITABLE_TEXT:
+            answer["isLimited"] = question.get("isLimited", True) is not False
+        return await self._apply(key, answer)
+
+    @rx.event
+    async def set_number(self, text: str):
+        await self._fresh_definition()
+        key, question, answer = self._current_key_and_answer()
+        if not isinstance(text, str):
+            return
+        text = text.strip()[:40]
+        number = parse_number(text)
+        if not text:
+            answer["value"] = None
+        elif number is None:
+            answer["value"] = text
+        else:
+            answer["value"] = int(number) if number.is_integer() and abs(number) < 2**53 else number
+        return await self._apply(key, answer)
+
+    async def _rank(self, value: str, offset: int):
+        await self._fresh_definition()
+        key, question, answer = self._current_key_and_answer()
+        current = answer.get("value") if isinstance(answer.get("value"), list) else []
+        shown = self.questions[self.index].get("options", []) if 0 <= self.index < len(self.questions) else []
+        answer["value"] = view.rank_move(shown, current, value, offset) if isinstance(value, str) else current
+        return await self._apply(key, answer)
+
+    @rx.event
+    async def rank_up(self, value: str):
+        return await self._rank(value, -1)
+
+    @rx.event
+    async def rank_down(self, value: str):
+        return await self._rank(value, 1)
+
+    @rx.event
+    async def keep_rank(self):
+        """'Keep this order': the shown order becomes the ranking."""
+        return await self._rank("", 0)
+
+    @rx.event
+    async def rate(self, value: str):
+        await self._fresh_definition()
+        key, question, answer = self._current_key_and_answer()
+        number = parse_number(value)
+        answer["value"] = int(number) if number is not None and number.is_integer() else number
+        return await self._apply(key, answer)
+
+    @rx.event
+    async def pick_cell(self, statement: str, column: str):
+        await self._fresh_definition()
+        key, question, answer = self._current_key_and_answer()
+        if not isinstance(statement, str) or not isinstance(column, str):
+            return
+        current = answer.get("value") if isinstance(answer.get("value"), dict) else {}
+        answer["value"] = view.matrix_pick(current, statement, column, bool(question.get("allowMultipleAnswers")))
+        return await self._apply(key, answer)
+
+    # --- moving --------------------------------------------------------------------------------
+    @rx.event
+    async def go_next(self):
+        if self.phase != view.QUESTIONS:
+            return
+        definition = await self._fresh_definition()
+        key, question, answer = self._current_key_and_answer()
+        message = validate_answer(question, self.answers.get(key))
+        if message:
+            self.errors = {**self.errors, key: message}
+            return
+        target, history = branching.go_forward(definition.questions, self.history, self.index, self.answers,
+                                               definition.conditional)
+        if target is None:
+            self.errors = {**self.errors, key: branching.NO_ROUTE}
+            return
+        if target == branching.END:
+            self.history = history
+            return await self._submit(definition)
+        self.history, self.index = history, int(target)
+        self._refresh(definition)
+        events = await self._save()
+        return [self._url_script(), rx.call_script("window.scrollTo(0, 0)"), *events]
+
+    @rx.event
+    async def go_back(self):
+        if self.phase != view.QUESTIONS:
+            return
+        definition = await self._fresh_definition()
+        previous, history = branching.go_back(self.history)
+        if previous is None:
+            return
+        self.index, self.history = previous, history
+        self._refresh(definition)
+        events = await self._save()
+        return [self._url_script(), rx.call_script("window.scrollTo(0, 0)"), *events]
+
+    @rx.event
+    async def submit(self):
+        """Submit on the last question (the end step has no active parts for a signed-in participant)."""
+        if self.phase != view.QUESTIONS:
+            return
+        definition = await self._fresh_definition()
+        key, question, answer = self._current_key_and_answer()
+        message = validate_answer(question, self.answers.get(key))
+        if message:
+            self.errors = {**self.errors, key: message}
+            return
+        self.history = branching.history_add(branching.history_truncate(self.history, self.index), self.index)
+        return await self._submit(definition)
+
+    async def _submit(self, definition: SurveyDefinition) -> list:
+        if self.submitting:
+            return []
+        errors = branching.validate_submission(definition.questions, self.answers, definition.conditional)
+        if errors:
+            self.errors = errors
+            return [toast("error", SUMMARY)]
+        self.submitting = True
+        try:
+            result = await db.run(survey_taking.submit, token=session_token(self), test_id=self.test_id,
+                                  answers=self.answers, worker_data={}, submission_id=f"session-{self._session_id}")
+        except AlreadyReviewedError:
+            self.phase = "reviewed"
+            return [rx.call_script(f"window.portalSurvey.clear({self.test_id})")]
+        except AnswersError as error:
+            self.errors = {k.removeprefix("answers."): v for k, v in (error.errors or {}).items()}
+            return [toast("error", SUMMARY)]
+        except SessionExpiredError:
+            return await self._time_up()
+        except (NoSessionError, SignedOutError) as error:
+            return self._left(error)
+        except Exception:  # noqa: BLE001 - the participant gets the spec's message, the log gets the trace
+            log.exception("survey submission failed for test %s", self.test_id)
+            return [toast("error", SUBMIT_FAILED)]
+        finally:
+            self.submitting = False
+        self.phase = view.THANK_YOU
+        self.reward_label = f"${result.amount_cents / 100:,.2f}"
+        self.timeout_open = False
+        self.errors = {}
+        return [
+            rx.call_script(f"window.portalSurvey.completed({self.test_id})"),
+            self._url_script(),
+            rx.call_script("window.scrollTo(0, 0)"),
+        ]
+
+    # --- the timer and the browser's reports ---------------------------------------------------
+    @rx.event
+    async def extend_time(self):
+        try:
+            row = await db.run(survey_taking.extend, token=session_token(self), test_id=self.test_id)
+        except SessionExpiredError:
+            return await self._time_up()
+        except ServiceError as error:
+            self.timeout_open = False
+            return toast("error", error.message)
+        self._timer(row)
+        self.timeout_open = False
+        return toast("success", EXTENDED)
+
+    @rx.event
+    def close_timeout(self):
+        self.timeout_open = False
+
+    @rx.event
+    def noop(self):
+        """Changes nothing: the baseline event of bench/survey_load.py."""
+
+    @rx.event
+    async def bridge(self, message: str):
+        """A report from window.portalSurvey: {"kind": mid | warn | expired | check | sync | paste, ...}."""
+        if not isinstance(message, str) or len(message) > MAX_BRIDGE_LENGTH:
+            return
+        try:
+            data = json.loads(message)
+        except ValueError:
+            return
+        if not isinstance(data, dict) or data.get("testId") != self.test_id:
+            return
+        kind = data.get("kind")
+        in_progress = self.phase in (view.QUESTIONS, view.END)
+        remaining_ms = self.deadline_ms - int(time.time() * 1000)
+        if kind == "mid" and in_progress and 0 < remaining_ms <= test_access.MID_WARNING_SECONDS * 1000 + CLOCK_SKEW_MS:
+            return toast("warning", test_access.MID_WARNING)
+        if kind == "warn" and in_progress:
+            self.timeout_open = test_access.shows_timeout_modal(max(0, remaining_ms // 1000), self.extensions)
+            return
+        if kind == "expired" and in_progress and remaining_ms <= CLOCK_SKEW_MS:
+            return await self._time_up()
+        if kind == "check" and in_progress:
+            return await self._check()
+        if kind == "sync" and in_progress:
+            return await self._sync()
+        if kind == "paste" and in_progress:
+            return await self._paste(data)
+
+    async def _check(self) -> list:
+        """Back on the tab, and every 5 minutes: is the review still in progress?"""
+        try:
+            pending = await db.run(survey_taking.check, token=session_token(self), test_id=self.test_id)
+        except SignedOutError as error:
+            return self._left(error)
+        except ServiceError:
+            return []
+        if pending.existing_review:
+            self.phase = "reviewed"
+            return [rx.call_script(f"window.portalSurvey.clear({self.test_id})")]
+        if not pending.success:
+            return [rx.redirect(rating_path(self.test_id), replace=True)]
+        return []
+
+    async def _sync(self) -> list:
+        """Another tab saved: take the server draft (answers and position)."""
+        try:
+            row = await db.run(survey_taking.draft, token=session_token(self), test_id=self.test_id)
+        except ServiceError:
+            return []
+        if row is None:
+            return await self._check()
+        definition = await self._fresh_definition()
+        position = row.draft_position if isinstance(row.draft_position, dict) else {}
+        if position.get("rev", 0) == self._rev and row.draft_answers == self.answers:
+            return []
+        self._timer(row)
+        self._restore(row.draft_answers, position, definition)
+        self._refresh(definition)
+        return [self._url_script()]
+
+    async def _paste(self, data: dict[str, Any]) -> list:
+        key, length, at = data.get("key"), data.get("length"), data.get("at")
+        if not isinstance(key, str) or key not in self.answers:
+            return []
+        if not isinstance(length, int) or isinstance(length, bool) or not 0 < length <= MAX_TEXT_LENGTH:
+            return []
+        definition = await self._fresh_definition()
+        question = next((q for q in definition.questions if q.get("key") == key), {})
+        if question.get("type") not in TEXT:
+            return []
+        stamp = at if isinstance(at, str) and len(at) <= 40 else ""
+        answer = {**self.answers[key], "pasteMetadata": {"wasPasted": True, "pasteTimestamp": stamp, "pastedLength": length}}
+        return await self._apply(key, answer)
+
+    # --- shown values --------------------------------------------------------------------------
+    @rx.var(cache=True)
+    def current(self) -> dict[str, Any]:
+        return self.questions[self.index] if 0 <= self.index < len(self.questions) else {}
+
+    @rx.var(cache=True)
+    def progress(self) -> str:
+        return view.progress_label(self.index, len(self.questions))
+
+    @rx.var(cache=True)
+    def current_error(self) -> str:
+        key = self.questions[self.index].get("key") if 0 <= self.index < len(self.questions) else None
+        return self.errors.get(key, "") if key else ""
+
+    @rx.var(cache=True)
+    def other_chosen(self) -> bool:
+        return self.single_value == view.OTHER_VALUE or view.OTHER_VALUE in self.multi_values
+
+    @rx.var(cache=True)
+    def text_key(self) -> str:
+        key = self.questions[self.index].get("key") if 0 <= self.index < len(self.questions) else ""
+        return f"{key}-{self.epoch}"
+

@@ -1,0 +1,245 @@
+"""Taking the demo survey in Chromium: a branch to the end, thank-you, one review and one reward."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from playwright.sync_api import Page, expect
+from sqlmodel import func, select
+
+from portal.models import Invite, Review, ReviewSession, Reward, Test
+from portal.models._base import utcnow
+from tests.support.factories import make_participant
+from tests.e2e.helpers import sign_in
+
+PASSWORD = "Correct-Horse-42!"
+DEMO_SURVEY = "Demo: Survey - How teams buy analytics software"
+FIFTEEN_WORDS = "We compared three vendors over two months and picked the one our analysts liked best overall."
+
+
+@pytest.fixture(autouse=True)
+def leave_warnings(page: Page) -> list[str]:
+    """Leaving while the time runs asks first: the browser's 'leave site?' dialog is recorded, then accepted."""
+    seen: list[str] = []
+
+    def accept(dialog) -> None:
+        seen.append(dialog.type)
+        dialog.accept()
+
+    page.on("dialog", accept)
+    return seen
+
+
+def survey_test(db) -> Test:
+    return db.exec(select(Test).where(Test.name == DEMO_SURVEY)).one()
+
+
+def invited_participant(db, test: Test):
+    account = make_participant(db, password=PASSWORD)
+    db.add(Invite(account_id=account.id, test_id=test.id, amount_cents=2500, expires_at=utcnow() + timedelta(hours=24)))
+    db.commit()
+    return account
+
+
+def counts(db, test_id: int, account_id: int) -> tuple[int, int, str]:
+    db.expire_all()
+    reviews = db.exec(select(func.count()).select_from(Review).where(Review.test_id == test_id, Review.account_id == account_id)).one()
+    rewards = db.exec(select(func.count()).select_from(Reward).where(Reward.test_id == test_id, Reward.account_id == account_id)).one()
+    invite = db.exec(select(Invite.status).where(Invite.test_id == test_id, Invite.account_id == account_id)).one()
+    return reviews, rewards, invite
+
+
+def option(page: Page, label: str):
+    page.locator("label.survey-option", has_text=label).first.click()
+
+
+def at_question(page: Page, progress: str) -> None:
+    """The question is shown and the page has scrolled to its top (as it does on each question)."""
+    expect(page.locator("#survey-progress")).to_have_text(progress)
+    page.wait_for_function("window.scrollY === 0")
+
+
+def continue_to(page: Page, progress: str) -> None:
+    page.click("#survey-continue")
+    at_question(page, progress)
+
+
+def start(page: Page, base: str, test: Test) -> None:
+    page.goto(f"{base}/test/{test.id}/rate")
+    expect(page.locator("#survey-welcome")).to_be_visible()
+    expect(page.locator("#survey-agreements li")).to_have_count(4)
+    page.click("#start-survey")
+    expect(page.locator("#survey-progress")).to_have_text("Question 1/13")
+    expect(page.locator("#survey-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
+    expect(page).to_have_url(re.compile(rf"/test/{test.id}/rate/questions/0"))
+
+
+def answer_influencer_route_up_to_job_title(page: Page) -> None:
+    """Q1 'influencer' branches to page 3 (question 5), then answers up to the job title (question 11)."""
+    option(page, "I recommend tools to the decision maker")
+    continue_to(page, "Question 5/13")
+    page.click("#rank-keep")
+    continue_to(page, "Question 6/13")
+    option(page, "4")
+    continue_to(page, "Question 7/13")
+    page.click("#cell-0-2")
+    page.click("#cell-1-1")
+    continue_to(page, "Question 8/13")
+    continue_to(page, "Question 9/13")  # a description
+    option(page, "Ask peers")
+    continue_to(page, "Question 10/13")
+    continue_to(page, "Question 11/13")  # optional multi-choice
+    page.fill("#survey-text", "Head of data")
+    continue_to(page, "Question 12/13")
+
+
+def finish(page: Page) -> None:
+    page.fill("#survey-text", "Too short answer")
+    page.click("#survey-continue")
+    expect(page.locator("#survey-error")).to_have_text("Your answer is too short, please make it at least 15 words.")
+    expect(page.locator("#survey-hint")).to_have_text("Your answer should be at least 15 words long")
+    page.fill("#survey-text", FIFTEEN_WORDS)
+    expect(page.locator("#survey-error")).to_have_count(0)
+    continue_to(page, "Question 13/13")
+    expect(page.locator("#survey-submit")).to_be_visible()
+    page.click("#survey-submit")
+    expect(page.locator("#thank-you-title")).to_have_text("Thank you!")
+
+
+def test_survey_through_a_branch_to_the_end_gives_one_review_and_one_reward(page: Page, app_server, db):
+    test = survey_test(db)
+    account = invited_participant(db, test)
+    sign_in(page, app_server.url, account.email, PASSWORD)
+    start(page, app_server.url, test)
+    expect(page.locator("#survey-required")).to_be_visible()
+    # No answer: Continue shows the required message and stays.
+    page.click("#survey-continue")
+    expect(page.locator("#survey-error")).to_have_text("Answer is required")
+    answer_influencer_route_up_to_job_title(page)
+    # Back follows the recorded history, and Continue comes back.
+    page.click("#survey-back")
+    at_question(page, "Question 11/13")
+    expect(page.locator("#survey-text")).to_have_value("Head of data")
+    page.click("#survey-back")
+    at_question(page, "Question 10/13")
+    continue_to(page, "Question 11/13")
+    continue_to(page, "Question 12/13")
+    finish(page)
+    expect(page.locator("#thank-you-reward")).to_contain_text("$25.00")  # the invite's amount
+    expect(page.locator("#thank-you-home")).to_be_visible()
+    assert counts(db, test.id, account.id) == (1, 1, "completed")
+    stored = db.exec(select(Review).where(Review.test_id == test.id, Review.account_id == account.id)).one()
+    assert stored.answers["involvement"]["value"] == "influencer"
+    assert "tools-used" not in stored.answers  # on the branch not taken
+    # The rewards table shows the completed review once.
+    page.goto(f"{app_server.url}/")
+    page.click("#tab-rewards")
+    rows = page.locator("[data-testid=rewards-row]")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("$25")
+    expect(rows.first).to_contain_text("Survey")
+    # Opening the test again: already reviewed.
+    page.goto(f"{app_server.url}/test/{test.id}/rate")
+    expect(page.locator("#access-text")).to_have_text("You've already reviewed this test.")
+
+
+def test_the_end_page_branch_submits_at_once_and_drops_nothing_else(page: Page, app_server, db):
+    test = survey_test(db)
+    account = invited_participant(db, test)
+    sign_in(page, app_server.url, account.email, PASSWORD)
+    start(page, app_server.url, test)
+    option(page, "I am not involved")
+    expect(page.locator("#survey-submit")).to_be_visible()  # the end page (999) follows: Submit, not Continue
+    page.click("#survey-submit")
+    expect(page.locator("#thank-you-title")).to_be_visible()
+    assert counts(db, test.id, account.id) == (1, 1, "completed")
+
+
+def test_a_reload_resumes_at_the_same_question_with_the_typed_text(page: Page, app_server, db, leave_warnings):
+    test = survey_test(db)
+    account = invited_participant(db, test)
+    sign_in(page, app_server.url, account.email, PASSWORD)
+    start(page, app_server.url, test)
+    answer_influencer_route_up_to_job_title(page)
+    page.fill("#survey-text", "Typed just before the reload")
+    page.wait_for_timeout(100)  # shorter than the debounce: only local storage has it
+    page.reload()
+    assert "beforeunload" in leave_warnings  # the time is running: the browser asked before leaving
+    expect(page.locator("#survey-progress")).to_have_text("Question 12/13")
+    expect(page.locator("#survey-text")).to_have_value("Typed just before the reload")
+    page.click("#survey-back")
+    expect(page.locator("#survey-text")).to_have_value("Head of data")
+
+
+def test_two_tabs_submitting_the_same_survey_store_one_review(page: Page, app_server, db):
+    test = survey_test(db)
+    account = invited_participant(db, test)
+    sign_in(page, app_server.url, account.email, PASSWORD)
+    start(page, app_server.url, test)
+    option(page, "I am not involved")
+    expect(page.locator("#survey-submit")).to_be_visible()
+    second = page.context.new_page()
+    second.goto(f"{app_server.url}/test/{test.id}/rate")
+    second.wait_for_selector("#portal-ready", state="attached")
+    expect(second.locator("#survey-submit")).to_be_visible()  # same session, same question, same answer
+    page.click("#survey-submit")
+    second.click("#survey-submit")
+    expect(page.locator("#thank-you-title")).to_be_visible()
+    expect(second.locator("#thank-you-title, #survey-reviewed").first).to_be_visible()
+    assert counts(db, test.id, account.id) == (1, 1, "completed")
+
+
+def test_time_up_clears_the_session_and_offers_a_restart(page: Page, app_server, db):
+    test = survey_test(db)
+    account = invited_participant(db, test)
+    sign_in(page, app_server.url, account.email, PASSWORD)
+    start(page, app_server.url, test)
+    option(page, "I recommend tools to the decision maker")
+    # The server's deadline passes (moved into the past); the browser's countdown reaches zero.
+    row = db.exec(select(ReviewSession).where(ReviewSession.account_id == account.id)).one()
+    row.deadline_at = utcnow() - timedelta(seconds=30)
+    db.add(row)
+    db.commit()
+    page.reload()
+    expect(page.locator("#access-text")).to_have_text("Your session has expired. You can restart the review.")
+    page.click("#access-link")
+    expect(page.locator("#survey-welcome")).to_be_visible()
+    page.click("#start-survey")
+    expect(page.locator("#survey-progress")).to_have_text("Question 1/13")
+    expect(page.locator("label.survey-option input:checked")).to_have_count(0)  # a fresh start
+
+
+def move_deadline(db, account_id: int, seconds: int) -> None:
+    db.expire_all()
+    row = db.exec(select(ReviewSession).where(ReviewSession.account_id == account_id, ReviewSession.status == "active")).one()
+    row.deadline_at = utcnow() + timedelta(seconds=seconds)
+    db.add(row)
+    db.commit()
+
+
+def test_timeout_warning_extends_once_and_the_countdown_ends_the_session(page: Page, app_server, db):
+    test = survey_test(db)
+    account = invited_participant(db, test)
+    sign_in(page, app_server.url, account.email, PASSWORD)
+    start(page, app_server.url, test)
+    option(page, "I recommend tools to the decision maker")
+    move_deadline(db, account.id, 4 * 60)
+    page.reload()
+    dialog = page.get_by_role("alertdialog")
+    expect(dialog).to_contain_text("Timeout warning")
+    page.click("#timeout-extend")
+    expect(dialog).to_have_count(0)
+    expect(page.locator("#survey-timer-text")).to_contain_text(re.compile(r"^1[34]:\d\d left"))
+    db.expire_all()
+    row = db.exec(select(ReviewSession).where(ReviewSession.account_id == account.id, ReviewSession.status == "active")).one()
+    assert row.extensions == 1
+    # The answer given before is still there.
+    expect(page.locator("label.survey-option", has_text="I recommend tools").locator("input")).to_be_checked()
+    # At zero: 'Time is up.', the session is cleared and the page offers a restart.
+    move_deadline(db, account.id, 3)
+    page.reload()
+    expect(page.get_by_text("Time is up.")).to_be_visible(timeout=20000)
+    expect(page.locator("#access-text")).to_have_text("Your session has expired. You can restart the review.")
+    assert page.evaluate(f"window.localStorage.getItem('{test.id}-survey-answers')") is None
