@@ -39,7 +39,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -150,12 +149,15 @@ def make_participants(database_url: str, test_id: int, count: int) -> list[str]:
 
 # --- the portal server ----------------------------------------------------------------------
 
-def start_server(database_url: str, port: int, log_path: Path, trace_path: Path | None = None) -> subprocess.Popen:
+def start_server(database_url: str, port: int, log_path: Path, trace_path: Path | None = None,
+                 profile_event: str | None = None) -> subprocess.Popen:
     import httpx
 
     env = dict(os.environ)
     if trace_path is not None:  # timing logs from bench/trace/sitecustomize.py, nothing changed in portal/
         env["BENCH_TRACE_FILE"] = str(trace_path)
+        if profile_event:
+            env["BENCH_PROFILE_EVENT"] = profile_event
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "bench" / "trace"), str(ROOT)])
     env.update(
         DATABASE_URL=database_url,
@@ -205,28 +207,26 @@ class Events:
     """Full event names, from the state classes (never hard-coded mangled names)."""
 
     hydrate: str
-    on_load: str
     answer: str
     noop: str
     start: str
     next: str
-    submit: str
+    survey_state: str
 
     @classmethod
     def survey(cls) -> Events:
-        from reflex.state import OnLoadInternalState, State
+        from reflex.state import State
 
         from portal.states.survey import SurveyState
 
         survey = SurveyState.get_full_name()
         return cls(
             hydrate=f"{State.get_full_name()}.hydrate_and_load",
-            on_load=f"{OnLoadInternalState.get_full_name()}.on_load_internal",
             answer=f"{survey}.set_answer",
             noop=f"{survey}.noop",
             start=f"{survey}.start_survey",
             next=f"{survey}.go_next",
-            submit=f"{survey}.submit",
+            survey_state=survey,
         )
 
 
@@ -237,13 +237,19 @@ class Samples:
     events_sent: int = 0
 
 
+class FlowError(RuntimeError):
+    pass
+
+
 class Tab:
-    """A participant's browser tab: its path, route params and the events it sends."""
+    """A participant's browser tab on /test/{id}/rate: the router data and the events it sends."""
 
     ROUTER_VAR = "rx_router_url_rx_state_"
     HYDRATED_VAR = "is_hydrated_rx_state_"
+    PHASE_VAR = "phase_rx_state_"
+    ERRORS_VAR = "errors_rx_state_"
 
-    def __init__(self, base_url: str, cookie: str, events: Events, samples: Samples) -> None:
+    def __init__(self, base_url: str, cookie: str, test_id: int, events: Events, samples: Samples) -> None:
         from reflex.state import State
 
         from bench.reflex_client import ReflexClient
@@ -252,22 +258,15 @@ class Tab:
         self.events = events
         self.samples = samples
         self.root = State.get_full_name()
-        self.path = "/"
-        self.params: dict[str, str] = {}
+        # React Router's pathname and route params; the survey's history.replaceState calls do not
+        # change what the browser sends (the router keeps its own location).
+        self.path = f"/test/{test_id}/rate"
+        self.params = {"rate_test_id": str(test_id)}
         self.seq = 0
         self.hydrated: bool | None = None
+        self.phase = ""
+        self.errors: dict[str, str] = {}
         self.redirect: str | None = None
-        self.last_delta: dict[str, Any] = {}
-
-    def navigate(self, path: str) -> None:
-        """Follow a path like the router: /test/{id}/rate[/{step}/{subStep}] with its params."""
-        self.path = path.split("?", 1)[0].split("#", 1)[0]
-        parts = self.path.strip("/").split("/")
-        self.params = {}
-        if len(parts) >= 3 and parts[0] == "test" and parts[2] == "rate":
-            self.params["id"] = parts[1]
-            if len(parts) >= 5:
-                self.params["step"], self.params["subStep"] = parts[3], parts[4]
 
     def _router_data(self) -> tuple[str, dict[str, Any]]:
         self.seq += 1
@@ -282,21 +281,28 @@ class Tab:
         root = update.delta.get(self.root) or {}
         if self.HYDRATED_VAR in root:
             self.hydrated = bool(root[self.HYDRATED_VAR])
+        survey = update.delta.get(self.events.survey_state) or {}
+        if self.PHASE_VAR in survey:
+            self.phase = survey[self.PHASE_VAR]
+        if self.ERRORS_VAR in survey:
+            self.errors = survey[self.ERRORS_VAR]
         for event in update.events:
-            if event.get("name") == "_redirect":
+            if event.get("name") == "_redirect":  # only on a failure (signed out, session gone)
                 self.redirect = (event.get("payload") or {}).get("path")
-        self.last_delta = update.delta
 
     def _echoes(self, update: Any, marker: str) -> bool:
         url = (update.delta.get(self.root) or {}).get(self.ROUTER_VAR) or {}
         return (url.get("query_parameters") or {}).get("bench") == marker
 
-    async def connect(self, path: str) -> None:
-        self.navigate(path)
+    async def open_page(self) -> None:
+        """Connect with the hydrate event; wait for the page's on_load chain to show the survey's welcome."""
         marker, router_data = self._router_data()
         await self.client.connect({"name": self.events.hydrate, "payload": {}, "router_data": router_data})
         await self._until_echo(marker)
-        await self._until_loaded()
+        # on_load_internal -> SessionState.load_public, RateState.load_page -> SurveyState.enter
+        while not (self.hydrated and self.phase == "welcome"):
+            self._observe(await self.client.next_update(UPDATE_TIMEOUT))
+            self._check()
 
     async def send(self, name: str, payload: dict[str, Any] | None = None) -> float:
         """Send an event; wait for the update that answers it; return the latency in ms."""
@@ -304,7 +310,14 @@ class Tab:
         sent = self.client.emit({"name": name, "payload": payload or {}, "router_data": router_data})
         self.samples.events_sent += 1
         update = await self._until_echo(marker)
+        self._check()
         return (update.at - sent) * 1000
+
+    def _check(self) -> None:
+        if self.redirect:
+            raise FlowError(f"redirected to {self.redirect} (phase {self.phase!r})")
+        if self.phase in ("reviewed", "expired"):
+            raise FlowError(f"survey phase {self.phase!r}")
 
     async def _until_echo(self, marker: str) -> Any:
         while True:
@@ -313,36 +326,16 @@ class Tab:
             if self._echoes(update, marker):
                 return update
 
-    async def _until_loaded(self) -> None:
-        while self.hydrated is False:
-            self._observe(await self.client.next_update(UPDATE_TIMEOUT))
-
-    async def settle(self) -> None:
-        """Be in step with the server after a step that may redirect or load a page, as a browser is.
-
-        A no-op barrier is answered after every update of the events before it (one token's
-        events run one at a time); a redirect is followed with the page's on_load."""
-        while True:
-            await self.send(self.events.noop)
-            if self.redirect:
-                path, self.redirect = self.redirect, None
-                self.navigate(path)
-                await self.send(self.events.on_load)
-            elif self.hydrated is False:
-                await self._until_loaded()
-            else:
-                return
-
     async def close(self) -> None:
         await self.client.close()
 
 
 async def participant(base_url: str, cookie: str, test_id: int, events: Events, samples: Samples,
                       gate: asyncio.Semaphore, ready: asyncio.Barrier, go: asyncio.Event, think_ms: float) -> None:
-    tab = Tab(base_url, cookie, events, samples)
+    tab = Tab(base_url, cookie, test_id, events, samples)
     try:
         async with gate:  # connections open a few at a time, as people arrive
-            await tab.connect(f"/test/{test_id}/rate")
+            await tab.open_page()
         await ready.wait()
         await go.wait()
 
@@ -350,8 +343,12 @@ async def participant(base_url: str, cookie: str, test_id: int, events: Events, 
             if think_ms > 0:
                 await asyncio.sleep(random.uniform(0.5, 1.5) * think_ms / 1000)
 
+        if think_ms > 0:  # paced people do not all click Start in the same second: spread over one question's time
+            await asyncio.sleep(random.uniform(0, 3 * think_ms / 1000))
+        await think()
         await tab.send(events.start)
-        await tab.settle()
+        if tab.phase != "questions":
+            raise FlowError(f"start_survey left the phase at {tab.phase!r}")
         answers = answer_objects()
         for index, (key, _value) in enumerate(DECIDER_ROUTE):
             if key in answers:
@@ -362,10 +359,11 @@ async def participant(base_url: str, cookie: str, test_id: int, events: Events, 
                     await think()
                     getattr(samples, kind).append(await tab.send(name, payload))
             await think()
-            await tab.send(events.next)
-            await tab.settle()
-        await tab.send(events.submit, {"submission_id": uuid.uuid4().hex})
-        await tab.settle()
+            await tab.send(events.next)  # the last one submits (the route's end)
+            if tab.errors:
+                raise FlowError(f"after {key}: {tab.errors}")
+        if tab.phase != "thank-you":
+            raise FlowError(f"the survey ended at phase {tab.phase!r}, not the thank-you page")
     finally:
         await tab.close()
 
@@ -474,6 +472,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=3301)
     parser.add_argument("--trace", action="store_true",
                         help="timing logs in the server (bench/trace/sitecustomize.py): where an event's time goes")
+    parser.add_argument("--profile-event", metavar="HANDLER",
+                        help="with --trace: run this handler under cProfile (e.g. SurveyState.set_answer; use one participant)")
     parser.add_argument("--url", help="measure a portal already running here (with --database-url)")
     parser.add_argument("--database-url", help="the database of the portal given with --url")
     args = parser.parse_args()
@@ -481,7 +481,7 @@ def main() -> None:
     events = Events.survey()
     per_survey = len(answer_objects())
     data_dir = Path(tempfile.mkdtemp(prefix="survey-bench-"))
-    trace_path = data_dir / "trace.tsv" if args.trace else None
+    trace_path = data_dir / "trace.tsv" if args.trace or args.profile_event else None
     proc = None
     if args.url:
         if not args.database_url:
@@ -492,7 +492,7 @@ def main() -> None:
         base_url = f"http://localhost:{args.port}"
         print(f"starting the portal on {base_url} ({args.backend}); log in {data_dir / 'server.log'}", flush=True)
         started = time.perf_counter()
-        proc = start_server(database_url, args.port, data_dir / "server.log", trace_path)
+        proc = start_server(database_url, args.port, data_dir / "server.log", trace_path, args.profile_event)
         print(f"  up after {time.perf_counter() - started:.0f} s", flush=True)
     results = []
     try:
@@ -501,6 +501,7 @@ def main() -> None:
             passes = max(1, math.ceil(args.min_answers / (n * per_survey)))
             total = Samples()
             seconds = cpu = 0.0
+            load = os.getloadavg()[0]  # other work on the machine shows here
             if trace_path is not None:
                 trace_path.write_text("")
             for _ in range(passes):
@@ -516,11 +517,17 @@ def main() -> None:
             trace = summarize_trace(trace_path) if trace_path is not None and proc is not None else []
             results.append(Result(n, args.backend, total, seconds, cpu, trace))
             print(f"  N={n}: {passes} pass(es), {len(total.answer)} answers, {len(total.noop)} no-ops "
-                  f"in {seconds:.1f} s", flush=True)
+                  f"in {seconds:.1f} s (load average before: {load:.2f})", flush=True)
     finally:
         if proc is not None:
             stop_server(proc)
     print_table(results)
+    if trace_path is not None and args.profile_event and Path(f"{trace_path}.prof").exists():
+        import pstats
+
+        print(f"\ncProfile of {args.profile_event} (all runs; times include what the event loop ran meanwhile)")
+        stats = pstats.Stats(f"{trace_path}.prof")
+        stats.sort_stats("cumulative").print_stats(40)
     if args.think_ms:
         print(f"think time: {args.think_ms:.0f} ms mean before each answer, no-op and next")
 

@@ -6,6 +6,9 @@ Nothing in portal/ changes: this wraps, from outside, where an event's time goes
 - `db`: each `portal.db.run` call, total (thread hop, connection, transaction, commit) and `inside`
   (the service function alone), attributed to the event that made it.
 One line per measurement is appended to $BENCH_TRACE_FILE: kind, event, label, ms, inside ms.
+With $BENCH_PROFILE_EVENT (a handler's qualified name, e.g. SurveyState.set_answer) that handler
+also runs under cProfile, its stats written to $BENCH_TRACE_FILE.prof (use with one participant:
+the profiler sees whatever runs on the event loop while it is on).
 """
 
 from __future__ import annotations
@@ -18,13 +21,18 @@ import time
 
 _PATH = os.environ.get("BENCH_TRACE_FILE")
 _current = contextvars.ContextVar("bench_event", default="-")
+_PROFILE_EVENT = os.environ.get("BENCH_PROFILE_EVENT")
 _lock = threading.Lock()
+_out = None
 
 
 def _log(kind: str, event: str, label: str, ms: float, inside: float = 0.0) -> None:
+    global _out
     line = f"{kind}\t{event}\t{label}\t{ms:.3f}\t{inside:.3f}\n"
-    with _lock, open(_PATH, "a") as out:  # noqa: PTH123 - a few hundred lines a second at most
-        out.write(line)
+    with _lock:
+        if _out is None:
+            _out = open(_PATH, "a", buffering=1)  # noqa: PTH123, SIM115 - line-buffered, kept open
+        _out.write(line)
 
 
 def _install() -> None:
@@ -52,17 +60,28 @@ def _install() -> None:
     db.run = run
 
     original_process = bsp.process_event
+    profiler = None
+    if _PROFILE_EVENT:
+        import cProfile
+
+        profiler = cProfile.Profile()
 
     async def process_event(*args, **kwargs):
         handler = kwargs.get("handler")
         name = getattr(getattr(handler, "fn", None), "__qualname__", "?")
         token = _current.set(name)
+        profiling = profiler is not None and name == _PROFILE_EVENT
+        if profiling:
+            profiler.enable()
         started = time.perf_counter()
         try:
             return await original_process(*args, **kwargs)
         finally:
             _log("handler", name, "", (time.perf_counter() - started) * 1000)
             _current.reset(token)
+            if profiling:
+                profiler.disable()
+                profiler.dump_stats(f"{_PATH}.prof")
 
     bsp.process_event = process_event
 
