@@ -150,15 +150,18 @@ def make_participants(database_url: str, test_id: int, count: int) -> list[str]:
 # --- the portal server ----------------------------------------------------------------------
 
 def start_server(database_url: str, port: int, log_path: Path, trace_path: Path | None = None,
-                 profile_event: str | None = None) -> subprocess.Popen:
+                 profile_event: str | None = None, switch_interval: float | None = None) -> subprocess.Popen:
     import httpx
 
     env = dict(os.environ)
-    if trace_path is not None:  # timing logs from bench/trace/sitecustomize.py, nothing changed in portal/
+    if trace_path is not None or switch_interval:  # bench/trace/sitecustomize.py; nothing changed in portal/
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "bench" / "trace"), str(ROOT)])
+    if trace_path is not None:
         env["BENCH_TRACE_FILE"] = str(trace_path)
         if profile_event:
             env["BENCH_PROFILE_EVENT"] = profile_event
-        env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "bench" / "trace"), str(ROOT)])
+    if switch_interval:
+        env["BENCH_SWITCH_INTERVAL"] = str(switch_interval)
     env.update(
         DATABASE_URL=database_url,
         PORT=str(port),
@@ -474,6 +477,8 @@ def main() -> None:
                         help="timing logs in the server (bench/trace/sitecustomize.py): where an event's time goes")
     parser.add_argument("--profile-event", metavar="HANDLER",
                         help="with --trace: run this handler under cProfile (e.g. SurveyState.set_answer; use one participant)")
+    parser.add_argument("--switch-interval", type=float, metavar="SECONDS",
+                        help="experiment: sys.setswitchinterval in the portal (Python's default is 0.005)")
     parser.add_argument("--url", help="measure a portal already running here (with --database-url)")
     parser.add_argument("--database-url", help="the database of the portal given with --url")
     args = parser.parse_args()
@@ -492,7 +497,8 @@ def main() -> None:
         base_url = f"http://localhost:{args.port}"
         print(f"starting the portal on {base_url} ({args.backend}); log in {data_dir / 'server.log'}", flush=True)
         started = time.perf_counter()
-        proc = start_server(database_url, args.port, data_dir / "server.log", trace_path, args.profile_event)
+        proc = start_server(database_url, args.port, data_dir / "server.log", trace_path, args.profile_event,
+                            args.switch_interval)
         print(f"  up after {time.perf_counter() - started:.0f} s", flush=True)
     results = []
     try:

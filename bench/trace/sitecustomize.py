@@ -8,7 +8,8 @@ Nothing in portal/ changes: this wraps, from outside, where an event's time goes
 One line per measurement is appended to $BENCH_TRACE_FILE: kind, event, label, ms, inside ms.
 With $BENCH_PROFILE_EVENT (a handler's qualified name, e.g. SurveyState.set_answer) that handler
 also runs under cProfile, its stats written to $BENCH_TRACE_FILE.prof (use with one participant:
-the profiler sees whatever runs on the event loop while it is on).
+the profiler sees whatever runs on the event loop while it is on). $BENCH_SWITCH_INTERVAL sets
+sys.setswitchinterval in the portal (an experiment on the GIL hand-over to the database threads).
 """
 
 from __future__ import annotations
@@ -98,6 +99,9 @@ def _install() -> None:
 
     cls._execute_event = _execute_event
 
+
+if os.environ.get("BENCH_SWITCH_INTERVAL"):  # an experiment: how long a thread waits for the GIL
+    sys.setswitchinterval(float(os.environ["BENCH_SWITCH_INTERVAL"]))
 
 if _PATH:
     try:
