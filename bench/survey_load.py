@@ -492,6 +492,7 @@ def main() -> None:
         if not args.database_url:
             parser.error("--url needs --database-url")
         base_url, database_url = args.url.rstrip("/"), args.database_url
+        args.backend = "sqlite" if database_url.startswith("sqlite") else "postgres"  # the label in the table
     else:
         database_url = prepare_database(args.backend, data_dir)
         base_url = f"http://localhost:{args.port}"
