@@ -249,6 +249,22 @@
         document.cookie = `completedTests=${encodeURIComponent(JSON.stringify(done))}; path=/; max-age=31536000; SameSite=Lax`;
       } catch (e) { console.warn(e); }
     },
+    // A visitor without an account: their random respondent id (kept in this browser) and the
+    // external service's project id from the address, for the server to name their session.
+    who(testId) {
+      let id = null;
+      try {
+        id = window.localStorage.getItem("portalRespondentId");
+        if (!id || !/^[0-9a-f]{32}$/.test(id)) {
+          const bytes = new Uint8Array(16);
+          window.crypto.getRandomValues(bytes);
+          id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+          window.localStorage.setItem("portalRespondentId", id);
+        }
+      } catch (e) { console.warn("survey: respondent id", e); }
+      const project = new URLSearchParams(window.location.search).get("respondent_project_id") || "";
+      return JSON.stringify({ testId, id, project });
+    },
     remainingMs() {
       const el = timerEl();
       if (!el) return null;
@@ -276,9 +292,9 @@
     if (!el || !el.dataset || !el.dataset.answerKey) return;
     const text = (event.clipboardData && event.clipboardData.getData("text")) || "";
     if (!text.length) return;
-    // After the pasted text reached the server (the debounced change), record where it came from.
-    setTimeout(() => send({ kind: "paste", testId: Number(el.dataset.testId), key: el.dataset.answerKey,
-                            length: text.length, at: new Date().toISOString() }), 900);
+    // Recorded on the answer; the pasted text itself follows with the (debounced) change.
+    send({ kind: "paste", testId: Number(el.dataset.testId), key: el.dataset.answerKey,
+           length: text.length, at: new Date().toISOString() });
   }, true);
 
   // Another tab saved (a confirmed server save, not a keystroke): take the server's draft.

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.domain import geography, test_access, worker_details
 from portal.domain import survey_view as view
-from portal.domain import test_access
 from portal.states.survey import SurveyState
 
 TEXT_DEBOUNCE_MS = 400
@@ -18,6 +18,7 @@ _CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
 _OPTION = {
     "display": "flex", "alignItems": "center", "gap": "10px", "padding": "10px 12px", "cursor": "pointer",
     "border": "1px solid var(--gray-6)", "borderRadius": "var(--radius-3)", "background": "var(--color-surface)",
+    "width": "100%", "boxSizing": "border-box",
 }
 _INPUT = {"width": "18px", "height": "18px", "accentColor": "var(--accent-9)", "flexShrink": "0"}
 
@@ -87,6 +88,11 @@ def welcome() -> rx.Component:
     )
 
 
+def _key() -> rx.Var:
+    """The shown question's key: every answer event names its question."""
+    return SurveyState.current["key"].to(str)
+
+
 def _option_row(control: rx.Component, label: rx.Var | str, option_id: rx.Var | str) -> rx.Component:
     return rx.el.label(control, rx.text(label, size="3"), html_for=option_id, style=_OPTION, class_name="survey-option")
 
@@ -96,7 +102,8 @@ def _other_input(placeholder: str = "Please specify") -> rx.Component:
         SurveyState.other_chosen,
         rx.input(
             default_value=SurveyState.other_text, key=SurveyState.text_key + "-other",
-            on_change=SurveyState.set_other_text.debounce(TEXT_DEBOUNCE_MS), on_blur=SurveyState.set_other_text,
+            on_change=lambda v: SurveyState.set_other_text(_key(), v).debounce(TEXT_DEBOUNCE_MS),
+            on_blur=lambda v: SurveyState.set_other_text(_key(), v),
             placeholder=placeholder, max_length=120, size="3", id="survey-other-text",
             aria_label="Other answer", width="100%",
         ),
@@ -111,7 +118,7 @@ def _single() -> rx.Component:
             lambda o, i: _option_row(
                 rx.el.input(type="radio", name=key, value=o["value"], id="opt-" + i.to_string(),
                             checked=SurveyState.single_value == o["value"],
-                            on_change=SurveyState.choose(o["value"]), style=_INPUT),
+                            on_change=SurveyState.choose(key, o["value"]), style=_INPUT),
                 o["label"], "opt-" + i.to_string(),
             ),
         ),
@@ -120,7 +127,7 @@ def _single() -> rx.Component:
             _option_row(
                 rx.el.input(type="radio", name=key, value=view.OTHER_VALUE, id="opt-other",
                             checked=SurveyState.single_value == view.OTHER_VALUE,
-                            on_change=SurveyState.choose(view.OTHER_VALUE), style=_INPUT),
+                            on_change=SurveyState.choose(key, view.OTHER_VALUE), style=_INPUT),
                 view.OTHER_LABEL, "opt-other",
             ),
         ),
@@ -136,7 +143,7 @@ def _multi() -> rx.Component:
             lambda o, i: _option_row(
                 rx.el.input(type="checkbox", value=o["value"], id="opt-" + i.to_string(),
                             checked=SurveyState.multi_values.contains(o["value"]),
-                            on_change=SurveyState.toggle_option(o["value"]), style=_INPUT),
+                            on_change=SurveyState.toggle_option(_key(), o["value"]), style=_INPUT),
                 o["label"], "opt-" + i.to_string(),
             ),
         ),
@@ -144,7 +151,7 @@ def _multi() -> rx.Component:
             SurveyState.current["withOther"].to(bool),
             _option_row(
                 rx.el.input(type="checkbox", id="opt-other", checked=SurveyState.multi_values.contains(view.OTHER_VALUE),
-                            on_change=SurveyState.toggle_option(view.OTHER_VALUE), style=_INPUT),
+                            on_change=SurveyState.toggle_option(_key(), view.OTHER_VALUE), style=_INPUT),
                 view.OTHER_LABEL, "opt-other",
             ),
         ),
@@ -156,9 +163,9 @@ def _multi() -> rx.Component:
 def _text(long: bool) -> rx.Component:
     common = dict(
         default_value=SurveyState.text_value, key=SurveyState.text_key,
-        on_change=SurveyState.set_text.debounce(TEXT_DEBOUNCE_MS),
+        on_change=lambda v: SurveyState.set_text(_key(), v).debounce(TEXT_DEBOUNCE_MS),
         # Leaving the box (e.g. clicking Continue) sends the text at once, before the click's event.
-        on_blur=SurveyState.set_text,
+        on_blur=lambda v: SurveyState.set_text(_key(), v),
         placeholder=view.TEXT_PLACEHOLDER, id="survey-text", aria_labelledby="question-text",
         custom_attrs={"data-answer-key": SurveyState.current["key"].to(str), "data-test-id": SurveyState.test_id.to_string()},
         width="100%", size="3",
@@ -166,8 +173,7 @@ def _text(long: bool) -> rx.Component:
     if long:
         return rx.vstack(
             rx.text_area(rows="7", max_length=10000, **common),
-            rx.text(SurveyState.word_count.to_string() + " words (saved words may lag a moment behind your typing)",
-                    size="1", color="var(--gray-10)", id="survey-word-count"),
+            rx.text(SurveyState.word_count.to_string() + " words", size="1", color="var(--gray-10)", id="survey-word-count"),
             width="100%", spacing="1",
         )
     return rx.input(max_length=10000, **common)
@@ -177,7 +183,8 @@ def _number() -> rx.Component:
     return rx.hstack(
         rx.input(
             default_value=SurveyState.number_text, key=SurveyState.text_key, type="text", input_mode="decimal",
-            on_change=SurveyState.set_number.debounce(TEXT_DEBOUNCE_MS), on_blur=SurveyState.set_number, id="survey-number",
+            on_change=lambda v: SurveyState.set_number(_key(), v).debounce(TEXT_DEBOUNCE_MS),
+            on_blur=lambda v: SurveyState.set_number(_key(), v), id="survey-number",
             aria_labelledby="question-text", size="3", width="220px",
         ),
         rx.cond(SurveyState.current["percentage"].to(bool), rx.text("%", size="4")),
@@ -196,10 +203,10 @@ def _rank() -> rx.Component:
                         rx.badge((i + 1).to_string(), variant="soft", size="2"),
                         rx.text(o["label"], size="3", flex="1"),
                         rx.icon_button(rx.icon("arrow-up", size=16), variant="soft", size="2",
-                                       on_click=SurveyState.rank_up(o["value"]), aria_label="Move " + o["label"] + " up",
+                                       on_click=SurveyState.rank_up(_key(), o["value"]), aria_label="Move " + o["label"] + " up",
                                        disabled=i == 0),
                         rx.icon_button(rx.icon("arrow-down", size=16), variant="soft", size="2",
-                                       on_click=SurveyState.rank_down(o["value"]), aria_label="Move " + o["label"] + " down",
+                                       on_click=SurveyState.rank_down(_key(), o["value"]), aria_label="Move " + o["label"] + " down",
                                        disabled=i == SurveyState.rank_options.length() - 1),
                         align="center", style=_OPTION, class_name="survey-rank-item",
                     ),
@@ -211,7 +218,7 @@ def _rank() -> rx.Component:
         ),
         rx.cond(
             ~SurveyState.rank_started,
-            rx.button("Keep this order", variant="outline", on_click=SurveyState.keep_rank, id="rank-keep"),
+            rx.button("Keep this order", variant="outline", on_click=SurveyState.keep_rank(_key()), id="rank-keep"),
         ),
         width="100%", spacing="2",
     )
@@ -224,10 +231,10 @@ def _rating() -> rx.Component:
                 SurveyState.current["scales"].to(list[dict[str, str]]),
                 lambda s, i: rx.el.label(
                     rx.el.input(type="radio", name="rating", id="rate-" + i.to_string(), value=s["value"],
-                                checked=SurveyState.rating_value == s["value"], on_change=SurveyState.rate(s["value"]),
+                                checked=SurveyState.rating_value == s["value"], on_change=SurveyState.rate(_key(), s["value"]),
                                 style=_INPUT),
                     rx.text(s["label"], size="3"),
-                    html_for="rate-" + i.to_string(), style={**_OPTION, "flexDirection": "column", "minWidth": "48px"},
+                    html_for="rate-" + i.to_string(), style={**_OPTION, "flexDirection": "column", "minWidth": "48px", "width": "auto"},
                     class_name="survey-option",
                 ),
             ),
@@ -256,13 +263,14 @@ def _matrix() -> rx.Component:
                 rx.el.tbody(rx.foreach(
                     SurveyState.current["statements"].to(list[dict[str, str]]),
                     lambda s, si: rx.el.tr(
-                        rx.el.th(s["label"], scope="row", style={"textAlign": "left", "padding": "8px", "fontWeight": 400}),
+                        rx.el.th(s["label"], scope="row",
+                                 style={"textAlign": "left", "padding": "8px", "fontWeight": 400, "minWidth": "160px"}),
                         rx.foreach(columns, lambda c, ci: rx.el.td(
                             rx.el.input(
                                 type=rx.cond(multiple, "checkbox", "radio"), name="row-" + si.to_string(),
                                 id="cell-" + si.to_string() + "-" + ci.to_string(),
                                 checked=SurveyState.matrix_value.get(s["value"], []).to(list[str]).contains(c["value"]),
-                                on_change=SurveyState.pick_cell(s["value"], c["value"]),
+                                on_change=SurveyState.pick_cell(_key(), s["value"], c["value"]),
                                 aria_label=s["label"] + ": " + c["label"], style=_INPUT,
                             ),
                             style={"textAlign": "center", "padding": "8px"},
@@ -333,7 +341,92 @@ def question() -> rx.Component:
     )
 
 
-def thank_you(*, promo: rx.Var[bool], signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Component:
+
+_SELECT = {
+    "width": "100%", "height": "40px", "padding": "0 10px", "fontSize": "16px", "borderRadius": "var(--radius-2)",
+    "border": "1px solid var(--gray-7)", "background": "var(--color-surface)", "color": "var(--gray-12)",
+}
+
+
+def _detail_control(field: str, field_id: str) -> rx.Component:
+    busy = SurveyState.lookup_pending
+    if field == "country":
+        return rx.el.select(
+            *[rx.el.option(name, value=code) for code, name in geography.countries()],
+            value=SurveyState.details.get("country", "US"), id=field_id, disabled=busy, style=_SELECT,
+            on_change=lambda v: SurveyState.set_detail("country", v),
+        )
+    if field == "state":
+        return rx.el.select(
+            rx.el.option("Choose a state", value=""),
+            rx.foreach(SurveyState.state_options, lambda o: rx.el.option(o[1], value=o[0])),
+            value=SurveyState.details.get("state", ""), id=field_id, disabled=busy, style=_SELECT,
+            on_change=lambda v: SurveyState.set_detail("state", v),
+        )
+    if field == "workerId":
+        return rx.input(
+            default_value=SurveyState.details.get("workerId", ""), key=SurveyState.text_key + "-workerId", id=field_id,
+            on_change=SurveyState.lookup_worker.debounce(worker_details.LOOKUP_DEBOUNCE_MS), size="3", width="100%",
+        )
+    kind = "email" if field in ("email", "paymentEmail") else ("tel" if field == "phoneNumber" else "text")
+    return rx.input(
+        default_value=SurveyState.details.get(field, ""), key=SurveyState.text_key + "-" + field, id=field_id, type=kind,
+        on_blur=lambda v: SurveyState.set_detail(field, v), size="3", width="100%", disabled=busy,
+    )
+
+
+def _detail_field(field: str) -> rx.Component:
+    field_id = f"detail-{field}"
+    label = worker_details.LABELS[field] + ("" if field in worker_details.OPTIONAL_FIELDS else " *")
+    error = SurveyState.detail_errors.get(field, "")
+    help_text = worker_details.help_text(field)
+    shown = SurveyState.personal_fields.contains(field)
+    if field == "paymentEmail":
+        shown = shown & SurveyState.different_payment
+    return rx.cond(
+        shown,
+        rx.vstack(
+            rx.el.label(label, html_for=field_id, style={"fontSize": "14px", "fontWeight": 500}),
+            _detail_control(field, field_id),
+            rx.text(help_text, size="1", color="var(--gray-10)") if help_text else rx.fragment(),
+            rx.cond(error != "", rx.text(error, size="2", color="red", role="alert", id=field_id + "-error")),
+            spacing="1", width="100%",
+        ),
+    )
+
+
+def end_step() -> rx.Component:
+    """'Personal info' after the last question (public respondents), with the messaging banner."""
+    both_emails = SurveyState.personal_fields.contains("email") & SurveyState.personal_fields.contains("paymentEmail")
+    return rx.card(
+        rx.vstack(
+            rx.callout(view.MESSAGING_BANNER, icon="info", color_scheme="amber", width="100%", id="survey-banner"),
+            rx.heading(view.PERSONAL_INFO, size="5", as_="h2", id="personal-info-title"),
+            rx.cond(SurveyState.lookup_pending, rx.hstack(rx.spinner(size="1"), rx.text("Looking up your details...", size="2"))),
+            *[_detail_field(field) for field in worker_details.FIELDS],
+            rx.cond(
+                both_emails,
+                rx.el.label(
+                    rx.el.input(type="checkbox", id="different-payment", checked=SurveyState.different_payment,
+                                on_change=SurveyState.set_different_payment, style=_INPUT),
+                    rx.text(worker_details.DIFFERENT_PAYMENT_EMAIL_LABEL, size="2"),
+                    html_for="different-payment", style={"display": "flex", "gap": "8px", "alignItems": "center"},
+                ),
+            ),
+            rx.hstack(
+                rx.button(view.BACK_TO_QUESTIONS, variant="soft", color_scheme="gray", size="3",
+                          on_click=SurveyState.back_to_questions, id="back-to-questions"),
+                rx.button(rx.cond(SurveyState.submitting, view.SUBMITTING, "Submit"), size="3",
+                          on_click=SurveyState.submit_details, loading=SurveyState.submitting,
+                          disabled=SurveyState.submitting | SurveyState.lookup_pending, id="details-submit"),
+                justify="between", width="100%", padding_top="8px",
+            ),
+            spacing="4", align="start", width="100%",
+        ),
+        size="4", style=_CARD, id="survey-end",
+    )
+
+def thank_you(*, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.icon("circle-check", size=40, color="var(--green-9)"),
@@ -344,17 +437,20 @@ def thank_you(*, promo: rx.Var[bool], signed_in: rx.Var[bool], referral: rx.Var[
                 rx.text("Your reward of ", rx.el.strong(SurveyState.reward_label),
                         " is pending. Rewards are paid within 5 business days.", size="3", id="thank-you-reward"),
             ),
-            rx.cond(
-                SurveyState.crowd_work,
-                rx.text("You can now close this window.", size="3", id="thank-you-close"),
-                rx.cond(
-                    promo & ~signed_in,
+            rx.match(
+                SurveyState.thank_action,
+                (worker_details.CLOSE_WINDOW, rx.text("You can now close this window.", size="3", id="thank-you-close")),
+                (worker_details.SIGN_UP_PROMO_BUTTON, rx.cond(
+                    signed_in,
+                    rx.link(rx.button(worker_details.BACK_TO_HOMEPAGE, size="3"), href="/", id="thank-you-home"),
                     rx.vstack(
-                        rx.text("Get invited to more paid tests like this one.", size="3"),
-                        rx.link(rx.button("Sign up", size="3"), href="/sign-up", id="thank-you-sign-up"),
+                        rx.heading(worker_details.SIGN_UP_PROMO_TITLE, size="4"),
+                        rx.text(worker_details.SIGN_UP_PROMO_TEXT, size="3"),
+                        rx.link(rx.button(worker_details.SIGN_UP_PROMO_BUTTON, size="3"), href="/sign-up", id="thank-you-sign-up"),
+                        align="center", id="thank-you-promo",
                     ),
-                    rx.link(rx.button("Back to homepage", size="3"), href="/", id="thank-you-home"),
-                ),
+                )),
+                rx.link(rx.button(worker_details.BACK_TO_HOMEPAGE, size="3"), href="/", id="thank-you-home"),
             ),
             rx.cond(referral, rx.link("Invite colleagues and earn more: your referral link", href="/referral", id="thank-you-referral")),
             spacing="4", align="center", text_align="center",
@@ -363,8 +459,8 @@ def thank_you(*, promo: rx.Var[bool], signed_in: rx.Var[bool], referral: rx.Var[
     )
 
 
-def survey_view(*, promo: rx.Var[bool], signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Component:
-    in_progress = SurveyState.phase == view.QUESTIONS
+def survey_view(*, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Component:
+    in_progress = (SurveyState.phase == view.QUESTIONS) | (SurveyState.phase == view.END)
     return rx.vstack(
         bridge(),
         rx.cond(in_progress, rx.hstack(rx.spacer(), timer(), width="100%", style={"maxWidth": "760px", "margin": "0 auto"})),
@@ -372,7 +468,8 @@ def survey_view(*, promo: rx.Var[bool], signed_in: rx.Var[bool], referral: rx.Va
             SurveyState.phase,
             (view.WELCOME, welcome()),
             (view.QUESTIONS, question()),
-            (view.THANK_YOU, thank_you(promo=promo, signed_in=signed_in, referral=referral)),
+            (view.END, end_step()),
+            (view.THANK_YOU, thank_you(signed_in=signed_in, referral=referral)),
             ("reviewed", rx.callout("You've already reviewed this test.", icon="info", id="survey-reviewed", style=_CARD)),
             rx.center(rx.spinner(size="3"), padding="48px"),
         ),

@@ -12,8 +12,15 @@ from datetime import UTC, datetime, timedelta
 
 from portal.domain.reference_data import SENIORITY_KEYS
 from portal.domain.test_access import (
+    HIGHLIGHT_VIEW,
+    INVITE_ONLY_PANELS,
     NOT_INVITED,
     OK,
+    PREFERENCE_VIEW,
+    SCREENER,
+    SIGN_IN,
+    SURVEY_VIEW,
+    VIDEO_REDIRECT,
     SESSION_ACTIVE,
     SESSION_EXPIRED_STATE,
     SESSION_NONE,
@@ -79,3 +86,25 @@ def respondent_project_id(value: object) -> str | None:
         return None
     text = value.strip()
     return text if 0 < len(text) <= MAX_PROJECT_ID_LENGTH else None
+
+
+def is_qualification_based(*, panel: str, has_qualifications: bool) -> bool:
+    """A custom panel or any qualification: the audience is chosen by qualification
+    (the thank-you page shows the sign-up promo, personal info asks the custom fields)."""
+    return panel == "custom" or has_qualifications
+
+
+TAKING_VIEWS = frozenset({SCREENER, SURVEY_VIEW, PREFERENCE_VIEW, HIGHLIGHT_VIEW, VIDEO_REDIRECT})
+
+
+def signed_out_view(*, view: str | None, panel: str, has_public_qualifications: bool) -> tuple[str, str | None]:
+    """(access state, view) for a visitor without an account once the test allows them in.
+
+    Only tests with public qualifications are taken without signing in: a respondent of the
+    external service (external panel) who holds no invite the portal can check is not invited;
+    anyone else signs in first (docs/decisions.md, "Public respondents")."""
+    if view not in TAKING_VIEWS or has_public_qualifications:
+        return OK, view
+    if panel in INVITE_ONLY_PANELS:
+        return NOT_INVITED, None
+    return OK, SIGN_IN

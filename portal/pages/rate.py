@@ -29,6 +29,28 @@ def _message() -> rx.Component:
     )
 
 
+def _completed(respondent: bool) -> rx.Component:
+    """A test this browser already completed (public respondents): the thank-you again."""
+    return rx.card(
+        rx.vstack(
+            rx.icon("circle-check", size=40, color="var(--green-9)"),
+            rx.heading("Thank you!", size="6"),
+            rx.text("You have already completed this test. Your answers were submitted.", size="3", id="completed-text"),
+            rx.cond(
+                respondent,
+                rx.text("You can close this window.", size="3"),
+                rx.cond(
+                    RateState.qualification_based & ~SessionState.signed_in,
+                    rx.link(rx.button("Sign up", size="3"), href="/sign-up"),
+                    rx.link(rx.button("Back to homepage", size="3"), href="/"),
+                ),
+            ),
+            spacing="3", align="center", text_align="center",
+        ),
+        size="4", style={"maxWidth": "560px", "margin": "48px auto", "width": "100%"}, id="test-completed",
+    )
+
+
 def _not_found() -> rx.Component:
     return rx.vstack(
         rx.heading("404", size="9", color="var(--accent-9)"),
@@ -46,9 +68,10 @@ def rate_page() -> rx.Component:
             ("message", _message()),
             ("unavailable", _message()),
             ("not-found", _not_found()),
+            ("thank-you", _completed(respondent=False)),
+            ("respondent-thank-you", _completed(respondent=True)),
             ("screener", screener_view()),
-            ("survey", survey_view(promo=RateState.qualification_based, signed_in=SessionState.signed_in,
-                                   referral=SessionState.referral_enabled)),
+            ("survey", survey_view(signed_in=SessionState.signed_in, referral=SessionState.referral_enabled)),
             rx.center(rx.spinner(size="3"), padding="64px", id="rate-loading"),
         ),
         private=False,

@@ -17,7 +17,7 @@ from portal.services.test_loading import TestLoad
 
 
 def open_test(*, session: Session, token: str | None, test_id: Any, respondent_project_id: str | None = None,
-              restart: bool = False, now: datetime | None = None) -> TestLoad:
+              restart: bool = False, completed: bool = False, now: datetime | None = None) -> TestLoad:
     """What /test/{id}/rate shows to this visitor (TestNotFound for an unknown id)."""
     user = resolve_user(session=session, token=token)
     account_id = user.account_id if user else None
@@ -28,4 +28,5 @@ def open_test(*, session: Session, token: str | None, test_id: Any, respondent_p
         passed = bool(screener.get_result(session=session, test_id=test_id,
                                           respondent_key=review_sessions.respondent_key(account_id)))
     return test_loading.load_test(session=session, test_id=test_id, account_id=account_id,
-                                  respondent_project_id=respondent_project_id, screener_passed=passed, now=now)
+                                  respondent_project_id=respondent_project_id, screener_passed=passed,
+                                  completed=completed is True, now=now)

@@ -50,6 +50,9 @@ MSG_TOO_LARGE = "The answers are too long to save."
 MSG_FIX_ANSWERS = "Please check your answers."
 
 _SUBMISSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# A public respondent's key: 'public:<browser id>' or 'respondent:<project id>:<browser id>' (the browser
+# id is a random UUID the browser keeps; nobody can guess another's).
+PUBLIC_KEY = re.compile(r"^(public|respondent:[A-Za-z0-9_.-]{1,100}):[0-9a-f]{32}$")
 
 
 class SessionExpiredError(ServiceError):
@@ -105,11 +108,20 @@ def _test(session: Session, test_id: Any) -> Test:
     return test
 
 
-def _latest(session: Session, test_id: int, account_id: int, *, lock: bool = False) -> ReviewSession | None:
+def _key_of(account_id: int | None, respondent: str | None) -> str:
+    """The respondent key: the account's, else a public respondent's ('public:<id>' or 'respondent:<project>:<id>')."""
+    if account_id is not None:
+        return respondent_key(account_id)
+    if not isinstance(respondent, str) or not PUBLIC_KEY.match(respondent):
+        raise NoSessionError(MSG_NO_SESSION)
+    return respondent
+
+
+def _latest(session: Session, test_id: int, key: str, *, lock: bool = False) -> ReviewSession | None:
     """The account's newest session for the test, whatever its status (locked on PostgreSQL when asked)."""
     stmt = (
         select(ReviewSession)
-        .where(ReviewSession.test_id == test_id, ReviewSession.respondent_key == respondent_key(account_id))
+        .where(ReviewSession.test_id == test_id, ReviewSession.respondent_key == key)
         .order_by(ReviewSession.id.desc())
         .limit(1)
     )
@@ -118,9 +130,9 @@ def _latest(session: Session, test_id: int, account_id: int, *, lock: bool = Fal
     return session.exec(stmt).first()
 
 
-def _active(session: Session, test_id: int, account_id: int, now: datetime, *, lock: bool = False) -> ReviewSession:
-    """The account's active session, or NoSessionError / SessionExpiredError."""
-    row = _latest(session, test_id, account_id, lock=lock)
+def _active(session: Session, test_id: int, key: str, now: datetime, *, lock: bool = False) -> ReviewSession:
+    """The respondent's active session, or NoSessionError / SessionExpiredError."""
+    row = _latest(session, test_id, key, lock=lock)
     if row is None or row.status != "active":
         raise NoSessionError(MSG_NO_SESSION)
     if _expired(row, now):
@@ -128,9 +140,9 @@ def _active(session: Session, test_id: int, account_id: int, now: datetime, *, l
     return row
 
 
-def _review(session: Session, test_id: int, account_id: int) -> Review | None:
+def _review(session: Session, test_id: int, key: str) -> Review | None:
     return session.exec(
-        select(Review).where(Review.test_id == test_id, Review.respondent_key == respondent_key(account_id))
+        select(Review).where(Review.test_id == test_id, Review.respondent_key == key)
     ).first()
 
 
@@ -159,13 +171,14 @@ def _unknown_keys(test: Test, answers: dict[str, Any]) -> None:
         raise AnswersError(MSG_FIX_ANSWERS, errors=field_errors(unknown))
 
 
-def start_session(*, session: Session, test_id: int, account_id: int, now: datetime | None = None) -> ReviewSession:
+def start_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> ReviewSession:
     """The account's active session for the test (a second tab or device gets the same one), else a new one."""
+    key = _key_of(account_id, respondent)
     now = _now(now)
     test = _test(session, test_id)
-    if _review(session, test.id, account_id) is not None:
+    if _review(session, test.id, key) is not None:
         raise AlreadyReviewedError(MSG_REVIEWED, errors={"reviewId": MSG_REVIEWED})
-    row = _latest(session, test.id, account_id, lock=True)
+    row = _latest(session, test.id, key, lock=True)
     if row is not None and row.status == "active":
         if not _expired(row, now):
             return row
@@ -173,7 +186,7 @@ def start_session(*, session: Session, test_id: int, account_id: int, now: datet
         row.updated_at = now
         session.add(row)
     row = ReviewSession(
-        test_id=test.id, account_id=account_id, respondent_key=respondent_key(account_id), started_at=now,
+        test_id=test.id, account_id=account_id, respondent_key=key, started_at=now,
         deadline_at=now + timedelta(seconds=test.session_seconds), updated_at=now,
     )
     session.add(row)
@@ -181,19 +194,21 @@ def start_session(*, session: Session, test_id: int, account_id: int, now: datet
     return row
 
 
-def active_session(*, session: Session, test_id: int, account_id: int, now: datetime | None = None) -> ReviewSession | None:
+def active_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> ReviewSession | None:
     """The account's session in progress for the test (active, deadline not passed), without starting one."""
-    row = _latest(session, test_id, account_id)
+    key = _key_of(account_id, respondent)
+    row = _latest(session, test_id, key)
     if row is None or row.status != "active" or _expired(row, _now(now)):
         return None
     return row
 
 
-def restart(*, session: Session, test_id: int, account_id: int, now: datetime | None = None) -> bool:
+def restart(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> bool:
     """The participant chose Restart after their session ran out: the old session is set aside
     ('restarted'), so the test opens again at its welcome page. False when there is nothing to restart."""
+    key = _key_of(account_id, respondent)
     now = _now(now)
-    row = _latest(session, test_id, account_id, lock=True)
+    row = _latest(session, test_id, key, lock=True)
     if row is None or row.status == "submitted" or (row.status == "active" and not _expired(row, now)):
         return False
     if row.status == "restarted":
@@ -205,14 +220,15 @@ def restart(*, session: Session, test_id: int, account_id: int, now: datetime | 
     return True
 
 
-def save_draft(*, session: Session, test_id: int, account_id: int, answers: Any, position: Any,
+def save_draft(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, answers: Any, position: Any,
                now: datetime | None = None) -> ReviewSession:
     """Keep the draft answers and the position (step, subStep, navigationHistory) on the active session."""
+    key = _key_of(account_id, respondent)
     now = _now(now)
     answers = _json_dict(answers, MAX_JSON_BYTES, "answers")
     position = _json_dict(position, MAX_POSITION_BYTES, "position")
     test = _test(session, test_id)
-    row = _active(session, test.id, account_id, now, lock=True)
+    row = _active(session, test.id, key, now, lock=True)
     _unknown_keys(test, answers)
     row.draft_answers = answers
     row.draft_position = position
@@ -222,11 +238,12 @@ def save_draft(*, session: Session, test_id: int, account_id: int, answers: Any,
     return row
 
 
-def extend_session(*, session: Session, test_id: int, account_id: int, now: datetime | None = None) -> ReviewSession:
+def extend_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> ReviewSession:
     """Move the deadline by EXTENSION_SECONDS, once per session, before it passes."""
+    key = _key_of(account_id, respondent)
     now = _now(now)
     test = _test(session, test_id)
-    row = _active(session, test.id, account_id, now, lock=True)
+    row = _active(session, test.id, key, now, lock=True)
     if row.extensions >= MAX_EXTENSIONS:
         raise ServiceError(MSG_EXTENDED)
     row.extensions += 1
@@ -237,18 +254,20 @@ def extend_session(*, session: Session, test_id: int, account_id: int, now: date
     return row
 
 
-def pending_review(*, session: Session, test_id: int, account_id: int, now: datetime | None = None) -> PendingReview:
+def pending_review(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> PendingReview:
     """Whether the account has a session in progress (not expired) and whether it has already reviewed the test."""
+    key = _key_of(account_id, respondent)
     now = _now(now)
-    row = _latest(session, test_id, account_id)
+    row = _latest(session, test_id, key)
     success = row is not None and row.status == "active" and not _expired(row, now)
-    return PendingReview(success=success, existing_review=_review(session, test_id, account_id) is not None)
+    return PendingReview(success=success, existing_review=_review(session, test_id, key) is not None)
 
 
-def clear_session(*, session: Session, test_id: int, account_id: int, now: datetime | None = None) -> bool:
+def clear_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> bool:
     """Mark the account's active session 'cleared' (time up, or the participant gave up); False when none."""
+    key = _key_of(account_id, respondent)
     now = _now(now)
-    row = _latest(session, test_id, account_id, lock=True)
+    row = _latest(session, test_id, key, lock=True)
     if row is None or row.status != "active":
         return False
     row.status = "cleared"
@@ -266,12 +285,13 @@ def _existing_result(session: Session, review: Review, submission_id: str) -> Su
                         amount_cents=reward.amount_cents if reward else 0)
 
 
-def submit_survey(*, session: Session, test_id: int, account_id: int, answers: Any, worker_data: Any,
+def submit_survey(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, answers: Any, worker_data: Any,
                   submission_id: Any, now: datetime | None = None) -> SubmitResult:
     """Store a survey's answers once: review, PENDING reward, invite completed, session submitted.
 
     Refuses invalid answers with per-field errors ('answers.<key>') and stores nothing; a repeated
     submission with the same submission_id returns the first result (created=False)."""
+    key = _key_of(account_id, respondent)
     now = _now(now)
     answers = _json_dict(answers, MAX_JSON_BYTES, "answers")
     worker_data = _json_dict(worker_data if worker_data is not None else {}, MAX_POSITION_BYTES, "workerData")
@@ -279,8 +299,8 @@ def submit_survey(*, session: Session, test_id: int, account_id: int, answers: A
         raise ServiceError(MSG_BAD_DATA, field="submissionId")
     test = _test(session, test_id)
     # Lock the session first: a concurrent submission of the same account waits here, then sees the review.
-    row = _latest(session, test.id, account_id, lock=True)
-    existing = _review(session, test.id, account_id)
+    row = _latest(session, test.id, key, lock=True)
+    existing = _review(session, test.id, key)
     if existing is not None:
         return _existing_result(session, existing, submission_id)
     if row is None or row.status != "active":
@@ -293,7 +313,7 @@ def submit_survey(*, session: Session, test_id: int, account_id: int, answers: A
     if errors:
         raise AnswersError(MSG_FIX_ANSWERS, errors=field_errors(errors))
     stored = survey_branching.answers_for_submission(questions, answers, conditional)
-    invite = session.exec(
+    invite = None if account_id is None else session.exec(
         select(Invite).where(Invite.account_id == account_id, Invite.test_id == test.id, Invite.status == "open")
         .order_by(Invite.created_at.desc(), Invite.id.desc()).limit(1).with_for_update()
     ).first()
@@ -301,7 +321,7 @@ def submit_survey(*, session: Session, test_id: int, account_id: int, answers: A
     try:
         with session.begin_nested():
             review = Review(
-                test_id=test.id, account_id=account_id, respondent_key=respondent_key(account_id), session_id=row.id,
+                test_id=test.id, account_id=account_id, respondent_key=key, session_id=row.id,
                 kind="survey", answers=stored, worker_data={**worker_data, "submissionId": submission_id}, created_at=now,
             )
             session.add(review)
@@ -318,7 +338,7 @@ def submit_survey(*, session: Session, test_id: int, account_id: int, answers: A
             session.add(row)
             session.flush()
     except IntegrityError:  # a concurrent submission stored the review first
-        existing = _review(session, test.id, account_id)
+        existing = _review(session, test.id, key)
         if existing is None:
             raise
         return _existing_result(session, existing, submission_id)

@@ -14,7 +14,9 @@ from typing import Any
 
 from sqlmodel import Session
 
+from portal.domain.test_loading import is_qualification_based
 from portal.models import Test
+from portal.services.test_loading import qualifications
 
 CACHE_SECONDS = 60.0
 _cache: dict[int, tuple[float, SurveyDefinition]] = {}
@@ -32,12 +34,16 @@ class SurveyDefinition:
     thank_you: dict[str, Any] = field(default_factory=dict)
     session_seconds: int = 3600
     payout_cents: int = 0
+    # Any qualification (a qualification-based audience), any public one (taken without signing in).
+    qualification_based: bool = False
+    public: bool = False
 
 
 def load_survey(*, session: Session, test_id: int) -> SurveyDefinition | None:
     test = session.get(Test, test_id)
     if test is None:
         return None
+    any_qualification, any_public = qualifications(session, test.id)
     survey = test.survey if isinstance(test.survey, dict) else {}
     questions = [q for q in survey.get("questions") or [] if isinstance(q, dict)]
     definition = SurveyDefinition(
@@ -51,6 +57,8 @@ def load_survey(*, session: Session, test_id: int) -> SurveyDefinition | None:
         thank_you=survey.get("thankYouPage") if isinstance(survey.get("thankYouPage"), dict) else {},
         session_seconds=test.session_seconds,
         payout_cents=test.payout_cents,
+        qualification_based=is_qualification_based(panel=test.panel, has_qualifications=any_qualification),
+        public=any_public,
     )
     _cache[test.id] = (time.monotonic(), definition)
     return definition

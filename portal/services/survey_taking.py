@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from portal.domain import worker_details
 from portal.models import ReviewSession
 from portal.services import review_sessions
 from portal.services.errors import ServiceError
@@ -21,6 +22,7 @@ from portal.services.sessions import resolve_user
 from portal.services.survey_definitions import SurveyDefinition, cached_survey, load_survey
 
 MSG_SIGNED_OUT = "Your session has ended. Please sign in again to continue the test."
+MSG_DETAILS = "Please check your personal info."
 
 
 class SignedOutError(ServiceError):
@@ -28,20 +30,42 @@ class SignedOutError(ServiceError):
 
 
 @dataclass(frozen=True)
+class Who:
+    """The participant (account) or, on a test with public qualifications, a public respondent key."""
+
+    account_id: int | None
+    respondent: str | None = None
+
+    @property
+    def public(self) -> bool:
+        return self.account_id is None
+
+
+@dataclass(frozen=True)
 class Entry:
     """The survey as the participant finds it on opening the page."""
 
     definition: SurveyDefinition
-    account_id: int
+    who: Who
     active: ReviewSession | None
     reviewed: bool
 
 
-def _account(session: Session, token: str | None) -> int:
+def _who(session: Session, token: str | None, test_id: int, respondent: str | None) -> Who:
+    """The signed-in participant; else the public respondent, only on a test with public qualifications
+    (review_sessions refuses a malformed respondent key)."""
     user = resolve_user(session=session, token=token)
-    if user is None:
-        raise SignedOutError(MSG_SIGNED_OUT)
-    return user.account_id
+    if user is not None:
+        return Who(user.account_id)
+    if respondent is not None and definition(session=session, test_id=test_id).public:
+        return Who(None, respondent)
+    raise SignedOutError(MSG_SIGNED_OUT)
+
+
+def _as(session: Session, token: str | None, test_id: int, respondent: str | None) -> dict[str, Any]:
+    """The keyword arguments naming the caller's own session in review_sessions."""
+    who = _who(session, token, test_id, respondent)
+    return {"session": session, "test_id": test_id, "account_id": who.account_id, "respondent": who.respondent}
 
 
 def definition(*, session: Session, test_id: int) -> SurveyDefinition:
@@ -51,53 +75,66 @@ def definition(*, session: Session, test_id: int) -> SurveyDefinition:
     return found
 
 
-def enter(*, session: Session, token: str | None, test_id: int, now: datetime | None = None) -> Entry:
-    account_id = _account(session, token)
+def enter(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+          now: datetime | None = None) -> Entry:
+    who = _who(session, token, test_id, respondent)
     found = definition(session=session, test_id=test_id)
-    pending = review_sessions.pending_review(session=session, test_id=test_id, account_id=account_id, now=now)
-    active = review_sessions.active_session(session=session, test_id=test_id, account_id=account_id, now=now)
-    return Entry(definition=found, account_id=account_id, active=active, reviewed=pending.existing_review)
+    mine = {"session": session, "test_id": test_id, "account_id": who.account_id, "respondent": who.respondent, "now": now}
+    pending = review_sessions.pending_review(**mine)
+    active = review_sessions.active_session(**mine)
+    return Entry(definition=found, who=who, active=active, reviewed=pending.existing_review)
 
 
-def start(*, session: Session, token: str | None, test_id: int, now: datetime | None = None) -> ReviewSession:
-    account_id = _account(session, token)
-    return review_sessions.start_session(session=session, test_id=test_id, account_id=account_id, now=now)
+def start(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+          now: datetime | None = None) -> ReviewSession:
+    return review_sessions.start_session(**_as(session, token, test_id, respondent), now=now)
 
 
-def save(*, session: Session, token: str | None, test_id: int, answers: Any, position: Any,
-         now: datetime | None = None) -> ReviewSession:
-    account_id = _account(session, token)
-    return review_sessions.save_draft(session=session, test_id=test_id, account_id=account_id, answers=answers,
-                                      position=position, now=now)
+def save(*, session: Session, token: str | None, test_id: int, respondent: str | None = None, answers: Any,
+         position: Any, now: datetime | None = None) -> ReviewSession:
+    return review_sessions.save_draft(**_as(session, token, test_id, respondent), answers=answers, position=position,
+                                      now=now)
 
 
-def draft(*, session: Session, token: str | None, test_id: int, now: datetime | None = None) -> ReviewSession | None:
-    account_id = _account(session, token)
-    return review_sessions.active_session(session=session, test_id=test_id, account_id=account_id, now=now)
+def draft(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+          now: datetime | None = None) -> ReviewSession | None:
+    return review_sessions.active_session(**_as(session, token, test_id, respondent), now=now)
 
 
-def extend(*, session: Session, token: str | None, test_id: int, now: datetime | None = None) -> ReviewSession:
-    account_id = _account(session, token)
-    return review_sessions.extend_session(session=session, test_id=test_id, account_id=account_id, now=now)
+def extend(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+           now: datetime | None = None) -> ReviewSession:
+    return review_sessions.extend_session(**_as(session, token, test_id, respondent), now=now)
 
 
-def check(*, session: Session, token: str | None, test_id: int, now: datetime | None = None) -> PendingReview:
-    account_id = _account(session, token)
-    return review_sessions.pending_review(session=session, test_id=test_id, account_id=account_id, now=now)
+def check(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+          now: datetime | None = None) -> PendingReview:
+    return review_sessions.pending_review(**_as(session, token, test_id, respondent), now=now)
 
 
-def clear(*, session: Session, token: str | None, test_id: int, now: datetime | None = None) -> bool:
-    account_id = _account(session, token)
-    return review_sessions.clear_session(session=session, test_id=test_id, account_id=account_id, now=now)
+def clear(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+          now: datetime | None = None) -> bool:
+    return review_sessions.clear_session(**_as(session, token, test_id, respondent), now=now)
 
 
-def restart(*, session: Session, token: str | None, test_id: int, now: datetime | None = None) -> bool:
-    account_id = _account(session, token)
-    return review_sessions.restart(session=session, test_id=test_id, account_id=account_id, now=now)
+def personal_fields(found: SurveyDefinition, who: Who) -> tuple[str, ...]:
+    """The personal-info fields this respondent fills in at the end (none for a signed-in participant)."""
+    if not who.public:
+        return ()
+    return worker_details.enabled_fields(panel=found.panel, qualification_based=found.qualification_based,
+                                         has_linkedin=False)
 
 
-def submit(*, session: Session, token: str | None, test_id: int, answers: Any, worker_data: Any,
-           submission_id: Any, now: datetime | None = None) -> SubmitResult:
-    account_id = _account(session, token)
-    return review_sessions.submit_survey(session=session, test_id=test_id, account_id=account_id, answers=answers,
-                                         worker_data=worker_data, submission_id=submission_id, now=now)
+def submit(*, session: Session, token: str | None, test_id: int, respondent: str | None = None, answers: Any,
+           worker_data: Any, different_payment_email: bool | None = None, submission_id: Any,
+           now: datetime | None = None) -> SubmitResult:
+    """The survey's answers and, for a public respondent, their personal info (checked again here)."""
+    mine = _as(session, token, test_id, respondent)
+    fields = personal_fields(definition(session=session, test_id=test_id), Who(mine["account_id"], mine["respondent"]))
+    details: dict[str, str] = {}
+    if fields:
+        errors = worker_details.validate(worker_data, fields, different_payment_email=different_payment_email)
+        if errors:
+            raise ServiceError(MSG_DETAILS, errors={f"workerData.{k}": v for k, v in errors.items()})
+        details = worker_details.for_submission(worker_data, fields, different_payment_email=different_payment_email)
+    return review_sessions.submit_survey(**mine, answers=answers, worker_data=details, submission_id=submission_id,
+                                         now=now)

@@ -76,7 +76,7 @@ def _test_id(value: Any) -> int:
     return number
 
 
-def _qualifications(session: Session, test_id: int) -> tuple[bool, bool]:
+def qualifications(session: Session, test_id: int) -> tuple[bool, bool]:
     """(any qualification, any public qualification) of the test."""
     rows = session.exec(
         select(Qualification.is_public)
@@ -191,8 +191,8 @@ def load_test(
     if test is None:
         raise TestNotFound(MSG_NOT_FOUND)
     project_id = rules.respondent_project_id(respondent_project_id)
-    any_qualification, has_public = _qualifications(session, test.id)
-    qualification_based = test.panel == "custom" or any_qualification
+    any_qualification, has_public = qualifications(session, test.id)
+    qualification_based = rules.is_qualification_based(panel=test.panel, has_qualifications=any_qualification)
     account = session.get(Account, account_id) if account_id is not None else None
 
     limits = {k: v for k, v in (test.seniority_limits or {}).items() if isinstance(k, str) and isinstance(v, int)}
@@ -248,4 +248,10 @@ def load_test(
         )
     except ValueError:  # a video test without a usable recorder URL
         return _load(test, access.FALLBACK, view=None, has_public=has_public, qualification_based=qualification_based)
+    if account is None:
+        state, name = rules.signed_out_view(view=view.name, panel=test.panel, has_public_qualifications=has_public)
+        if state != access.OK:
+            return _load(test, state, view=None, has_public=has_public, qualification_based=qualification_based)
+        if name != view.name:
+            view = access.View(name)
     return _load(test, access.OK, view=view, has_public=has_public, qualification_based=qualification_based)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import logging
+from http.cookies import CookieError, SimpleCookie
+from urllib.parse import unquote
 
 import reflex as rx
 
@@ -17,7 +19,7 @@ from portal.domain.ids import whole_number
 from portal.services.errors import ServiceError
 from portal.services.rating_page import open_test
 from portal.services.test_loading import TestNotFound
-from portal.states.auth import session_token, sign_in_url_for
+from portal.states.auth import SessionState, session_token, sign_in_url_for
 from portal.states.screener import ScreenerState
 from portal.states.survey import SurveyState
 
@@ -26,6 +28,8 @@ log = logging.getLogger(__name__)
 RESPONDENT_PARAM = "respondent_project_id"
 RESTART_PARAM = "restart"
 NOT_AVAILABLE = "This kind of test cannot be taken in the portal yet. Please check back soon."
+# Completed freemium tests lead to joining for free: the sign-up page.
+FREE_JOIN_PATH = "/sign-up"
 
 
 class RateState(rx.State):
@@ -54,7 +58,8 @@ class RateState(rx.State):
                 f"window.localStorage.setItem('test_{test_id}_url_params', {json.dumps(json.dumps(query))})"))
         try:
             load = await db.run(open_test, token=session_token(self), test_id=test_id,
-                                respondent_project_id=respondent, restart=RESTART_PARAM in query)
+                                respondent_project_id=respondent, restart=RESTART_PARAM in query,
+                                completed=test_id is not None and test_id in self._completed_tests())
         except TestNotFound:
             self.status = "not-found"
             return events
@@ -84,12 +89,30 @@ class RateState(rx.State):
             self.status = "survey"
             if RESTART_PARAM in query:
                 events.append(rx.call_script(f"window.portalSurvey.clear({load.test_id})"))
-            return [*events, SurveyState.enter(load.test_id)]
-        self.status = load.view or "unavailable"
-        if self.status not in ("thank-you", "respondent-thank-you", "free-join"):
-            self.status = "unavailable"
-            self.message_title, self.message_text = "", NOT_AVAILABLE
+            if (await self.get_state(SessionState)).signed_in:
+                return [*events, SurveyState.enter(load.test_id)]
+            # A public respondent: the browser's own respondent id names their session.
+            return [*events, rx.call_script(f"window.portalSurvey.who({load.test_id})", callback=SurveyState.enter_public)]
+        if load.view == test_access.FREE_JOIN:
+            self.status = "redirect"
+            return [*events, rx.redirect(FREE_JOIN_PATH)]
+        if load.view in (test_access.THANK_YOU, test_access.RESPONDENT_THANK_YOU):
+            self.status = load.view
+            return events
+        self.status = "unavailable"
+        self.message_title, self.message_text = "", NOT_AVAILABLE
         return events
+
+    def _completed_tests(self) -> set[int]:
+        """The tests this browser recorded as completed (the 'completedTests' cookie set after a submission)."""
+        raw = self.router.headers.cookie or ""
+        jar = SimpleCookie()
+        try:
+            jar.load(raw)
+            values = json.loads(unquote(jar["completedTests"].value)) if "completedTests" in jar else []
+        except (CookieError, ValueError, KeyError):
+            return set()
+        return {v for v in values if isinstance(v, int) and not isinstance(v, bool)} if isinstance(values, list) else set()
 
     def _message(self, message: test_access.AccessMessage | None, state: str) -> None:
         self.status = "message"

@@ -11,8 +11,10 @@ the server checks them against its own clock.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import re
 import time
 from datetime import UTC
 from typing import Any
@@ -22,7 +24,7 @@ import reflex as rx
 from portal import db
 from portal.domain import survey_branching as branching
 from portal.domain import survey_view as view
-from portal.domain import test_access
+from portal.domain import geography, test_access, worker_details
 from portal.domain.invites import rating_path
 from portal.domain.survey_answers import (
     LIMITABLE_TEXT,
@@ -37,7 +39,7 @@ from portal.domain.survey_answers import (
     parse_number,
     validate_answer,
 )
-from portal.services import survey_taking
+from portal.services import survey_taking, workers
 from portal.services.errors import ServiceError
 from portal.services.review_sessions import (
     AlreadyReviewedError,
@@ -57,10 +59,22 @@ EXTENDED = "Your time has been extended by 10 minutes."
 ANSWER_FIELDS = frozenset({"type", "value", "isOther", "otherText", "isLimited", "pasteMetadata"})
 MAX_BRIDGE_LENGTH = 20_000
 CLOCK_SKEW_MS = 2_000
+_BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
+_PROJECT = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
 
 
 def _ms(value: Any) -> int:
     return int(value.timestamp() * 1000)
+
+
+def _paste_ok(value: Any) -> bool:
+    """pasteMetadata as the page records it: {wasPasted: true, pasteTimestamp: text, pastedLength: count}."""
+    return (
+        isinstance(value, dict) and set(value) == {"wasPasted", "pasteTimestamp", "pastedLength"}
+        and value["wasPasted"] is True and isinstance(value["pasteTimestamp"], str) and len(value["pasteTimestamp"]) <= 40
+        and isinstance(value["pastedLength"], int) and not isinstance(value["pastedLength"], bool)
+        and 0 < value["pastedLength"] <= MAX_TEXT_LENGTH
+    )
 
 
 def _json(value: Any) -> str:
@@ -79,7 +93,6 @@ class SurveyState(rx.State):
     thank_title: str = ""
     thank_description: str = ""
     reward_label: str = ""
-    crowd_work: bool = False
     questions: list[dict[str, Any]] = []
     index: int = 0
     answers: dict[str, dict[str, Any]] = {}
@@ -107,8 +120,17 @@ class SurveyState(rx.State):
     extensions: int = 0
     timeout_open: bool = False
     submitting: bool = False
+    # A public respondent (no account) on a test with public qualifications; their personal info.
+    public: bool = False
+    thank_action: str = worker_details.BACK_TO_HOMEPAGE
+    personal_fields: list[str] = []
+    details: dict[str, str] = {}
+    detail_errors: dict[str, str] = {}
+    different_payment: bool = False
+    lookup_pending: bool = False
 
     _session_id: int = 0
+    _respondent: str = ""
     _rev: int = 0
     _seed: str = ""
 
@@ -122,8 +144,16 @@ class SurveyState(rx.State):
             found = await db.run(survey_taking.definition, test_id=self.test_id)
         return found
 
-    def _show(self, definition: SurveyDefinition, account_id: int) -> None:
-        self._seed = f"{account_id}:{definition.test_id}"
+    def _me(self) -> dict[str, Any]:
+        """Who asks: the session cookie, and the public respondent key when there is no account."""
+        return {"token": session_token(self), "test_id": self.test_id, "respondent": self._respondent or None}
+
+    def _show(self, definition: SurveyDefinition, who: survey_taking.Who) -> None:
+        self._seed = f"{who.account_id or who.respondent}:{definition.test_id}"
+        self.public = who.public
+        self.personal_fields = list(survey_taking.personal_fields(definition, who))
+        self.thank_action = worker_details.thank_you_action(panel=definition.panel,
+                                                            qualification_based=definition.qualification_based)
         self.questions = view.survey_views(definition.questions, self._seed)
         welcome, thanks = definition.welcome, definition.thank_you
         self.title = str(welcome.get("title") or definition.name)
@@ -132,7 +162,6 @@ class SurveyState(rx.State):
         self.thank_title = str(thanks.get("title") or "Thank you!")
         self.thank_description = str(thanks.get("description") or "Your answers have been submitted.")
         self.session_seconds = definition.session_seconds
-        self.crowd_work = definition.panel == "mturk"
 
     def _timer(self, row: Any) -> None:
         self._session_id = int(row.id)
@@ -152,7 +181,11 @@ class SurveyState(rx.State):
         self.history = list(history) if valid and history else [self.index]
         rev = position.get("rev")
         self._rev = rev if isinstance(rev, int) and not isinstance(rev, bool) else 0
-        self.phase = view.QUESTIONS
+        details = position.get("details")
+        if self.personal_fields and isinstance(details, dict):
+            self.details = {k: v for k, v in details.items() if k in worker_details.FIELDS and isinstance(v, str)}
+            self.different_payment = position.get("differentPayment") is True
+        self.phase = view.END if position.get("step") == view.END and self.personal_fields else view.QUESTIONS
         self.epoch += 1
 
     def _current_question(self, definition: SurveyDefinition) -> dict[str, Any]:
@@ -188,7 +221,10 @@ class SurveyState(rx.State):
         self.can_go_back = len(self.history) > 1
 
     def _position(self) -> dict[str, Any]:
-        return {"step": self.phase, "index": self.index, "navigationHistory": self.history, "rev": self._rev}
+        position = {"step": self.phase, "index": self.index, "navigationHistory": self.history, "rev": self._rev}
+        if self.personal_fields:
+            position.update(details=self.details, differentPayment=self.different_payment)
+        return position
 
     def _local_script(self) -> rx.event.EventSpec:
         payload = {
@@ -208,7 +244,7 @@ class SurveyState(rx.State):
         """Keep the draft on the server and in local storage. Refusals end in their own screens."""
         self._rev += 1
         try:
-            await db.run(survey_taking.save, token=session_token(self), test_id=self.test_id,
+            await db.run(survey_taking.save, **self._me(),
                          answers=self.answers, position=self._position())
         except SessionExpiredError:
             return await self._time_up()
@@ -227,7 +263,7 @@ class SurveyState(rx.State):
 
     async def _time_up(self) -> list:
         try:
-            await db.run(survey_taking.clear, token=session_token(self), test_id=self.test_id)
+            await db.run(survey_taking.clear, **self._me())
         except ServiceError:
             pass
         self.phase = "expired"
@@ -241,26 +277,49 @@ class SurveyState(rx.State):
     # --- entering ------------------------------------------------------------------------------
     @rx.event
     async def enter(self, test_id: int):
-        """Called by the rating page once access is ok and the view is the survey."""
+        """Called by the rating page once access is ok and the view is the survey (signed in)."""
         if not isinstance(test_id, int) or isinstance(test_id, bool) or test_id <= 0:
             return
+        self._respondent = ""
+        return await self._enter(test_id)
+
+    @rx.event
+    async def enter_public(self, who: Any):
+        """The survey for a visitor without an account: the browser's answer to window.portalSurvey.who(),
+        {"testId", "id" (its random respondent id), "project" (respondent_project_id or '')}."""
+        try:
+            data = json.loads(who) if isinstance(who, str) and len(who) < 1000 else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            return
+        test_id, browser_id, project = data.get("testId"), data.get("id"), data.get("project") or ""
+        if not isinstance(test_id, int) or isinstance(test_id, bool) or test_id <= 0:
+            return
+        if not isinstance(browser_id, str) or not _BROWSER_ID.match(browser_id) or not isinstance(project, str):
+            return
+        self._respondent = f"respondent:{project}:{browser_id}" if _PROJECT.match(project) else f"public:{browser_id}"
+        return await self._enter(test_id)
+
+    async def _enter(self, test_id: int) -> Any:
         self.test_id = test_id
         self.phase = "loading"
-        self.errors = {}
+        self.errors, self.detail_errors = {}, {}
         self.submitting = False
         self.timeout_open = False
         try:
-            entry = await db.run(survey_taking.enter, token=session_token(self), test_id=test_id)
+            entry = await db.run(survey_taking.enter, **self._me())
         except SignedOutError:
             return rx.redirect(sign_in_url_for(self), replace=True)
         except ServiceError as error:
             return toast("error", error.message)
-        self._show(entry.definition, entry.account_id)
+        self._show(entry.definition, entry.who)
         if entry.reviewed:
             self.phase = "reviewed"
-            return
+            return None
         if entry.active is None:
             self.answers, self.history, self.index = {}, [], 0
+            self.details = worker_details.empty_details()
             self.phase = view.WELCOME
             return [self._url_script()]
         self._timer(entry.active)
@@ -297,7 +356,7 @@ class SurveyState(rx.State):
         if self.phase not in (view.WELCOME, view.QUESTIONS) or self.test_id <= 0:
             return
         try:
-            row = await db.run(survey_taking.start, token=session_token(self), test_id=self.test_id)
+            row = await db.run(survey_taking.start, **self._me())
         except AlreadyReviewedError:
             self.phase = "reviewed"
             return
@@ -324,6 +383,9 @@ class SurveyState(rx.State):
         index = positions[key]
         question = definition.questions[index]
         answer = {**answer, "type": question.get("type")}
+        paste = answer.get("pasteMetadata")
+        if paste is not None and not _paste_ok(paste):
+            answer.pop("pasteMetadata")
         if len(_json(answer)) > MAX_TEXT_LENGTH + 2_000:
             return [toast("error", "This answer is too long.")]
         old = self.answers.get(key)
@@ -350,27 +412,40 @@ class SurveyState(rx.State):
         question = definition.questions[self.index] if definition and 0 <= self.index < len(definition.questions) else {}
         return str(question.get("key") or ""), question, dict(self._answer_of(question)) if question else {}
 
+    async def _question(self, key: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The question named by an event and a copy of its answer (None for an unknown key).
+
+        Every answer event names its question: a debounced text event may arrive after Continue."""
+        definition = await self._fresh_definition()
+        if not isinstance(key, str):
+            return None
+        question = next((q for q in definition.questions if q.get("key") == key), None)
+        return None if question is None else (question, dict(self._answer_of(question)))
+
     @rx.event
     async def set_answer(self, key: str, answer: dict[str, Any]):
         """One answer object (what the other handlers build); validated like every answer."""
         return await self._apply(key, answer)
 
     @rx.event
-    async def choose(self, value: str):
-        await self._fresh_definition()
-        key, question, answer = self._current_key_and_answer()
+    async def choose(self, key: str, value: str):
+        found = await self._question(key)
+        if found is None or not isinstance(value, str):
+            return
+        question, answer = found
         if value == view.OTHER_VALUE:
-            answer.update(isOther=True, value=self.other_text if answer.get("isOther") else "")
+            keep = answer.get("value") if answer.get("isOther") and isinstance(answer.get("value"), str) else ""
+            answer.update(isOther=True, value=keep)
         else:
             answer.update(isOther=False, value=value)
         return await self._apply(key, answer)
 
     @rx.event
-    async def set_other_text(self, text: str):
-        await self._fresh_definition()
-        key, question, answer = self._current_key_and_answer()
-        if not isinstance(text, str):
+    async def set_other_text(self, key: str, text: str):
+        found = await self._question(key)
+        if found is None or not isinstance(text, str):
             return
+        question, answer = found
         text = text[: MAX_OTHER_LENGTH * 2]
         if question.get("type") in SINGLE_CHOICE:
             answer.update(isOther=True, value=text)
@@ -379,11 +454,11 @@ class SurveyState(rx.State):
         return await self._apply(key, answer)
 
     @rx.event
-    async def toggle_option(self, value: str):
-        await self._fresh_definition()
-        key, question, answer = self._current_key_and_answer()
-        if not isinstance(value, str):
+    async def toggle_option(self, key: str, value: str):
+        found = await self._question(key)
+        if found is None or not isinstance(value, str):
             return
+        question, answer = found
         if value == view.OTHER_VALUE:
             answer["isOther"] = not answer.get("isOther")
             answer.setdefault("otherText", "")
@@ -393,22 +468,22 @@ class SurveyState(rx.State):
         return await self._apply(key, answer)
 
     @rx.event
-    async def set_text(self, text: str):
-        await self._fresh_definition()
-        key, question, answer = self._current_key_and_answer()
-        if not isinstance(text, str):
+    async def set_text(self, key: str, text: str):
+        found = await self._question(key)
+        if found is None or not isinstance(text, str):
             return
+        question, answer = found
         answer["value"] = text[: MAX_TEXT_LENGTH + 1]
         if question.get("type") in LIMITABLE_TEXT:
             answer["isLimited"] = question.get("isLimited", True) is not False
         return await self._apply(key, answer)
 
     @rx.event
-    async def set_number(self, text: str):
-        await self._fresh_definition()
-        key, question, answer = self._current_key_and_answer()
-        if not isinstance(text, str):
+    async def set_number(self, key: str, text: str):
+        found = await self._question(key)
+        if found is None or not isinstance(text, str):
             return
+        question, answer = found
         text = text.strip()[:40]
         number = parse_number(text)
         if not text:
@@ -419,41 +494,45 @@ class SurveyState(rx.State):
             answer["value"] = int(number) if number.is_integer() and abs(number) < 2**53 else number
         return await self._apply(key, answer)
 
-    async def _rank(self, value: str, offset: int):
-        await self._fresh_definition()
-        key, question, answer = self._current_key_and_answer()
+    async def _rank(self, key: str, value: str, offset: int):
+        found = await self._question(key)
+        if found is None:
+            return None
+        question, answer = found
         current = answer.get("value") if isinstance(answer.get("value"), list) else []
-        shown = self.questions[self.index].get("options", []) if 0 <= self.index < len(self.questions) else []
+        shown = view.ordered_options(question, self._seed)
         answer["value"] = view.rank_move(shown, current, value, offset) if isinstance(value, str) else current
         return await self._apply(key, answer)
 
     @rx.event
-    async def rank_up(self, value: str):
-        return await self._rank(value, -1)
+    async def rank_up(self, key: str, value: str):
+        return await self._rank(key, value, -1)
 
     @rx.event
-    async def rank_down(self, value: str):
-        return await self._rank(value, 1)
+    async def rank_down(self, key: str, value: str):
+        return await self._rank(key, value, 1)
 
     @rx.event
-    async def keep_rank(self):
+    async def keep_rank(self, key: str):
         """'Keep this order': the shown order becomes the ranking."""
-        return await self._rank("", 0)
+        return await self._rank(key, "", 0)
 
     @rx.event
-    async def rate(self, value: str):
-        await self._fresh_definition()
-        key, question, answer = self._current_key_and_answer()
+    async def rate(self, key: str, value: str):
+        found = await self._question(key)
+        if found is None:
+            return
+        question, answer = found
         number = parse_number(value)
         answer["value"] = int(number) if number is not None and number.is_integer() else number
         return await self._apply(key, answer)
 
     @rx.event
-    async def pick_cell(self, statement: str, column: str):
-        await self._fresh_definition()
-        key, question, answer = self._current_key_and_answer()
-        if not isinstance(statement, str) or not isinstance(column, str):
+    async def pick_cell(self, key: str, statement: str, column: str):
+        found = await self._question(key)
+        if found is None or not isinstance(statement, str) or not isinstance(column, str):
             return
+        question, answer = found
         current = answer.get("value") if isinstance(answer.get("value"), dict) else {}
         answer["value"] = view.matrix_pick(current, statement, column, bool(question.get("allowMultipleAnswers")))
         return await self._apply(key, answer)
@@ -497,8 +576,8 @@ class SurveyState(rx.State):
 
     @rx.event
     async def submit(self):
-        """Submit on the last question (the end step has no active parts for a signed-in participant)."""
-        if self.phase != view.QUESTIONS:
+        """Submit on the last question: the personal-info step for a public respondent, else the server."""
+        if self.phase != view.QUESTIONS or self.submitting:
             return
         definition = await self._fresh_definition()
         key, question, answer = self._current_key_and_answer()
@@ -507,49 +586,126 @@ class SurveyState(rx.State):
             self.errors = {**self.errors, key: message}
             return
         self.history = branching.history_add(branching.history_truncate(self.history, self.index), self.index)
-        return await self._submit(definition)
+        self.submitting = True
+        yield
+        events = await self._submit(definition)
+        self.submitting = False
+        yield events
 
     async def _submit(self, definition: SurveyDefinition) -> list:
-        if self.submitting:
-            return []
+        """After the last question: the personal-info step when it has fields, else straight to the server."""
         errors = branching.validate_submission(definition.questions, self.answers, definition.conditional)
         if errors:
             self.errors = errors
             return [toast("error", SUMMARY)]
-        self.submitting = True
+        if self.personal_fields and self.phase == view.QUESTIONS:
+            self.phase = view.END
+            if not self.details:
+                self.details = worker_details.empty_details()
+            events = await self._save()
+            return [self._url_script(), rx.call_script("window.scrollTo(0, 0)"), *events]
+        return await self._send()
+
+    async def _send(self) -> list:
         try:
-            result = await db.run(survey_taking.submit, token=session_token(self), test_id=self.test_id,
-                                  answers=self.answers, worker_data={}, submission_id=f"session-{self._session_id}")
+            result = await db.run(
+                survey_taking.submit, **self._me(), answers=self.answers, worker_data=self.details,
+                different_payment_email=self.different_payment, submission_id=f"session-{self._session_id}",
+            )
         except AlreadyReviewedError:
             self.phase = "reviewed"
             return [rx.call_script(f"window.portalSurvey.clear({self.test_id})")]
         except AnswersError as error:
             self.errors = {k.removeprefix("answers."): v for k, v in (error.errors or {}).items()}
+            self.phase = view.QUESTIONS  # back to the questions, where the messages are
+            self._refresh(await self._fresh_definition())
             return [toast("error", SUMMARY)]
         except SessionExpiredError:
             return await self._time_up()
         except (NoSessionError, SignedOutError) as error:
             return self._left(error)
+        except ServiceError as error:
+            found = {k.removeprefix("workerData."): v for k, v in (error.errors or {}).items() if k.startswith("workerData.")}
+            if found:
+                self.detail_errors = found
+                return [toast("error", error.message)]
+            return [toast("error", SUBMIT_FAILED)]
         except Exception:  # noqa: BLE001 - the participant gets the spec's message, the log gets the trace
             log.exception("survey submission failed for test %s", self.test_id)
             return [toast("error", SUBMIT_FAILED)]
-        finally:
-            self.submitting = False
         self.phase = view.THANK_YOU
         self.reward_label = f"${result.amount_cents / 100:,.2f}"
         self.timeout_open = False
-        self.errors = {}
+        self.errors, self.detail_errors = {}, {}
         return [
             rx.call_script(f"window.portalSurvey.completed({self.test_id})"),
             self._url_script(),
             rx.call_script("window.scrollTo(0, 0)"),
         ]
 
+    # --- the end step: personal info (public respondents) ---------------------------------------
+    @rx.event
+    async def set_detail(self, field: str, value: str):
+        if self.phase != view.END or field not in self.personal_fields or not isinstance(value, str):
+            return
+        self.details = {**self.details, field: value[:300]}
+        if field in self.detail_errors:
+            message = worker_details.validate(self.details, [field], different_payment_email=self.different_payment).get(field)
+            self.detail_errors = {k: v for k, v in self.detail_errors.items() if k != field} | (
+                {field: message} if message else {})
+        return await self._save()
+
+    @rx.event
+    async def set_different_payment(self, checked: bool):
+        if self.phase != view.END:
+            return
+        self.different_payment = checked is True
+        return await self._save()
+
+    @rx.event
+    async def lookup_worker(self, worker_id: str):
+        """The worker ID typed (500 ms after the last key): fields wait while their details are looked up."""
+        if self.phase != view.END or "workerId" not in self.personal_fields or not isinstance(worker_id, str):
+            return
+        self.details = {**self.details, "workerId": worker_id[:100]}
+        self.lookup_pending = True
+        yield
+        found = await db.run(workers.lookup, worker_id=worker_id.strip())
+        await asyncio.sleep(worker_details.LOOKUP_APPLY_DELAY_MS / 1000)
+        self.details = worker_details.lookup_result(found, self.details)
+        self.lookup_pending = False
+        self.epoch += 1
+        yield await self._save()
+
+    @rx.event
+    async def back_to_questions(self):
+        if self.phase != view.END:
+            return
+        self.phase = view.QUESTIONS
+        self._refresh(await self._fresh_definition())
+        events = await self._save()
+        return [self._url_script(), *events]
+
+    @rx.event
+    async def submit_details(self):
+        if self.phase != view.END:
+            return
+        errors = worker_details.validate(self.details, self.personal_fields, different_payment_email=self.different_payment)
+        self.detail_errors = errors
+        if errors:
+            yield toast("error", survey_taking.MSG_DETAILS)
+            return
+        self.submitting = True
+        yield
+        events = await self._send()
+        self.submitting = False
+        yield events
+
     # --- the timer and the browser's reports ---------------------------------------------------
     @rx.event
     async def extend_time(self):
         try:
-            row = await db.run(survey_taking.extend, token=session_token(self), test_id=self.test_id)
+            row = await db.run(survey_taking.extend, **self._me())
         except SessionExpiredError:
             return await self._time_up()
         except ServiceError as error:
@@ -598,7 +754,7 @@ class SurveyState(rx.State):
     async def _check(self) -> list:
         """Back on the tab, and every 5 minutes: is the review still in progress?"""
         try:
-            pending = await db.run(survey_taking.check, token=session_token(self), test_id=self.test_id)
+            pending = await db.run(survey_taking.check, **self._me())
         except SignedOutError as error:
             return self._left(error)
         except ServiceError:
@@ -613,7 +769,7 @@ class SurveyState(rx.State):
     async def _sync(self) -> list:
         """Another tab saved: take the server draft (answers and position)."""
         try:
-            row = await db.run(survey_taking.draft, token=session_token(self), test_id=self.test_id)
+            row = await db.run(survey_taking.draft, **self._me())
         except ServiceError:
             return []
         if row is None:
@@ -629,16 +785,14 @@ class SurveyState(rx.State):
 
     async def _paste(self, data: dict[str, Any]) -> list:
         key, length, at = data.get("key"), data.get("length"), data.get("at")
-        if not isinstance(key, str) or key not in self.answers:
-            return []
         if not isinstance(length, int) or isinstance(length, bool) or not 0 < length <= MAX_TEXT_LENGTH:
             return []
-        definition = await self._fresh_definition()
-        question = next((q for q in definition.questions if q.get("key") == key), {})
-        if question.get("type") not in TEXT:
+        found = await self._question(key)
+        if found is None or found[0].get("type") not in TEXT:
             return []
+        question, answer = found
         stamp = at if isinstance(at, str) and len(at) <= 40 else ""
-        answer = {**self.answers[key], "pasteMetadata": {"wasPasted": True, "pasteTimestamp": stamp, "pastedLength": length}}
+        answer["pasteMetadata"] = {"wasPasted": True, "pasteTimestamp": stamp, "pastedLength": length}
         return await self._apply(key, answer)
 
     # --- shown values --------------------------------------------------------------------------
@@ -658,6 +812,12 @@ class SurveyState(rx.State):
     @rx.var(cache=True)
     def other_chosen(self) -> bool:
         return self.single_value == view.OTHER_VALUE or view.OTHER_VALUE in self.multi_values
+
+    @rx.var(cache=True)
+    def state_options(self) -> list[list[str]]:
+        """The states of the chosen country (the US when none is chosen)."""
+        country = self.details.get("country") or geography.DEFAULT_COUNTRY
+        return [[code, name] for code, name in geography.subdivisions(country)] if geography.is_country(country) else []
 
     @rx.var(cache=True)
     def text_key(self) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -100,6 +102,13 @@ def finish(page: Page) -> None:
     page.click("#survey-continue")
     expect(page.locator("#survey-error")).to_have_text("Your answer is too short, please make it at least 15 words.")
     expect(page.locator("#survey-hint")).to_have_text("Your answer should be at least 15 words long")
+    # Pasting records where the text came from (the paste metadata of the answer).
+    page.evaluate("""(text) => {
+        const box = document.getElementById('survey-text');
+        const data = new DataTransfer();
+        data.setData('text/plain', text);
+        box.dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true}));
+    }""", FIFTEEN_WORDS)
     page.fill("#survey-text", FIFTEEN_WORDS)
     expect(page.locator("#survey-error")).to_have_count(0)
     continue_to(page, "Question 13/13")
@@ -133,6 +142,9 @@ def test_survey_through_a_branch_to_the_end_gives_one_review_and_one_reward(page
     stored = db.exec(select(Review).where(Review.test_id == test.id, Review.account_id == account.id)).one()
     assert stored.answers["involvement"]["value"] == "influencer"
     assert "tools-used" not in stored.answers  # on the branch not taken
+    assert stored.answers["last-purchase"]["value"] == FIFTEEN_WORDS
+    assert stored.answers["last-purchase"]["pasteMetadata"]["wasPasted"] is True
+    assert stored.answers["last-purchase"]["pasteMetadata"]["pastedLength"] == len(FIFTEEN_WORDS)
     # The rewards table shows the completed review once.
     page.goto(f"{app_server.url}/")
     page.click("#tab-rewards")
@@ -243,3 +255,164 @@ def test_timeout_warning_extends_once_and_the_countdown_ends_the_session(page: P
     expect(page.get_by_text("Time is up.")).to_be_visible(timeout=20000)
     expect(page.locator("#access-text")).to_have_text("Your session has expired. You can restart the review.")
     assert page.evaluate(f"window.localStorage.getItem('{test.id}-survey-answers')") is None
+
+
+def shot(page: Page, name: str) -> None:
+    out = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/survey-shots"))
+    out.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out / f"{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_decider_route_live_messages_and_screens(page: Page, app_server, db, width):
+    """The decider branch (page 2): choice limits, 'other', number limits; screenshots at both widths."""
+    test = survey_test(db)
+    account = invited_participant(db, test)
+    sign_in(page, app_server.url, account.email, PASSWORD)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{app_server.url}/test/{test.id}/rate")
+    expect(page.locator("#survey-welcome")).to_be_visible()
+    shot(page, f"welcome-{width}")
+    page.click("#start-survey")
+    at_question(page, "Question 1/13")
+    expect(page.get_by_text("You have 60 minutes to complete the test.")).to_be_visible()
+    option(page, "I make or approve the decision")
+    shot(page, f"single-{width}")
+    continue_to(page, "Question 2/13")
+    for label in ("Spreadsheets", "A BI suite", "Product analytics", "Web analytics"):
+        option(page, label)
+    expect(page.locator("#survey-error")).to_have_text("You can select between 1 and 3 options")
+    option(page, "Web analytics")
+    expect(page.locator("#survey-error")).to_have_count(0)
+    option(page, "Other")
+    page.fill("#survey-other-text", "Homegrown dashboards")
+    expect(page.locator("#survey-error")).to_have_text("You can select between 1 and 3 options")  # 'other' counts
+    option(page, "Spreadsheets")
+    expect(page.locator("#survey-error")).to_have_count(0)
+    shot(page, f"multi-{width}")
+    continue_to(page, "Question 3/13")
+    page.fill("#survey-number", "1000000")
+    page.click("#survey-continue")
+    expect(page.locator("#survey-error")).to_have_text("Number must be less than or equal to 999999")
+    page.fill("#survey-number", "25000")
+    continue_to(page, "Question 4/13")
+    expect(page.locator("#survey-required")).to_have_count(0)  # optional
+    page.fill("#survey-number", "140")
+    page.click("#survey-continue")
+    expect(page.locator("#survey-error")).to_have_text("Number must be less than or equal to 100")
+    page.fill("#survey-number", "")
+    continue_to(page, "Question 5/13")
+    shot(page, f"rank-{width}")
+    page.get_by_role("button", name="Move Support up").click()
+    expect(page.locator("#survey-rank li").nth(2)).to_contain_text("Support")
+    continue_to(page, "Question 6/13")
+    shot(page, f"rating-{width}")
+    option(page, "5")
+    continue_to(page, "Question 7/13")
+    page.click("#cell-0-0")
+    page.click("#survey-continue")
+    expect(page.locator("#survey-error")).to_have_text("Answer is required for all statements in the row")
+    page.click("#cell-1-2")
+    shot(page, f"matrix-{width}")
+    continue_to(page, "Question 8/13")
+    shot(page, f"description-{width}")
+    if width == 375:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 376
+    # Back follows the history through page 2, the branch's page.
+    for progress in ("Question 7/13", "Question 6/13", "Question 5/13", "Question 4/13", "Question 3/13", "Question 2/13"):
+        page.click("#survey-back")
+        at_question(page, progress)
+    expect(page.locator("#survey-other-text")).to_have_value("Homegrown dashboards")
+    page.click("#survey-back")
+    at_question(page, "Question 1/13")
+    # Changing the branch answer resets the later answers and the history.
+    option(page, "I recommend tools to the decision maker")
+    continue_to(page, "Question 5/13")
+    page.click("#survey-back")
+    at_question(page, "Question 1/13")
+    option(page, "I make or approve the decision")
+    continue_to(page, "Question 2/13")
+    expect(page.locator("label.survey-option input:checked")).to_have_count(0)
+
+
+PUBLIC_TEST = "Demo: Public qualification - Developer tools survey"
+
+
+def test_a_public_respondent_takes_a_public_qualification_test_without_an_account(page: Page, app_server, db):
+    test = db.exec(select(Test).where(Test.name == PUBLIC_TEST)).one()
+    page.goto(f"{app_server.url}/test/{test.id}/rate")
+    expect(page.locator("#survey-welcome")).to_be_visible()
+    page.click("#start-survey")
+    at_question(page, "Question 1/2")
+    expect(page.get_by_text("You have 15 minutes to complete the test.")).to_be_visible()
+    option(page, "Python")
+    continue_to(page, "Question 2/2")
+    page.fill("#survey-text", "GitHub Actions")
+    page.click("#survey-submit")
+    # Personal info for a qualification-based audience: first name, job title, e-mail, LinkedIn.
+    expect(page.locator("#personal-info-title")).to_have_text("Personal info")
+    expect(page.locator("#survey-banner")).to_contain_text("Please make sure to comment on messaging and content.")
+    for field in ("firstName", "jobTitle", "email", "linkedin"):
+        expect(page.locator(f"#detail-{field}")).to_be_visible()
+    expect(page.locator("#detail-phoneNumber")).to_have_count(0)
+    page.click("#details-submit")
+    expect(page.locator("#detail-firstName-error")).to_be_visible()
+    assert db.exec(select(func.count()).select_from(Review).where(Review.test_id == test.id)).one() == 0
+    page.fill("#detail-firstName", "Robin")
+    page.fill("#detail-jobTitle", "Staff engineer")
+    page.fill("#detail-email", "robin.dev@example.org")
+    page.fill("#detail-linkedin", "linkedin.com/in/robin-dev")
+    shot(page, "personal-info-1280")
+    page.click("#details-submit")
+    expect(page.locator("#thank-you-title")).to_be_visible()
+    expect(page.locator("#thank-you-promo")).to_contain_text("Sign up")
+    shot(page, "thank-you-public-1280")
+    db.expire_all()
+    review = db.exec(select(Review).where(Review.test_id == test.id)).one()
+    assert review.account_id is None and review.respondent_key.startswith("public:")
+    assert review.worker_data["firstName"] == "Robin" and review.worker_data["email"] == "robin.dev@example.org"
+    assert review.answers["dev-ci"]["value"] == "GitHub Actions"
+    # This browser recorded the test as completed: opening it again shows the completed state.
+    page.goto(f"{app_server.url}/test/{test.id}/rate")
+    expect(page.locator("#completed-text")).to_be_visible()
+
+
+def test_a_signed_out_visitor_of_a_members_test_signs_in_first(page: Page, app_server, db):
+    test = survey_test(db)
+    page.goto(f"{app_server.url}/test/{test.id}/rate?respondent_project_id=p-1")
+    expect(page).to_have_url(re.compile(r"/sign-in"))
+
+
+def test_unknown_and_removed_tests(page: Page, app_server, db):
+    page.goto(f"{app_server.url}/test/999999/rate")
+    expect(page.locator("#not-found-text")).to_be_visible()
+    page.goto(f"{app_server.url}/test/abc/rate")
+    expect(page.locator("#not-found-text")).to_be_visible()
+
+
+SCREENER_TEST = "Demo: Screener - Finance tooling survey"
+
+
+def test_the_screener_is_judged_on_the_server_once(page: Page, app_server, db):
+    test = db.exec(select(Test).where(Test.name == SCREENER_TEST)).one()
+    failing = invited_participant(db, test)
+    sign_in(page, app_server.url, failing.email, PASSWORD)
+    page.goto(f"{app_server.url}/test/{test.id}/rate")
+    expect(page.locator("#screener-heading")).to_have_text("Screening question")
+    expect(page.locator("#screener-confirm")).to_be_disabled()
+    # The correct answers never reach the browser.
+    assert "isCorrect" not in page.content()
+    page.click("#screener-answer-1")
+    page.click("#screener-confirm")
+    expect(page.locator("#screener-failed")).to_contain_text("your response does not match the requirements for this test")
+    page.goto(f"{app_server.url}/test/{test.id}/rate")  # one response: still failed
+    expect(page.locator("#screener-failed")).to_be_visible()
+    shot(page, "screener-failed-1280")
+
+    page.context.clear_cookies()
+    passing = invited_participant(db, test)
+    sign_in(page, app_server.url, passing.email, PASSWORD)
+    page.goto(f"{app_server.url}/test/{test.id}/rate")
+    page.click("#screener-answer-0")
+    page.click("#screener-confirm")
+    expect(page.locator("#survey-welcome")).to_be_visible()

@@ -151,7 +151,7 @@ def test_double_submit_gives_one_review_one_reward_one_completed_invite(session:
     session.commit()
     assert first.created is True
     again = submit(session, test, a.id, good_answers())
-    assert again == rs.SubmitResult(first.review_id, first.reward_id, created=False)
+    assert again == rs.SubmitResult(first.review_id, first.reward_id, created=False, amount_cents=first.amount_cents)
     with pytest.raises(rs.AlreadyReviewedError) as err:
         submit(session, test, a.id, good_answers(), submission_id="another-tab")
     assert err.value.errors == {"reviewId": "Test is already reviewed"}
@@ -200,6 +200,34 @@ def test_concurrent_submissions_give_one_review(db_url: str, session: Session, w
         s1.commit()
         thread.join(10)
     engine.dispose()
-    assert results == [rs.SubmitResult(first.review_id, first.reward_id, created=False)]
+    assert results == [rs.SubmitResult(first.review_id, first.reward_id, created=False, amount_cents=first.amount_cents)]
     session.expire_all()
     assert counts(session) == (1, 1)
+
+
+PUBLIC = "public:" + "a" * 32
+
+
+def test_a_public_respondent_takes_a_survey_by_its_key_without_an_account(session: Session, world):
+    test, a, _b, _invite = world
+    row = rs.start_session(session=session, test_id=test.id, account_id=None, respondent=PUBLIC, now=T0)
+    assert row.account_id is None and row.respondent_key == PUBLIC
+    result = rs.submit_survey(session=session, test_id=test.id, account_id=None, respondent=PUBLIC,
+                              answers=good_answers(), worker_data={"firstName": "Kim"}, submission_id="p-1", now=T0)
+    session.commit()
+    review = session.get(Review, result.review_id)
+    reward = session.get(Reward, result.reward_id)
+    assert review.account_id is None and review.worker_data["firstName"] == "Kim"
+    assert reward.account_id is None and reward.amount_cents == test.payout_cents
+    # The account's own session is untouched; the key of another browser reaches nothing.
+    assert rs.active_session(session=session, test_id=test.id, account_id=a.id, now=T0) is None
+    other = "public:" + "b" * 32
+    assert rs.pending_review(session=session, test_id=test.id, account_id=None, respondent=other, now=T0).existing_review is False
+
+
+@pytest.mark.parametrize("key", ["account:1", "public:short", "public:" + "A" * 32, "respondent:x:" + "g" * 32, "", None, 5])
+def test_a_malformed_public_key_reaches_no_session(session: Session, world, key):
+    test, _a, _b, _invite = world
+    with pytest.raises(rs.NoSessionError):
+        rs.start_session(session=session, test_id=test.id, account_id=None, respondent=key, now=T0)
+    assert session.exec(select(func.count()).select_from(ReviewSession)).one() == 0

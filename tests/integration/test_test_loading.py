@@ -93,9 +93,16 @@ def test_a_signed_out_visitor_is_sent_to_sign_in_and_sees_no_questions(session: 
     assert (ghost.state, ghost.view) == (ta.OK, ta.SIGN_IN)
 
 
-def test_a_respondent_project_id_lets_a_signed_out_respondent_in(session: Session, survey: Test):
+def test_a_respondent_project_id_alone_does_not_open_a_paid_test_to_anyone(session: Session, survey: Test):
+    """Only tests with public qualifications are taken signed out (docs/decisions.md, "Public respondents")."""
     got = load(session, survey, None, respondent_project_id="proj-7")
-    assert (got.state, got.view) == (ta.OK, ta.SURVEY_VIEW)
+    assert (got.state, got.view) == (ta.OK, ta.SIGN_IN)
+    seed_reference(session)
+    public = demo(session, "08-public-qualification.json", name="Public with project")
+    assert load(session, public, None, respondent_project_id="proj-7").view == ta.SURVEY_VIEW
+    external = demo(session, "01-survey.json", name="External with project", panel="external")
+    got = load(session, external, None, respondent_project_id="proj-7")
+    assert (got.state, got.view) == (ta.NOT_INVITED, None)
     assert load(session, survey, None, respondent_project_id="   ").view == ta.SIGN_IN
     assert load(session, survey, None, respondent_project_id="x" * 201).view == ta.SIGN_IN
 
