@@ -150,6 +150,7 @@ def test_survey_through_a_branch_to_the_end_gives_one_review_and_one_reward(page
     finish(page)
     expect(page.locator("#thank-you-reward")).to_contain_text("$25.00")  # the invite's amount
     expect(page.locator("#thank-you-home")).to_be_visible()
+    shot(page, "thank-you-1280")
     assert counts(db, test.id, account.id) == (1, 1, "completed")
     stored = db.exec(select(Review).where(Review.test_id == test.id, Review.account_id == account.id)).one()
     assert stored.answers["involvement"]["value"] == "influencer"
@@ -216,6 +217,7 @@ def test_time_up_clears_the_session_and_offers_a_restart(page: Page, app_server,
     db.commit()
     page.reload()
     expect(page.locator("#access-text")).to_have_text("Your session has expired. You can restart the review.")
+    shot(page, "session-expired-1280")
     page.click("#access-link")
     expect(page.locator("#survey-welcome")).to_be_visible()
     page.click("#start-survey")
