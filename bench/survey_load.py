@@ -33,7 +33,6 @@ import math
 import os
 import random
 import resource
-import signal
 import statistics
 import subprocess
 import sys
@@ -151,7 +150,7 @@ def make_participants(database_url: str, test_id: int, count: int) -> list[str]:
 
 def start_server(database_url: str, port: int, log_path: Path, trace_path: Path | None = None,
                  profile_event: str | None = None, switch_interval: float | None = None) -> subprocess.Popen:
-    import httpx
+    from tests.support.portal_server import start_portal
 
     env = dict(os.environ)
     if trace_path is not None or switch_interval:  # bench/trace/sitecustomize.py; nothing changed in portal/
@@ -172,35 +171,16 @@ def start_server(database_url: str, port: int, log_path: Path, trace_path: Path 
         REFLEX_TELEMETRY_ENABLED="false",
         PATH=f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}",
     )
-    log = log_path.open("w")
-    proc = subprocess.Popen(
-        [str(VENV_BIN / "reflex"), "run", "--env", "prod", "--single-port",
-         "--frontend-port", str(port), "--backend-port", str(port)],
-        env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the portal exited early:\n{log_path.read_text()[-4000:]}")
-        try:
-            if httpx.get(f"http://localhost:{port}/api/health", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(1)
-    stop_server(proc)
-    raise SystemExit(f"the portal did not start in {STARTUP_TIMEOUT} s:\n{log_path.read_text()[-4000:]}")
+    try:
+        return start_portal(port, env, log_path, timeout=STARTUP_TIMEOUT)
+    except RuntimeError as error:
+        raise SystemExit(str(error)) from None
 
 
 def stop_server(proc: subprocess.Popen) -> None:
-    if proc.poll() is not None:
-        return
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
+    from tests.support.portal_server import stop_portal
+
+    stop_portal(proc)
 
 
 # --- one participant ------------------------------------------------------------------------

@@ -140,6 +140,14 @@ def _active(session: Session, test_id: int, key: str, now: datetime, *, lock: bo
     return row
 
 
+def _mark(session: Session, row: ReviewSession, status: str, now: datetime) -> bool:
+    row.status = status
+    row.updated_at = now
+    session.add(row)
+    session.flush()
+    return True
+
+
 def _review(session: Session, test_id: int, key: str) -> Review | None:
     return session.exec(
         select(Review).where(Review.test_id == test_id, Review.respondent_key == key)
@@ -213,11 +221,7 @@ def restart(*, session: Session, test_id: int, account_id: int | None, responden
         return False
     if row.status == "restarted":
         return False
-    row.status = "restarted"
-    row.updated_at = now
-    session.add(row)
-    session.flush()
-    return True
+    return _mark(session, row, "restarted", now)
 
 
 def save_draft(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, answers: Any, position: Any,
@@ -270,11 +274,7 @@ def clear_session(*, session: Session, test_id: int, account_id: int | None, res
     row = _latest(session, test_id, key, lock=True)
     if row is None or row.status != "active":
         return False
-    row.status = "cleared"
-    row.updated_at = now
-    session.add(row)
-    session.flush()
-    return True
+    return _mark(session, row, "cleared", now)
 
 
 def _existing_result(session: Session, review: Review, submission_id: str) -> SubmitResult:

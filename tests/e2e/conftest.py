@@ -7,17 +7,14 @@ migrated and seeded SQLite file; Playwright drives Debian's Chromium against it.
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from sqlmodel import Session
@@ -25,6 +22,7 @@ from sqlmodel import Session
 from portal.db import make_engine
 from tests.support.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
 from tests.support.oidc_provider import OidcProvider
+from tests.support.portal_server import start_portal, stop_portal
 from tests.support.smtp_server import SmtpServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,37 +65,11 @@ def app_env(port: int, database_url: str, **extra: str) -> dict[str, str]:
 def start_app(port: int, env: dict[str, str], log_path: Path) -> subprocess.Popen:
     for command in (["migrate"], ["seed-demo"]):
         subprocess.run([sys.executable, "-m", "portal.cli", *command], env=env, cwd=ROOT, check=True, capture_output=True)
-    log = log_path.open("w")
-    proc = subprocess.Popen(
-        [str(VENV_BIN / "reflex"), "run", "--env", "prod", "--single-port",
-         "--frontend-port", str(port), "--backend-port", str(port)],
-        env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    deadline = time.monotonic() + START_TIMEOUT
-    base = env["BASE_URL"]
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"app exited early:\n{log_path.read_text()[-4000:]}")
-        try:
-            if httpx.get(f"{base}/api/health", timeout=2).status_code == 200 and \
-               httpx.get(f"{base}/sign-in/", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(1)
-    stop_app(proc)
-    raise RuntimeError(f"app did not start in {START_TIMEOUT}s:\n{log_path.read_text()[-4000:]}")
+    return start_portal(port, env, log_path, timeout=START_TIMEOUT, ready_paths=("/api/health", "/sign-in/"))
 
 
 def stop_app(proc: subprocess.Popen) -> None:
-    if proc.poll() is not None:
-        return
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
+    stop_portal(proc)
 
 
 @pytest.fixture(scope="session")
