@@ -78,6 +78,12 @@ def _paste_ok(value: Any) -> bool:
     )
 
 
+def _latest_draft(row: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The session's newest draft: one still queued in this process, else the stored one."""
+    queued = draft_writer.writer.pending(row.id)
+    return (queued.answers, queued.position) if queued else (row.draft_answers, row.draft_position)
+
+
 def _clean(answer: dict[str, Any]) -> dict[str, Any]:
     """An answer object with only the fields the page sends (pasteMetadata only in its own shape)."""
     kept = {k: v for k, v in answer.items() if k in ANSWER_FIELDS}
@@ -320,7 +326,7 @@ class SurveyState(rx.State):
             self.phase = view.WELCOME
             return [self._url_script()]
         self._timer(entry.active)
-        self._restore(entry.active.draft_answers, entry.active.draft_position, entry.definition)
+        self._restore(*_latest_draft(entry.active), entry.definition)
         self._refresh(entry.definition)
         return [
             self._url_script(),
@@ -368,7 +374,7 @@ class SurveyState(rx.State):
             return toast("error", error.message)
         definition = await self._fresh_definition()
         self._timer(row)
-        self._restore(row.draft_answers, row.draft_position, definition)
+        self._restore(*_latest_draft(row), definition)
         self._refresh(definition)
         events = await self._save()
         return [toast("info", test_access.start_message(self.session_seconds)), self._url_script(),

@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -35,9 +35,18 @@ class AppServer:
     url: str
     database_url: str
     log_path: Path
+    env: dict[str, str] = field(default_factory=dict, repr=False)
+    proc: subprocess.Popen | None = field(default=None, repr=False)
 
     def db(self) -> Session:
         return Session(make_engine(self.database_url), expire_on_commit=False)
+
+    def restart(self) -> None:
+        """Stop the backend process and start it again on the same port, database and settings
+        (a second app process would rebuild the shared frontend for its own port)."""
+        if self.proc is not None:
+            stop_app(self.proc)
+        self.proc = start_app(int(self.env["PORT"]), self.env, self.log_path)
 
 
 def free_port() -> int:
@@ -100,11 +109,13 @@ def app_server(tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer
     # Loopback is a trusted proxy here, so tests can speak for distinct clients with X-Forwarded-For.
     env = app_env(port, database_url, TRUSTED_PROXIES="127.0.0.1", **smtp_env(smtp_server), **oidc_provider.env())
     log_path = data / "server.log"
-    proc = start_app(port, env, log_path)
+    server = AppServer(url=env["BASE_URL"], database_url=database_url, log_path=log_path, env=env,
+                       proc=start_app(port, env, log_path))
     try:
-        yield AppServer(url=env["BASE_URL"], database_url=database_url, log_path=log_path)
+        yield server
     finally:
-        stop_app(proc)
+        if server.proc is not None:
+            stop_app(server.proc)
 
 
 @pytest.fixture(scope="session")

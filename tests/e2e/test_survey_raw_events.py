@@ -4,6 +4,7 @@ the server refuses what the page would never send and stores nothing."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import time
 from datetime import timedelta
@@ -58,7 +59,9 @@ async def settled(tab: Tab) -> Tab:
 
 
 def run(coro):
-    return asyncio.run(asyncio.wait_for(coro, 120))
+    """Run the client in its own thread and event loop (Playwright's sync API holds this thread's loop)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coro, 120)).result()
 
 
 SURVEY = SurveyState.get_full_name()

@@ -1,50 +1,23 @@
-"""Nothing is lost when the backend restarts: its own app process, stopped and started mid-survey."""
+"""Nothing is lost when the backend restarts: the app process is stopped and started mid-survey."""
 
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
-import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
 from portal.models import Invite, Review, Reward
 from portal.models._base import utcnow
-from tests.e2e.conftest import AppServer, app_env, free_port, smtp_env, start_app, stop_app
 from tests.e2e.helpers import sign_in
 from tests.e2e.test_survey import PASSWORD, answer_five, continue_to, option, start, survey_test
 from tests.support.factories import make_participant
 
 
-class Restartable:
-    def __init__(self, data: Path, smtp_server, oidc_provider) -> None:
-        port = free_port()
-        self.database_url = f"sqlite:///{data}/restart.db"
-        self.env = app_env(port, self.database_url, **smtp_env(smtp_server), **oidc_provider.env())
-        self.log = data / "server.log"
-        self.proc = start_app(port, self.env, self.log)
-        self.server = AppServer(url=self.env["BASE_URL"], database_url=self.database_url, log_path=self.log)
-
-    def restart(self) -> None:
-        stop_app(self.proc)
-        self.proc = start_app(int(self.env["PORT"]), self.env, self.log)
-
-    def stop(self) -> None:
-        stop_app(self.proc)
-
-
-@pytest.fixture(scope="module")
-def restartable(tmp_path_factory, smtp_server, oidc_provider):
-    app = Restartable(tmp_path_factory.mktemp("restart"), smtp_server, oidc_provider)
-    yield app
-    app.stop()
-
-
-def test_answers_survive_a_backend_restart_and_are_accepted_once(page: Page, restartable):
+def test_answers_survive_a_backend_restart_and_are_accepted_once(page: Page, app_server):
     page.on("dialog", lambda dialog: dialog.accept())
-    base = restartable.server.url
-    with restartable.server.db() as db:
+    base = app_server.url
+    with app_server.db() as db:
         test = survey_test(db)
         account = make_participant(db, password=PASSWORD)
         db.add(Invite(account_id=account.id, test_id=test.id, amount_cents=2500, expires_at=utcnow() + timedelta(hours=24)))
@@ -54,7 +27,7 @@ def test_answers_survive_a_backend_restart_and_are_accepted_once(page: Page, res
     answer_five(page)
     page.wait_for_timeout(500)
 
-    restartable.restart()
+    app_server.restart()
     page.reload()
     page.wait_for_selector("#portal-ready", state="attached", timeout=60000)
     expect(page.locator("#survey-progress")).to_have_text("Question 9/13")
@@ -78,7 +51,7 @@ def test_answers_survive_a_backend_restart_and_are_accepted_once(page: Page, res
     continue_to(page, "Question 13/13")
     page.locator("#survey-submit").dblclick()  # a double click still submits once
     expect(page.locator("#thank-you-title")).to_be_visible()
-    with restartable.server.db() as db:
+    with app_server.db() as db:
         reviews = db.exec(select(func.count()).select_from(Review).where(Review.account_id == account.id)).one()
         rewards = db.exec(select(func.count()).select_from(Reward).where(Reward.account_id == account.id)).one()
         stored = db.exec(select(Review).where(Review.account_id == account.id)).one()
