@@ -299,6 +299,28 @@ def _matrix(question: dict[str, Any], value: Any) -> str | None:
     return None
 
 
+# The fields of an answer object as the survey page builds it (anything else is dropped).
+ANSWER_FIELDS = frozenset({"type", "value", "isOther", "otherText", "isLimited", "pasteMetadata"})
+
+
+def paste_metadata_ok(value: Any) -> bool:
+    """pasteMetadata as the page records it: {wasPasted: true, pasteTimestamp: text, pastedLength: count}."""
+    return (
+        isinstance(value, dict) and set(value) == {"wasPasted", "pasteTimestamp", "pastedLength"}
+        and value["wasPasted"] is True and isinstance(value["pasteTimestamp"], str) and len(value["pasteTimestamp"]) <= 40
+        and isinstance(value["pastedLength"], int) and not isinstance(value["pastedLength"], bool)
+        and 0 < value["pastedLength"] <= MAX_TEXT_LENGTH
+    )
+
+
+def clean_answer(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer object with only the fields the page sends (pasteMetadata only in its own shape)."""
+    kept = {k: v for k, v in answer.items() if k in ANSWER_FIELDS}
+    if "pasteMetadata" in kept and not paste_metadata_ok(kept["pasteMetadata"]):
+        kept.pop("pasteMetadata")
+    return kept
+
+
 def field_errors(errors: dict[str, str]) -> dict[str, str]:
     """Question key -> message as the service's field paths ('answers.<questionKey>')."""
     return {f"answers.{key}": message for key, message in errors.items()}

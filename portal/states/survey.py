@@ -33,7 +33,9 @@ from portal.domain.survey_answers import (
     MAX_TEXT_LENGTH,
     SINGLE_CHOICE,
     SUMMARY,
+    ANSWER_FIELDS,
     TEXT,
+    clean_answer,
     default_answer,
     is_empty,
     parse_number,
@@ -57,7 +59,6 @@ log = logging.getLogger(__name__)
 
 SUBMIT_FAILED = "An error occurred while submitting your response. Please try again."
 EXTENDED = "Your time has been extended by 10 minutes."
-ANSWER_FIELDS = frozenset({"type", "value", "isOther", "otherText", "isLimited", "pasteMetadata"})
 MAX_BRIDGE_LENGTH = 250_000  # a sync report carries the other tab's answers
 CLOCK_SKEW_MS = 2_000
 _BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
@@ -68,28 +69,10 @@ def _ms(value: Any) -> int:
     return int(value.timestamp() * 1000)
 
 
-def _paste_ok(value: Any) -> bool:
-    """pasteMetadata as the page records it: {wasPasted: true, pasteTimestamp: text, pastedLength: count}."""
-    return (
-        isinstance(value, dict) and set(value) == {"wasPasted", "pasteTimestamp", "pastedLength"}
-        and value["wasPasted"] is True and isinstance(value["pasteTimestamp"], str) and len(value["pasteTimestamp"]) <= 40
-        and isinstance(value["pastedLength"], int) and not isinstance(value["pastedLength"], bool)
-        and 0 < value["pastedLength"] <= MAX_TEXT_LENGTH
-    )
-
-
 def _latest_draft(row: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """The session's newest draft: one still queued in this process, else the stored one."""
     queued = draft_writer.writer.pending(row.id)
     return (queued.answers, queued.position) if queued else (row.draft_answers, row.draft_position)
-
-
-def _clean(answer: dict[str, Any]) -> dict[str, Any]:
-    """An answer object with only the fields the page sends (pasteMetadata only in its own shape)."""
-    kept = {k: v for k, v in answer.items() if k in ANSWER_FIELDS}
-    if "pasteMetadata" in kept and not _paste_ok(kept["pasteMetadata"]):
-        kept.pop("pasteMetadata")
-    return kept
 
 
 def _json(value: Any) -> str:
@@ -187,7 +170,7 @@ class SurveyState(rx.State):
     def _restore(self, answers: Any, position: Any, definition: SurveyDefinition) -> None:
         keys = {q.get("key") for q in definition.questions}
         answers = answers if isinstance(answers, dict) else {}
-        self.answers = {k: _clean(v) for k, v in answers.items() if k in keys and isinstance(v, dict)}
+        self.answers = {k: clean_answer(v) for k, v in answers.items() if k in keys and isinstance(v, dict)}
         position = position if isinstance(position, dict) else {}
         total = len(definition.questions)
         index = position.get("index")
@@ -390,7 +373,7 @@ class SurveyState(rx.State):
             return [toast("error", "This answer could not be read. Please try again.")]
         index = positions[key]
         question = definition.questions[index]
-        answer = _clean({**answer, "type": question.get("type")})
+        answer = clean_answer({**answer, "type": question.get("type")})
         if len(_json(answer)) > MAX_TEXT_LENGTH + 2_000:
             return [toast("error", "This answer is too long.")]
         old = self.answers.get(key)

@@ -322,3 +322,15 @@ def test_validation_status_and_summary() -> None:
     assert validation_status({}) == "valid"
     assert validation_status({"job-title": REQUIRED}) == "invalid"
     assert SUMMARY == "Please check your answers. Some fields contain invalid values."
+
+
+def test_clean_answer_keeps_only_the_page_fields_and_well_formed_paste_metadata():
+    from portal.domain.survey_answers import clean_answer
+
+    paste = {"wasPasted": True, "pasteTimestamp": "2026-11-21T10:00:00Z", "pastedLength": 42}
+    assert clean_answer({"type": "long-text", "value": "x", "reviewId": 7, "pasteMetadata": paste}) == {
+        "type": "long-text", "value": "x", "pasteMetadata": paste,
+    }
+    for bad in ({**paste, "pastedLength": 0}, {**paste, "wasPasted": "yes"}, {**paste, "extra": 1},
+                {**paste, "pasteTimestamp": "x" * 41}, {**paste, "pastedLength": True}, "pasted"):
+        assert "pasteMetadata" not in clean_answer({"type": "long-text", "value": "x", "pasteMetadata": bad})
