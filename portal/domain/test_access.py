@@ -76,16 +76,22 @@ _MESSAGES: dict[str, AccessMessage] = {
 }
 
 
+# The Restart link's query parameter (the rating page sets the expired session aside).
+RESTART_PARAM = "restart"
+
+
 def access_message(state: str, test_id: int) -> AccessMessage | None:
     """The page for a blocking state (None for ok). Unknown states get the fallback page.
 
-    session-expired links 'Restart' to the test's /rate URL.
+    session-expired links 'Restart' to the test's /rate URL with `?restart=1`, which sets the ended
+    session aside so the test opens again at its welcome page.
     """
     if state == OK:
         return None
     message = _MESSAGES.get(state, _MESSAGES[FALLBACK])
     if message.link_label:
-        return AccessMessage(message.title, message.text, message.link_label, invites.rating_path(test_id))
+        return AccessMessage(message.title, message.text, message.link_label,
+                             f"{invites.rating_path(test_id)}?{RESTART_PARAM}=1")
     return message
 
 

@@ -26,7 +26,6 @@ from portal.states.survey import SurveyState
 log = logging.getLogger(__name__)
 
 RESPONDENT_PARAM = "respondent_project_id"
-RESTART_PARAM = "restart"
 NOT_AVAILABLE = "This kind of test cannot be taken in the portal yet. Please check back soon."
 # Completed freemium tests lead to joining for free: the sign-up page.
 FREE_JOIN_PATH = "/sign-up"
@@ -41,7 +40,6 @@ class RateState(rx.State):
     message_text: str = ""
     link_label: str = ""
     link_url: str = ""
-    test_name: str = ""
     qualification_based: bool = False
 
     @rx.event
@@ -58,22 +56,20 @@ class RateState(rx.State):
                 f"window.localStorage.setItem('test_{test_id}_url_params', {json.dumps(json.dumps(query))})"))
         try:
             load = await db.run(open_test, token=session_token(self), test_id=test_id,
-                                respondent_project_id=respondent, restart=RESTART_PARAM in query,
+                                respondent_project_id=respondent, restart=test_access.RESTART_PARAM in query,
                                 completed=test_id is not None and test_id in self._completed_tests())
         except TestNotFound:
             self.status = "not-found"
             return events
         except ServiceError:
             log.exception("loading test %s failed", test_id)
-            self._message(test_access.access_message(test_access.FALLBACK, test_id or 0), test_access.FALLBACK)
+            fallback = test_access.access_message(test_access.FALLBACK, test_id or 0)
+            self._message(test_access.FALLBACK, fallback.title, fallback.text)
             return events
         self.test_id = load.test_id
-        self.test_name = load.name
         self.qualification_based = load.qualification_based
         if load.state != test_access.OK:
-            self._message(test_access.access_message(load.state, load.test_id), load.state)
-            if load.state == test_access.SESSION_EXPIRED and self.link_url:
-                self.link_url = f"{self.link_url}?{RESTART_PARAM}=1"
+            self._message(load.state, load.message_title, load.message_text, load.message_link_label, load.message_link_url)
             return events
         self.access = test_access.OK
         if load.view == test_access.SIGN_IN:
@@ -87,7 +83,7 @@ class RateState(rx.State):
             return [*events, ScreenerState.load(load.test_id)]
         if load.view == test_access.SURVEY_VIEW:
             self.status = "survey"
-            if RESTART_PARAM in query:
+            if test_access.RESTART_PARAM in query:
                 events.append(rx.call_script(f"window.portalSurvey.clear({load.test_id})"))
             if (await self.get_state(SessionState)).signed_in:
                 return [*events, SurveyState.enter(load.test_id)]
@@ -99,8 +95,8 @@ class RateState(rx.State):
         if load.view in (test_access.THANK_YOU, test_access.RESPONDENT_THANK_YOU):
             self.status = load.view
             return events
+        self._message(test_access.OK, "", NOT_AVAILABLE)
         self.status = "unavailable"
-        self.message_title, self.message_text = "", NOT_AVAILABLE
         return events
 
     def _completed_tests(self) -> set[int]:
@@ -114,13 +110,11 @@ class RateState(rx.State):
             return set()
         return {v for v in values if isinstance(v, int) and not isinstance(v, bool)} if isinstance(values, list) else set()
 
-    def _message(self, message: test_access.AccessMessage | None, state: str) -> None:
+    def _message(self, state: str, title: str, text: str, link_label: str | None = None, link_url: str | None = None) -> None:
         self.status = "message"
         self.access = state
-        self.message_title = message.title if message else ""
-        self.message_text = message.text if message else ""
-        self.link_label = (message.link_label or "") if message else ""
-        self.link_url = (message.link_url or "") if message else ""
+        self.message_title, self.message_text = title, text
+        self.link_label, self.link_url = link_label or "", link_url or ""
 
     @rx.event
     async def reload_access(self):

@@ -16,8 +16,8 @@ import json
 import logging
 import re
 import time
-from datetime import UTC
 from collections.abc import Callable
+from datetime import UTC
 from typing import Any
 
 import reflex as rx
@@ -28,12 +28,12 @@ from portal.domain import survey_view as view
 from portal.domain import geography, test_access, worker_details
 from portal.domain.invites import rating_path
 from portal.domain.survey_answers import (
+    ANSWER_FIELDS,
     LIMITABLE_TEXT,
     MAX_OTHER_LENGTH,
     MAX_TEXT_LENGTH,
     SINGLE_CHOICE,
     SUMMARY,
-    ANSWER_FIELDS,
     TEXT,
     clean_answer,
     default_answer,
@@ -93,8 +93,6 @@ class SurveyState(rx.State):
     reward_label: str = ""
     questions: list[dict[str, Any]] = []
     index: int = 0
-    answers: dict[str, dict[str, Any]] = {}
-    history: list[int] = []
     errors: dict[str, str] = {}
     # What the current question shows, refreshed after every change.
     is_last: bool = False
@@ -118,8 +116,7 @@ class SurveyState(rx.State):
     extensions: int = 0
     timeout_open: bool = False
     submitting: bool = False
-    # A public respondent (no account) on a test with public qualifications; their personal info.
-    public: bool = False
+    # A public respondent's personal info (no account, on a test with public qualifications).
     thank_action: str = worker_details.BACK_TO_HOMEPAGE
     personal_fields: list[str] = []
     details: dict[str, str] = {}
@@ -127,6 +124,10 @@ class SurveyState(rx.State):
     different_payment: bool = False
     lookup_pending: bool = False
 
+    # Answers by question key and the navigation history: kept on the server (the page shows the
+    # display values below; local storage gets them in _local_script), never sent in a delta.
+    _answers: dict[str, dict[str, Any]] = {}
+    _history: list[int] = []
     _session_id: int = 0
     _respondent: str = ""
     _rev: int = 0
@@ -148,7 +149,6 @@ class SurveyState(rx.State):
 
     def _show(self, definition: SurveyDefinition, who: survey_taking.Who) -> None:
         self._seed = f"{who.account_id or who.respondent}:{definition.test_id}"
-        self.public = who.public
         self.personal_fields = list(survey_taking.personal_fields(definition, who))
         self.thank_action = worker_details.thank_you_action(panel=definition.panel,
                                                             qualification_based=definition.qualification_based)
@@ -170,14 +170,14 @@ class SurveyState(rx.State):
     def _restore(self, answers: Any, position: Any, definition: SurveyDefinition) -> None:
         keys = {q.get("key") for q in definition.questions}
         answers = answers if isinstance(answers, dict) else {}
-        self.answers = {k: clean_answer(v) for k, v in answers.items() if k in keys and isinstance(v, dict)}
+        self._answers = {k: clean_answer(v) for k, v in answers.items() if k in keys and isinstance(v, dict)}
         position = position if isinstance(position, dict) else {}
         total = len(definition.questions)
         index = position.get("index")
         self.index = index if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < total else 0
         history = position.get("navigationHistory")
         valid = isinstance(history, list) and all(isinstance(i, int) and 0 <= i < total for i in history)
-        self.history = list(history) if valid and history else [self.index]
+        self._history = list(history) if valid and history else [self.index]
         rev = position.get("rev")
         self._rev = rev if isinstance(rev, int) and not isinstance(rev, bool) else 0
         details = position.get("details")
@@ -191,27 +191,27 @@ class SurveyState(rx.State):
         return definition.questions[self.index] if 0 <= self.index < len(definition.questions) else {}
 
     def _answer_of(self, question: dict[str, Any]) -> dict[str, Any]:
-        return self.answers.get(question.get("key")) or default_answer(question)
+        return self._answers.get(question.get("key")) or default_answer(question)
 
     def _refresh(self, definition: SurveyDefinition) -> None:
         """The current question's display values (what the inputs show); only changed ones are sent."""
         question = self._current_question(definition)
         shown = self.questions[self.index] if 0 <= self.index < len(self.questions) else {}
         values = view.display_values(question, self._answer_of(question), shown.get("options", []))
-        target = branching.next_index(definition.questions, self.index, self.answers, definition.conditional) if question else None
-        values.update(is_last=target == branching.END, can_go_back=len(self.history) > 1)
+        target = branching.next_index(definition.questions, self.index, self._answers, definition.conditional) if question else None
+        values.update(is_last=target == branching.END, can_go_back=len(self._history) > 1)
         for name, value in values.items():
             if getattr(self, name) != value:
                 setattr(self, name, value)
 
     def _position(self) -> dict[str, Any]:
-        position = {"step": self.phase, "index": self.index, "navigationHistory": self.history, "rev": self._rev}
+        position = {"step": self.phase, "index": self.index, "navigationHistory": self._history, "rev": self._rev}
         if self.personal_fields:
             position.update(details=self.details, differentPayment=self.different_payment)
         return position
 
     def _local_script(self) -> rx.event.EventSpec:
-        payload = {**self._position(), "answers": self.answers, "sessionId": self._session_id, "dirty": False}
+        payload = {**self._position(), "answers": self._answers, "sessionId": self._session_id, "dirty": False}
         return rx.call_script(f"window.portalSurvey.save({self.test_id}, {_json(payload)})")
 
     def _url_script(self) -> rx.event.EventSpec:
@@ -232,7 +232,7 @@ class SurveyState(rx.State):
 
     def _queue(self) -> None:
         if self._session_id:
-            draft_writer.writer.put(draft_writer.Draft(self._session_id, dict(self.answers), self._position()))
+            draft_writer.writer.put(draft_writer.Draft(self._session_id, dict(self._answers), self._position()))
 
     def _left(self, error: ServiceError) -> list:
         """The session is gone (signed out, or cleared elsewhere): reload the test's page."""
@@ -304,7 +304,7 @@ class SurveyState(rx.State):
             self.phase = "reviewed"
             return None
         if entry.active is None:
-            self.answers, self.history, self.index = {}, [], 0
+            self._answers, self._history, self.index = {}, [], 0
             self.details = worker_details.empty_details()
             self.phase = view.WELCOME
             return [self._url_script()]
@@ -376,14 +376,14 @@ class SurveyState(rx.State):
         answer = clean_answer({**answer, "type": question.get("type")})
         if len(_json(answer)) > MAX_TEXT_LENGTH + 2_000:
             return [toast("error", "This answer is too long.")]
-        old = self.answers.get(key)
+        old = self._answers.get(key)
         if old == answer:
             return []  # e.g. the text box left without a change: nothing to save
-        answers = {**self.answers, key: answer}
-        answers, history = branching.after_branch_change(definition.questions, index, old, answer, answers, self.history)
-        if history != self.history or answers != {**self.answers, key: answer}:
+        answers = {**self._answers, key: answer}
+        answers, history = branching.after_branch_change(definition.questions, index, old, answer, answers, self._history)
+        if history != self._history or answers != {**self._answers, key: answer}:
             self.epoch += 1
-        self.answers, self.history = answers, history
+        self._answers, self._history = answers, history
         message = validate_answer(question, answer)
         live = question.get("type") not in TEXT or key in self.errors
         errors = {k: v for k, v in self.errors.items() if k != key}
@@ -539,19 +539,19 @@ class SurveyState(rx.State):
             return
         definition = await self._fresh_definition()
         key, question, answer = self._current_key_and_answer()
-        message = validate_answer(question, self.answers.get(key))
+        message = validate_answer(question, self._answers.get(key))
         if message:
             self.errors = {**self.errors, key: message}
             return
-        target, history = branching.go_forward(definition.questions, self.history, self.index, self.answers,
+        target, history = branching.go_forward(definition.questions, self._history, self.index, self._answers,
                                                definition.conditional)
         if target is None:
             self.errors = {**self.errors, key: branching.NO_ROUTE}
             return
         if target == branching.END:
-            self.history = history
+            self._history = history
             return await self._submit(definition)
-        self.history, self.index = history, int(target)
+        self._history, self.index = history, int(target)
         self._refresh(definition)
         events = await self._save()
         return [self._url_script(), rx.call_script("window.scrollTo(0, 0)"), *events]
@@ -561,10 +561,10 @@ class SurveyState(rx.State):
         if self.phase != view.QUESTIONS:
             return
         definition = await self._fresh_definition()
-        previous, history = branching.go_back(self.history)
+        previous, history = branching.go_back(self._history)
         if previous is None:
             return
-        self.index, self.history = previous, history
+        self.index, self._history = previous, history
         self._refresh(definition)
         events = await self._save()
         return [self._url_script(), rx.call_script("window.scrollTo(0, 0)"), *events]
@@ -576,11 +576,11 @@ class SurveyState(rx.State):
             return
         definition = await self._fresh_definition()
         key, question, answer = self._current_key_and_answer()
-        message = validate_answer(question, self.answers.get(key))
+        message = validate_answer(question, self._answers.get(key))
         if message:
             self.errors = {**self.errors, key: message}
             return
-        self.history = branching.history_add(branching.history_truncate(self.history, self.index), self.index)
+        self._history = branching.history_add(branching.history_truncate(self._history, self.index), self.index)
         self.submitting = True
         yield
         events = await self._submit(definition)
@@ -589,7 +589,7 @@ class SurveyState(rx.State):
 
     async def _submit(self, definition: SurveyDefinition) -> list:
         """After the last question: the personal-info step when it has fields, else straight to the server."""
-        errors = branching.validate_submission(definition.questions, self.answers, definition.conditional)
+        errors = branching.validate_submission(definition.questions, self._answers, definition.conditional)
         if errors:
             self.errors = errors
             return [toast("error", SUMMARY)]
@@ -605,7 +605,7 @@ class SurveyState(rx.State):
         draft_writer.writer.discard(self._session_id)  # the submission carries the answers itself
         try:
             result = await db.run(
-                survey_taking.submit, **self._me(), answers=self.answers, worker_data=self.details,
+                survey_taking.submit, **self._me(), answers=self._answers, worker_data=self.details,
                 different_payment_email=self.different_payment, submission_id=f"session-{self._session_id}",
             )
         except AlreadyReviewedError:

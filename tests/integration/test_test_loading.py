@@ -248,7 +248,7 @@ def test_a_session_past_its_deadline_offers_restart(session: Session, survey: Te
     got = load(session, survey, account)
     assert (got.state, got.view) == (ta.SESSION_EXPIRED, None)
     assert got.message_text == "Your session has expired. You can restart the review."
-    assert (got.message_link_label, got.message_link_url) == ("Restart", f"/test/{survey.id}/rate")
+    assert (got.message_link_label, got.message_link_url) == ("Restart", f"/test/{survey.id}/rate?restart=1")
 
 
 @pytest.mark.parametrize("status", ["expired", "cleared"])

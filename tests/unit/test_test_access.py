@@ -150,8 +150,8 @@ def test_page_texts():
 def test_session_expired_links_restart_to_the_rate_url():
     page = ta.access_message("session-expired", 42)
     assert page.text == "Your session has expired. You can restart the review."
-    assert (page.link_label, page.link_url) == ("Restart", "/test/42/rate")
-    assert ta.access_message("session-expired", 5).link_url == "/test/5/rate"
+    assert (page.link_label, page.link_url) == ("Restart", "/test/42/rate?restart=1")
+    assert ta.access_message("session-expired", 5).link_url == "/test/5/rate?restart=1"
     with pytest.raises((TypeError, ValueError)):
         ta.access_message("session-expired", "x")
 
