@@ -40,6 +40,14 @@ SESSION_NONE, SESSION_ACTIVE, SESSION_EXPIRED_STATE = "none", "active", "expired
 SESSION_STATES = (SESSION_NONE, SESSION_ACTIVE, SESSION_EXPIRED_STATE)
 # Respondents from the external research-participant service must hold an invite.
 INVITE_ONLY_PANELS = frozenset({"external"})
+# A save or a submission is accepted until the deadline plus this grace (the request may leave the
+# browser in the last second and arrive a moment later).
+GRACE_SECONDS = 10
+
+
+def respondent_key(account_id: int) -> str:
+    """The key a participant's sessions, screener response and review are kept under."""
+    return f"account:{int(account_id)}"
 
 
 @dataclass(frozen=True)
@@ -125,6 +133,8 @@ class AccessFacts:
     panel: str = "b2b"
     test_removed: bool = False
     signed_in: bool = False
+    # Registration finished and the personal e-mail verified (who may use the private pages).
+    registered: bool = True
     verified: bool = False
     seniority: str | None = None
     invite_status: str | None = None
@@ -169,11 +179,13 @@ def decide_access(facts: AccessFacts) -> str:
     4. invitation-expired: the invite's 24 hours are over (or it is marked expired).
        A completed invite means reviewed; a filled one means limit-reached.
     5. session-expired: their review session ran out without a submission (offer Restart).
-    6. ok: an active session holds a place, so quotas filling meanwhile do not lock them out.
+    6. ok: an active session holds a place, so quotas filling meanwhile do not lock them out
+       (unverified when the participant lost their verification meanwhile).
     7. limit-reached: participants counted >= the test's participant_limit.
     8. seniority-capacity-full: the participant's level has a quota and it is reached.
-    9. unverified: a signed-in participant whose profile is not verified (asked last, so nobody
-       verifies only to learn the test is full or closed to them).
+    9. unverified: a signed-in participant whose profile is not verified, or whose registration
+       is not finished (asked last, so nobody verifies only to learn the test is full or closed
+       to them).
     10. ok.
     """
     if not isinstance(facts, AccessFacts):
@@ -202,15 +214,25 @@ def decide_access(facts: AccessFacts) -> str:
         return LIMIT_REACHED
     if facts.session == SESSION_EXPIRED_STATE:
         return SESSION_EXPIRED
+    unverified = facts.signed_in and not (facts.registered and facts.verified)
     if facts.session == SESSION_ACTIVE:
-        return OK
+        return UNVERIFIED if unverified else OK
+    quota = quota_state(facts)
+    if quota != OK:
+        return quota
+    return UNVERIFIED if unverified else OK
+
+
+def quota_state(facts: AccessFacts) -> str:
+    """limit-reached, seniority-capacity-full or ok for the places counted in `facts`.
+
+    The rating page counts reviews and others' live sessions; a submission counts the reviews
+    only, with the test locked, so two last submissions cannot both take the last place."""
     if facts.participant_limit is not None and facts.participant_count >= facts.participant_limit:
         return LIMIT_REACHED
     if facts.seniority is not None and facts.seniority in facts.seniority_limits:
         if facts.seniority_counts.get(facts.seniority, 0) >= facts.seniority_limits[facts.seniority]:
             return SENIORITY_CAPACITY_FULL
-    if facts.signed_in and not facts.verified:
-        return UNVERIFIED
     return OK
 
 
@@ -330,3 +352,28 @@ def can_extend(extensions_used: int) -> bool:
 def shows_timeout_modal(remaining_seconds: int, extensions_used: int) -> bool:
     """The 'Timeout warning' modal (Extend time / Close): below 5 minutes, while an extension is left."""
     return 0 < _count("remaining_seconds", remaining_seconds) < TIMEOUT_MODAL_SECONDS and can_extend(extensions_used)
+
+
+# --- taking a test: the decision every start, extension and submission passes --------------------
+MSG_SIGN_IN_FIRST = "Please sign in to take this test."
+MSG_SCREEN_FIRST = "Please answer the screening question first."
+MSG_NOT_THIS_KIND = "This test is not available."
+
+
+def take_refusal(state: str, view: str | None, expected_view: str, test_id: int) -> str | None:
+    """None when a step of taking the test on `expected_view` (survey, preference, highlight ...) is
+    allowed for this access state and view; else the message the participant gets.
+
+    The same decision as the rating page's: a blocking state gives that state's text; an ok state
+    whose next screen is not this kind's (sign-in first, the screener not passed, a test of another
+    kind) gives a short reason."""
+    if state != OK:
+        message = access_message(state, test_id)
+        return message.text if message else MSG_NOT_THIS_KIND
+    if view == expected_view:
+        return None
+    if view == SIGN_IN:
+        return MSG_SIGN_IN_FIRST
+    if view == SCREENER:
+        return MSG_SCREEN_FIRST
+    return MSG_NOT_THIS_KIND

@@ -37,6 +37,9 @@ FLUSH_SECONDS = 0.5
 @dataclass(frozen=True)
 class Draft:
     session_id: int
+    # Whose session it is ('account:<id>' or a public respondent's key): a draft is written only to
+    # a session of that respondent, so a tab that names someone else's session id writes nothing.
+    respondent_key: str
     answers: dict[str, Any]
     position: dict[str, Any]
 
@@ -44,16 +47,18 @@ class Draft:
 def write_drafts(*, session: Session, drafts: Iterable[Draft], now: datetime | None = None) -> int:
     """Write the drafts (one UPDATE each, in one transaction); returns how many sessions took theirs.
 
-    A draft is written only while its session is active and its deadline plus the grace has not
-    passed."""
+    A draft is written only to a session of its respondent, while the session is active and its
+    deadline plus the grace has not passed."""
     now = now or datetime.now(UTC)
-    rows = [{"sid": d.session_id, "answers": d.answers, "position": d.position} for d in drafts]
+    rows = [{"sid": d.session_id, "key": d.respondent_key, "answers": d.answers, "position": d.position}
+            for d in drafts]
     if not rows:
         return 0
     stmt = (
         update(ReviewSession)
         .where(
             ReviewSession.id == bindparam("sid"),
+            ReviewSession.respondent_key == bindparam("key"),
             ReviewSession.status == "active",
             ReviewSession.deadline_at >= now - timedelta(seconds=GRACE_SECONDS),
         )

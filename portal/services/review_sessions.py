@@ -8,11 +8,16 @@ the session submitted) in the caller's transaction (portal.db.run commits it).
 A session is always found from the caller's account (respondent key 'account:<id>') and the
 test id, never from an id sent by the browser: another participant's session cannot be reached.
 
+Every step that starts, extends or submits a session first asks take_access.require() whether
+this caller may take this test on this view now (invite, verification, registration, status, kind,
+screener, deadline, quotas); a refusal raises AccessDenied and stores nothing. The quota is checked
+again at submission with the test row locked.
+
 Choices the spec leaves open:
 - A save or a submission is accepted until the deadline plus GRACE_SECONDS (the request may
   leave the browser in the last second and arrive a moment later).
 - One extension of EXTENSION_SECONDS per session.
-- Starting again after the deadline marks the old session 'expired' and starts a new one.
+- Starting again after the deadline is refused (session-expired); Restart sets the old session aside.
 - The submission id (chosen by the browser, one per submit attempt of a page) is kept in the
   review's worker_data under 'submissionId', so that a retry of the same submission returns the
   first result.
@@ -34,9 +39,12 @@ from portal.domain.survey_answers import field_errors
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.services.errors import ServiceError
 
-from portal.domain.test_access import EXTENSION_SECONDS, MAX_EXTENSIONS
+from portal.domain import test_access as access
+from portal.domain.test_access import EXTENSION_SECONDS, GRACE_SECONDS, MAX_EXTENSIONS, respondent_key
+from portal.services import take_access
+from portal.services.take_access import AccessDenied
 
-GRACE_SECONDS = 10
+__all__ = ["AccessDenied", "GRACE_SECONDS", "respondent_key"]
 MAX_JSON_BYTES = 200_000
 MAX_POSITION_BYTES = 20_000
 
@@ -83,10 +91,6 @@ class SubmitResult:
 class PendingReview:
     success: bool  # an active session that has not expired
     existing_review: bool  # the account has already reviewed the test
-
-
-def respondent_key(account_id: int) -> str:
-    return f"account:{int(account_id)}"
 
 
 def _now(now: datetime | None) -> datetime:
@@ -179,20 +183,35 @@ def _unknown_keys(test: Test, answers: dict[str, Any]) -> None:
         raise AnswersError(MSG_FIX_ANSWERS, errors=field_errors(unknown))
 
 
-def start_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> ReviewSession:
-    """The account's active session for the test (a second tab or device gets the same one), else a new one."""
+def _allowed(session: Session, test_id: Any, account_id: int | None, respondent: str | None, view: str,
+             now: datetime) -> None:
+    """The access decision for this step; a review already stored reads as AlreadyReviewedError and a
+    session that ran out as SessionExpiredError (the pages handle those two)."""
+    try:
+        take_access.require(session=session, test_id=test_id, account_id=account_id, respondent=respondent,
+                            view=view, now=now)
+    except AccessDenied as denied:
+        if denied.state == access.REVIEWED:
+            raise AlreadyReviewedError(MSG_REVIEWED, errors={"reviewId": MSG_REVIEWED}) from None
+        if denied.state == access.SESSION_EXPIRED:
+            raise SessionExpiredError(MSG_EXPIRED) from None
+        raise
+
+
+def start_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None,
+                  view: str = access.SURVEY_VIEW, now: datetime | None = None) -> ReviewSession:
+    """The account's active session for the test (a second tab or device gets the same one), else a new
+    one, when the caller may take the test on `view` now."""
     key = _key_of(account_id, respondent)
     now = _now(now)
     test = _test(session, test_id)
     if _review(session, test.id, key) is not None:
         raise AlreadyReviewedError(MSG_REVIEWED, errors={"reviewId": MSG_REVIEWED})
+    # A session that ran out is refused here (session-expired): the rating page's Restart sets it aside.
+    _allowed(session, test.id, account_id, respondent, view, now)
     row = _latest(session, test.id, key, lock=True)
-    if row is not None and row.status == "active":
-        if not _expired(row, now):
-            return row
-        row.status = "expired"
-        row.updated_at = now
-        session.add(row)
+    if row is not None and row.status == "active" and not _expired(row, now):
+        return row
     row = ReviewSession(
         test_id=test.id, account_id=account_id, respondent_key=key, started_at=now,
         deadline_at=now + timedelta(seconds=test.session_seconds), updated_at=now,
@@ -242,12 +261,14 @@ def save_draft(*, session: Session, test_id: int, account_id: int | None, respon
     return row
 
 
-def extend_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> ReviewSession:
+def extend_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None,
+                   view: str = access.SURVEY_VIEW, now: datetime | None = None) -> ReviewSession:
     """Move the deadline by EXTENSION_SECONDS, once per session, before it passes."""
     key = _key_of(account_id, respondent)
     now = _now(now)
     test = _test(session, test_id)
     row = _active(session, test.id, key, now, lock=True)
+    _allowed(session, test.id, account_id, respondent, view, now)
     if row.extensions >= MAX_EXTENSIONS:
         raise ServiceError(MSG_EXTENDED)
     row.extensions += 1
@@ -307,12 +328,14 @@ def submit_survey(*, session: Session, test_id: int, account_id: int | None, res
         raise NoSessionError(MSG_NO_SESSION)
     if _expired(row, now):
         raise SessionExpiredError(MSG_EXPIRED)
+    _allowed(session, test.id, account_id, respondent, access.SURVEY_VIEW, now)
     questions = _questions(test)
     conditional = bool(test.is_surveys_conditional_enabled)
     errors = survey_branching.validate_submission(questions, answers, conditional)
     if errors:
         raise AnswersError(MSG_FIX_ANSWERS, errors=field_errors(errors))
     stored = survey_branching.answers_for_submission(questions, answers, conditional)
+    take_access.require_place(session=session, test_id=test.id, account_id=account_id, respondent=key)
     invite = None if account_id is None else session.exec(
         select(Invite).where(Invite.account_id == account_id, Invite.test_id == test.id, Invite.status == "open")
         .order_by(Invite.created_at.desc(), Invite.id.desc()).limit(1).with_for_update()

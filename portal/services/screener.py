@@ -19,10 +19,11 @@ from sqlmodel import Session, select
 
 from portal.domain import screener as rules
 from portal.domain.ids import whole_number
-from portal.domain.test_access import TAKING_STATUS
+from portal.domain.test_access import SCREENER, TAKING_STATUS
+from portal.domain.test_access import respondent_key as account_key
 from portal.models import ScreenerResponse, Test
+from portal.services import take_access
 from portal.services.errors import ServiceError
-from portal.services.review_sessions import respondent_key as account_key
 
 MAX_KEY_LENGTH = 300
 
@@ -92,11 +93,13 @@ def submit(*, session: Session, test_id: int, account_id: int | None, respondent
 
     The first response is final: a participant who already answered gets that result back
     and nothing is stored. Refusals (ServiceError, nothing stored): no such running test, no
-    screener, an answer that cannot be read (shape, type or range), an incomplete answer.
-    `account_id`, when given, must be the owner of `respondent_key` ('account:<id>').
+    screener, a participant who may not take the test now (take_access.AccessDenied), an answer
+    that cannot be read (shape, type or range), an incomplete answer. `account_id` must be the
+    owner of `respondent_key` ('account:<id>').
     """
     key = _key(respondent_key)
-    if account_id is not None and (whole_number(account_id) is None or key != account_key(account_id)):
+    # Only signed-in participants are screened (domain/screener.applies), under their own key.
+    if account_id is None or whole_number(account_id) is None or key != account_key(account_id):
         raise ServiceError(MSG_BAD_ANSWER)
     number = _test_id(test_id)
     test = session.get(Test, number) if number is not None else None
@@ -107,6 +110,8 @@ def submit(*, session: Session, test_id: int, account_id: int | None, respondent
     earlier = get_result(session=session, test_id=test.id, respondent_key=key)
     if earlier is not None:
         return earlier
+    # Screened only while they may take the test now (invite, verification, status, quotas ...).
+    take_access.require(session=session, test_id=test.id, account_id=account_id, view=SCREENER)
     screener = test.screener_question
     try:
         selection = rules.parse_selection(screener, raw_selection)

@@ -13,9 +13,10 @@ from typing import Any
 
 from sqlmodel import Session
 
+from portal.domain import test_access as access
 from portal.domain import worker_details
 from portal.models import ReviewSession
-from portal.services import review_sessions
+from portal.services import review_sessions, take_access
 from portal.services.errors import ServiceError
 from portal.services.review_sessions import PendingReview, SubmitResult
 from portal.services.sessions import resolve_user
@@ -77,17 +78,24 @@ def definition(*, session: Session, test_id: int) -> SurveyDefinition:
 
 def enter(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
           now: datetime | None = None) -> Entry:
+    """The survey, when this caller may take it now (take_access: AccessDenied otherwise); a caller who
+    already reviewed it gets `reviewed` and no questions to answer."""
     who = _who(session, token, test_id, respondent)
-    found = definition(session=session, test_id=test_id)
     mine = {"session": session, "test_id": test_id, "account_id": who.account_id, "respondent": who.respondent, "now": now}
-    pending = review_sessions.pending_review(**mine)
+    try:
+        take_access.require(**mine, view=access.SURVEY_VIEW)
+    except take_access.AccessDenied as denied:
+        if denied.state != access.REVIEWED:
+            raise
+        return Entry(definition=definition(session=session, test_id=test_id), who=who, active=None, reviewed=True)
+    found = definition(session=session, test_id=test_id)
     active = review_sessions.active_session(**mine)
-    return Entry(definition=found, who=who, active=active, reviewed=pending.existing_review)
+    return Entry(definition=found, who=who, active=active, reviewed=False)
 
 
 def start(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
           now: datetime | None = None) -> ReviewSession:
-    return review_sessions.start_session(**_as(session, token, test_id, respondent), now=now)
+    return review_sessions.start_session(**_as(session, token, test_id, respondent), view=access.SURVEY_VIEW, now=now)
 
 
 def draft(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
@@ -97,7 +105,7 @@ def draft(*, session: Session, token: str | None, test_id: int, respondent: str 
 
 def extend(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
            now: datetime | None = None) -> ReviewSession:
-    return review_sessions.extend_session(**_as(session, token, test_id, respondent), now=now)
+    return review_sessions.extend_session(**_as(session, token, test_id, respondent), view=access.SURVEY_VIEW, now=now)
 
 
 def check(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,

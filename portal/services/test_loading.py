@@ -23,14 +23,15 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, select
 
+from portal.domain import screener as screening
 from portal.domain import test_access as access
+from portal.domain.test_access import GRACE_SECONDS, respondent_key
 from portal.domain import test_loading as rules
 from portal.domain.ids import whole_number
 from portal.domain.reference_data import SENIORITY_KEYS
 from portal.domain.titles import test_page_title
 from portal.models import Account, Invite, ParticipantProfile, Qualification, Review, ReviewSession, Test, TestQualification
 from portal.services.errors import ServiceError
-from portal.services.review_sessions import GRACE_SECONDS, respondent_key
 from portal.settings import settings
 
 MSG_NOT_FOUND = "This test could not be found."
@@ -208,6 +209,7 @@ def load_test(
         latest = _latest_session(session, test.id, own_key)
         facts.update(
             signed_in=True,
+            registered=bool(account.is_registration_complete and account.email_verified_at is not None),
             verified=bool(account.verified),
             seniority=rules.quota_seniority(profile.experience_levels if profile else None),
             invite_status=invite.status if invite is not None else None,
@@ -238,7 +240,7 @@ def load_test(
             signed_in=account is not None,
             respondent_project_id=project_id,
             has_public_qualifications=has_public,
-            has_screener=bool(test.screener_question),
+            has_screener=screening.applies(has_screener=bool(test.screener_question), signed_in=account is not None),
             screener_passed=screener_passed is True,  # only a real True (never a browser string)
             completed=completed is True,
             is_freemium=bool(test.is_freemium),
@@ -255,3 +257,24 @@ def load_test(
         if name != view.name:
             view = access.View(name)
     return _load(test, access.OK, view=view, has_public=has_public, qualification_based=qualification_based)
+
+
+def submission_quota_state(*, session: Session, test_id: int, account_id: int | None, own_key: str) -> str:
+    """The quota state at submission: the test row locked (PostgreSQL; SQLite has one writer at a
+    time), only stored reviews counted, so two last submissions cannot both take the last place."""
+    test = session.exec(select(Test).where(Test.id == test_id).with_for_update()).one()
+    limits = {k: v for k, v in (test.seniority_limits or {}).items() if isinstance(k, str) and isinstance(v, int)}
+    if test.participant_limit is None and not limits:
+        return access.OK
+    places: dict[str, int | None] = dict(
+        session.exec(select(Review.respondent_key, Review.account_id).where(Review.test_id == test.id)).all()
+    )
+    places.pop(own_key, None)
+    profile = session.get(ParticipantProfile, account_id) if account_id is not None else None
+    facts = access.AccessFacts(
+        test_status=test.status, now=datetime.now(UTC), panel=test.panel,
+        participant_limit=test.participant_limit, seniority_limits=limits, participant_count=len(places),
+        seniority=rules.quota_seniority(profile.experience_levels if profile else None),
+        seniority_counts=_seniority_counts(session, places) if limits else {},
+    )
+    return access.quota_state(facts)

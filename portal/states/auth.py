@@ -7,8 +7,6 @@ revoked or expired session is noticed on the next event.
 
 from __future__ import annotations
 
-from http.cookies import CookieError, SimpleCookie
-
 import reflex as rx
 from sqlmodel import Session
 
@@ -17,22 +15,11 @@ from portal.domain.accounts import CurrentUser, avatar_color
 from portal.domain.flags import FLAGS, REFERRAL_PROGRAM
 from portal.domain.navigation import is_rating_path, normalize_path, safe_return_path, sign_in_redirect
 from portal.domain.verification import notices_for
-from portal.http.client import SESSION_COOKIE
+from portal.states.auth_cookie import session_token
 from portal.states.browser import remove_query_params_js, toast
+from portal.states.tab_owner import TabOwned
 from portal.services.flags import enabled_flags
 from portal.services.sessions import resolve_user
-
-
-def session_token(state: rx.State) -> str | None:
-    """The session token from the handshake's Cookie header; a malformed header is 'no session'."""
-    raw = state.router.headers.cookie or ""
-    jar = SimpleCookie()
-    try:
-        jar.load(raw)
-    except CookieError:
-        return None
-    morsel = jar.get(SESSION_COOKIE)
-    return morsel.value if morsel else None
 
 
 async def current_user(state: rx.State) -> CurrentUser | None:
@@ -51,7 +38,7 @@ def _user_and_flags(*, session: Session, token: str | None) -> tuple[CurrentUser
     return user, flags
 
 
-class SessionState(rx.State):
+class SessionState(TabOwned, rx.State):
     """What the header and menu show about the user. Nothing here is a credential."""
 
     loaded: bool = False

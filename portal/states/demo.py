@@ -14,11 +14,12 @@ from portal.domain.profile_rules import PROFILE_REMOVED, SOMETHING_WENT_WRONG
 from portal.services import profile as service
 from portal.states.auth import SessionState, current_user, sign_in_url_for
 from portal.states.browser import toast
+from portal.states.tab_owner import TabOwned
 
 log = logging.getLogger(__name__)
 
 
-class DemoOptInState(rx.State):
+class DemoOptInState(TabOwned, rx.State):
     open: bool = False
     saving: bool = False
     # Closing the modal hides it for the browser session; Yes remembers where the user was.

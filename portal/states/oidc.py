@@ -23,6 +23,7 @@ from portal.services.verification import send_account_verification
 from portal.settings import settings
 from portal.states.auth import SessionState, current_user, sign_in_url_for
 from portal.states.browser import remove_query_params_js, toast
+from portal.states.tab_owner import TabOwned
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ def sign_in_notices(query: dict[str, str]) -> list:
     return []
 
 
-class OidcState(rx.State):
+class OidcState(TabOwned, rx.State):
     """What the query string of the sign-in, sign-up, existing-account and verify-account screens asks for."""
 
     @rx.var
@@ -86,7 +87,7 @@ class OidcState(rx.State):
         return self.router.url.query_parameters.get("from_sign_in", "").lower() == "true"
 
 
-class LinkedInConnectState(rx.State):
+class LinkedInConnectState(TabOwned, rx.State):
     """/linkedin-connect: Connect LinkedIn, or 'Skip for now'."""
 
     @rx.event
@@ -99,7 +100,7 @@ class LinkedInConnectState(rx.State):
         return rx.redirect(safe_return_path(self.router.url.query_parameters.get("returnUrl")))
 
 
-class VerifyAccountState(rx.State):
+class VerifyAccountState(TabOwned, rx.State):
     """/verify-account: 'Send verification email' (idle, sending, sent)."""
 
     send_status: str = "idle"

@@ -23,10 +23,11 @@ from portal.domain import work_email as work_rules
 from portal.domain.accounts import normalize_email
 from portal.domain.navigation import SIGN_UP_PATH
 from portal.services import onboarding as service
-from portal.services.errors import ServiceError
+from portal.services.errors import ServiceError, ThrottledError
 from portal.services.work_email import check_work_email, email_taken
 from portal.states.auth import SessionState, current_user
 from portal.states.browser import toast
+from portal.states.tab_owner import TabOwned
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ def signup_event_js(participant: str) -> str:
     )
 
 
-class OnboardingState(rx.State):
+class OnboardingState(TabOwned, rx.State):
     loaded: bool = False
     form_key: int = 0
     step: int = 0
@@ -326,6 +327,9 @@ class OnboardingState(rx.State):
         except service.ProfileRemovedError:
             yield toast("error", steps.PROFILE_REMOVED)
             yield rx.redirect("/sign-in", replace=True)
+        except ThrottledError as err:  # a verification e-mail is over the e-mail limits: wait, then continue
+            self.form_message = err.message
+            yield toast("error", err.message)
         except Exception:
             log.exception("finishing the sign-up failed")
             self.form_message = steps.SUBMIT_FAILED

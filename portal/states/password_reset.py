@@ -15,6 +15,7 @@ from portal import db
 from portal.domain import password_policy as policy
 from portal.domain import password_reset as rules
 from portal.services.password_reset import check_token
+from portal.states.tab_owner import TabOwned
 
 _GENERIC = "Something went wrong, please try again later"
 # The longest text the checklist looks at; anything longer is too long anyway.
@@ -44,7 +45,7 @@ def _errors_by_field(result: Any) -> list[dict[str, str]]:
     return out or [{"field": "_global", "message": _GENERIC}]
 
 
-class ForgotPasswordState(rx.State):
+class ForgotPasswordState(TabOwned, rx.State):
     email_filled: bool = False
     email_error: str = ""
     global_error: str = ""
@@ -90,7 +91,7 @@ class ForgotPasswordState(rx.State):
                 self.global_error = item["message"]
 
 
-class ResetPasswordState(rx.State):
+class ResetPasswordState(TabOwned, rx.State):
     checked: bool = False
     requirements: list[dict[str, str]] = _initial_checklist()
     ready: bool = False

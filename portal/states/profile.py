@@ -21,9 +21,10 @@ from portal.domain import profile_rules as rules
 from portal.domain.ids import whole_number
 from portal.domain.reference_data import SENIORITY_OPTIONS
 from portal.services import profile as service
-from portal.services.errors import ServiceError
+from portal.services.errors import ServiceError, ThrottledError
 from portal.states.auth import SessionState, current_user, sign_in_url_for
 from portal.states.browser import toast
+from portal.states.tab_owner import TabOwned
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ def _participant_query(value: Any) -> int | None:
     return whole_number(value) if isinstance(value, str) else None
 
 
-class ProfileState(rx.State):
+class ProfileState(TabOwned, rx.State):
     loaded: bool = False
     load_error: str = ""
     form_key: int = 0
@@ -363,6 +364,11 @@ class ProfileState(rx.State):
         except service.ProfileRemovedError:
             self.saving = False
             yield toast("error", rules.PROFILE_REMOVED)
+            return
+        except ThrottledError as err:  # a changed e-mail's link is over the e-mail limits: wait, then save again
+            self.saving = False
+            self.form_error = err.message
+            yield toast("error", err.message)
             return
         except service.ProfileSaveError as err:
             self.saving = False

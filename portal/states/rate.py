@@ -22,6 +22,7 @@ from portal.services.test_loading import TestNotFound
 from portal.states.auth import SessionState, session_token, sign_in_url_for
 from portal.states.screener import ScreenerState
 from portal.states.survey import SurveyState
+from portal.states.tab_owner import TabOwned
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ NOT_AVAILABLE = "This kind of test cannot be taken in the portal yet. Please che
 FREE_JOIN_PATH = "/sign-up"
 
 
-class RateState(rx.State):
+class RateState(TabOwned, rx.State):
     test_id: int = 0
     # loading | not-found | message | sign-in | screener | survey | unavailable | thank-you | ...
     status: str = "loading"

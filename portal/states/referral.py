@@ -12,6 +12,7 @@ from portal.services.referrals import ReferralAccessDenied, ReferralOverview, re
 from portal.settings import settings
 from portal.states.auth import session_token, sign_in_url_for
 from portal.states.browser import toast
+from portal.states.tab_owner import TabOwned
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,7 @@ def _link(*, session: Session, token: str | None) -> str:
     return referral_overview(session=session, account_id=account_id, base_url=settings.base_url).link
 
 
-class ReferralState(rx.State):
+class ReferralState(TabOwned, rx.State):
     loaded: bool = False
     link: str = ""
     widget_url: str = ""

@@ -23,16 +23,17 @@ from portal.domain import screener as rules
 from portal.domain.ids import whole_number
 from portal.services import screener as service
 from portal.services.errors import ServiceError
-from portal.services.review_sessions import respondent_key
+from portal.domain.test_access import respondent_key
 from portal.states.auth import current_user
 from portal.states.browser import toast
+from portal.states.tab_owner import TabOwned
 
 log = logging.getLogger(__name__)
 
 TRY_AGAIN = "Please try again later."
 
 
-class ScreenerState(rx.State):
+class ScreenerState(TabOwned, rx.State):
     loaded: bool = False
     question: str = ""
     # 'single' | 'multiple' | 'matrix' ('' while nothing is shown)

@@ -9,6 +9,7 @@ import reflex as rx
 from portal.domain.navigation import after_password_sign_in
 from portal.states.auth import SessionState
 from portal.states.oidc import GOOGLE_CONFIGURED, LINKEDIN_CONFIGURED, sign_in_notices
+from portal.states.tab_owner import TabOwned
 
 _GENERIC = "Something went wrong, please try again later"
 
@@ -17,7 +18,7 @@ _GENERIC = "Something went wrong, please try again later"
 EMAIL_FORM_OPEN_BY_DEFAULT = not (LINKEDIN_CONFIGURED or GOOGLE_CONFIGURED)
 
 
-class SignInState(rx.State):
+class SignInState(TabOwned, rx.State):
     email_error: str = ""
     password_error: str = ""
     global_error: str = ""

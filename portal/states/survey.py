@@ -27,6 +27,7 @@ from portal.domain import survey_branching as branching
 from portal.domain import survey_view as view
 from portal.domain import geography, test_access, worker_details
 from portal.domain.invites import rating_path
+from portal.domain.test_access import respondent_key
 from portal.domain.survey_answers import (
     ANSWER_FIELDS,
     LIMITABLE_TEXT,
@@ -45,6 +46,7 @@ from portal.services import draft_writer, survey_taking, workers
 from portal.services.errors import ServiceError
 from portal.services.review_sessions import (
     GRACE_SECONDS,
+    AccessDenied,
     AlreadyReviewedError,
     AnswersError,
     NoSessionError,
@@ -54,6 +56,7 @@ from portal.services.survey_definitions import SurveyDefinition, cached_survey
 from portal.services.survey_taking import SignedOutError
 from portal.states.auth import session_token, sign_in_url_for
 from portal.states.browser import toast
+from portal.states.tab_owner import TabOwned
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +82,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-class SurveyState(rx.State):
+class SurveyState(TabOwned, rx.State):
     """One participant's survey run. Answers are keyed by question key (the server draft's format)."""
 
     test_id: int = 0
@@ -130,6 +133,8 @@ class SurveyState(rx.State):
     _history: list[int] = []
     _session_id: int = 0
     _respondent: str = ""
+    # Whose session this tab works on ('account:<id>' or the public respondent's key).
+    _key: str = ""
     _rev: int = 0
     _seed: str = ""
 
@@ -148,6 +153,7 @@ class SurveyState(rx.State):
         return {"token": session_token(self), "test_id": self.test_id, "respondent": self._respondent or None}
 
     def _show(self, definition: SurveyDefinition, who: survey_taking.Who) -> None:
+        self._key = respondent_key(who.account_id) if who.account_id is not None else str(who.respondent)
         self._seed = f"{who.account_id or who.respondent}:{definition.test_id}"
         self.personal_fields = list(survey_taking.personal_fields(definition, who))
         self.thank_action = worker_details.thank_you_action(panel=definition.panel,
@@ -232,7 +238,7 @@ class SurveyState(rx.State):
 
     def _queue(self) -> None:
         if self._session_id:
-            draft_writer.writer.put(draft_writer.Draft(self._session_id, dict(self._answers), self._position()))
+            draft_writer.writer.put(draft_writer.Draft(self._session_id, self._key, dict(self._answers), self._position()))
 
     def _left(self, error: ServiceError) -> list:
         """The session is gone (signed out, or cleared elsewhere): reload the test's page."""
@@ -620,6 +626,8 @@ class SurveyState(rx.State):
             return await self._time_up()
         except (NoSessionError, SignedOutError) as error:
             return self._left(error)
+        except AccessDenied as error:  # not allowed now (invite, quota, status ...): its message
+            return [toast("error", error.message)]
         except ServiceError as error:
             found = {k.removeprefix("workerData."): v for k, v in (error.errors or {}).items() if k.startswith("workerData.")}
             if found:

@@ -20,11 +20,12 @@ from portal.services import rewards as reward_service
 from portal.services.tables import TablePage, TableQuery
 from portal.states.auth import current_user
 from portal.states.browser import toast
+from portal.states.tab_owner import TabOwned
 
 log = logging.getLogger(__name__)
 
 
-class DataTableState(rx.State, mixin=True):
+class DataTableState(TabOwned, rx.State, mixin=True):
     rows: list[dict[str, str]] = []
     total: int = 0
     page: int = 1

@@ -9,9 +9,10 @@ from portal.domain.verification import SOMETHING_WENT_WRONG
 from portal.services.verification import ResendError, resend
 from portal.states.auth import SessionState, current_user, sign_in_url_for
 from portal.states.browser import toast
+from portal.states.tab_owner import TabOwned
 
 
-class VerificationState(rx.State):
+class VerificationState(TabOwned, rx.State):
     sending: str = ""  # the kind being resent, for the button's loading state
 
     @rx.event

@@ -35,7 +35,7 @@ def test_drafts_are_written_in_one_batch_only_for_live_sessions(session: Session
     submitted.status = "submitted"
     session.add(submitted)
     session.commit()
-    drafts = [Draft(row.id, ANSWER, {"index": 1, "rev": 3}) for row in (live, late, submitted)]
+    drafts = [Draft(row.id, row.respondent_key, ANSWER, {"index": 1, "rev": 3}) for row in (live, late, submitted)]
     assert write_drafts(session=session, drafts=drafts, now=NOW) == 1
     session.commit()
     session.expire_all()
@@ -43,6 +43,17 @@ def test_drafts_are_written_in_one_batch_only_for_live_sessions(session: Session
     assert session.get(ReviewSession, live.id).draft_position == {"index": 1, "rev": 3}
     assert session.get(ReviewSession, late.id).draft_answers == {}
     assert session.get(ReviewSession, submitted.id).draft_answers == {}
+
+
+def test_a_draft_naming_someone_elses_session_writes_nothing(session: Session):
+    test = import_test(session, json.loads((ROOT / "portal/data/demo_tests/01-survey.json").read_text()))
+    theirs = started(session, test)
+    intruder = make_participant(session)
+    forged = Draft(theirs.id, rs.respondent_key(intruder.id), ANSWER, {"index": 1, "rev": 9})
+    assert write_drafts(session=session, drafts=[forged], now=NOW) == 0
+    session.commit()
+    session.expire_all()
+    assert session.get(ReviewSession, theirs.id).draft_answers == {}
 
 
 def test_nothing_to_write_is_no_statement(session: Session):

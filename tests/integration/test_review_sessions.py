@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from sqlmodel import Session, func, select
 
-from portal.models import Invite, Review, ReviewSession, Reward, Test
+from portal.models import Invite, Qualification, Review, ReviewSession, Reward, Test, TestQualification
 from portal.services import review_sessions as rs
 from portal.services.test_import import import_test
 from tests.support.factories import make_participant
@@ -84,7 +84,11 @@ def test_after_the_deadline_saving_and_submitting_are_refused(session: Session, 
     assert counts(session) == (0, 0)
     assert session.get(Invite, invite.id).status == "open"
     assert rs.pending_review(session=session, test_id=test.id, account_id=a.id, now=late).success is False
+    # Starting again is refused until the participant chooses Restart (the session-expired page).
+    with pytest.raises(rs.SessionExpiredError):
+        rs.start_session(session=session, test_id=test.id, account_id=a.id, now=late)
     # Restarting gives a new session with a new deadline.
+    assert rs.restart(session=session, test_id=test.id, account_id=a.id, now=late) is True
     fresh = rs.start_session(session=session, test_id=test.id, account_id=a.id, now=late)
     assert rs._aware(fresh.deadline_at) == late + timedelta(seconds=3600)
 
@@ -173,6 +177,10 @@ def test_without_invite_the_reward_is_the_test_payout_and_clear(session: Session
     assert rs.clear_session(session=session, test_id=test.id, account_id=b.id, now=T0) is False
     with pytest.raises(rs.NoSessionError):
         submit(session, test, b.id, good_answers())
+    # A cleared session (time up, or given up) offers Restart; a new session starts after it.
+    with pytest.raises(rs.SessionExpiredError):
+        rs.start_session(session=session, test_id=test.id, account_id=b.id, now=T0)
+    assert rs.restart(session=session, test_id=test.id, account_id=b.id, now=T0) is True
     rs.start_session(session=session, test_id=test.id, account_id=b.id, now=T0)
     result = submit(session, test, b.id, good_answers())
     assert session.get(Reward, result.reward_id).amount_cents == test.payout_cents
@@ -195,8 +203,18 @@ def test_concurrent_submissions_give_one_review(db_url: str, session: Session, w
 PUBLIC = "public:" + "a" * 32
 
 
+def make_public(session: Session, test: Test) -> None:
+    """A public qualification on the test: it can be taken without an account."""
+    qualification = Qualification(name=f"Public {test.id}", is_public=True)
+    session.add(qualification)
+    session.flush()
+    session.add(TestQualification(test_id=test.id, qualification_id=qualification.id))
+    session.commit()
+
+
 def test_a_public_respondent_takes_a_survey_by_its_key_without_an_account(session: Session, world):
     test, a, _b, _invite = world
+    make_public(session, test)
     row = rs.start_session(session=session, test_id=test.id, account_id=None, respondent=PUBLIC, now=T0)
     assert row.account_id is None and row.respondent_key == PUBLIC
     result = rs.submit_survey(session=session, test_id=test.id, account_id=None, respondent=PUBLIC,

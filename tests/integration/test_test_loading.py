@@ -256,7 +256,10 @@ def test_an_expired_or_cleared_session_offers_restart_until_a_new_one_starts(ses
     account = participant(session)
     review_session(session, survey, account, status=status, deadline=T0 + timedelta(minutes=5))
     assert load(session, survey, account).state == ta.SESSION_EXPIRED
-    rs.start_session(session=session, test_id=survey.id, account_id=account.id, now=T0)  # the Restart
+    with pytest.raises(rs.SessionExpiredError):  # not started again until the participant restarts
+        rs.start_session(session=session, test_id=survey.id, account_id=account.id, now=T0)
+    assert rs.restart(session=session, test_id=survey.id, account_id=account.id, now=T0)  # the Restart
+    rs.start_session(session=session, test_id=survey.id, account_id=account.id, now=T0)
     session.commit()
     assert (load(session, survey, account).state, load(session, survey, account).view) == (ta.OK, ta.SURVEY_VIEW)
 

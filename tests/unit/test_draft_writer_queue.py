@@ -19,9 +19,9 @@ def test_the_newest_draft_of_a_session_wins_and_a_discarded_one_is_never_written
 
     async def scenario() -> None:
         writer = DraftWriter(interval=0.01)
-        writer.put(Draft(1, {"a": 1}, {"rev": 1}))
-        writer.put(Draft(1, {"a": 2}, {"rev": 2}))
-        writer.put(Draft(2, {"b": 1}, {"rev": 1}))
+        writer.put(Draft(1, "account:1", {"a": 1}, {"rev": 1}))
+        writer.put(Draft(1, "account:1", {"a": 2}, {"rev": 2}))
+        writer.put(Draft(2, "account:2", {"b": 1}, {"rev": 1}))
         writer.discard(2)
         assert writer.pending(1).answers == {"a": 2}
         await asyncio.sleep(0.05)
@@ -44,7 +44,7 @@ def test_a_failed_write_keeps_the_drafts_for_the_next_round(monkeypatch):
 
     async def scenario() -> None:
         writer = DraftWriter(interval=0.01)
-        writer.put(Draft(7, {"a": 1}, {"rev": 1}))
+        writer.put(Draft(7, "account:7", {"a": 1}, {"rev": 1}))
         await writer.flush()
         assert writer.pending(7) is not None  # kept after the failure
         await writer.flush()

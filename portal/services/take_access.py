@@ -1,0 +1,78 @@
+"""Who may take a test now: the one server-side decision behind every step of taking a test.
+
+Entering a test's questions, starting or extending its review session, answering its screener and
+submitting it all call `require()`, whatever the page showed: a raw websocket event with any test id
+gets the same answer as the rating page (portal/services/test_loading.py gathers the facts from the
+rows; portal/domain/test_access.py decides). It covers the signed-in participant or the public
+respondent, registration and verification, the invite, the test's status, the screener result, the
+session's deadline, the quotas, and the kind of test the handler takes (`view`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, select
+
+from portal.domain import test_access as access
+from portal.domain.test_access import respondent_key
+from portal.models import ScreenerResponse
+from portal.services import test_loading
+from portal.services.errors import ServiceError
+from portal.services.test_loading import TestLoad, TestNotFound
+
+
+class AccessDenied(ServiceError):
+    """This step of taking the test is not allowed now; `state` is the access state (test_access)."""
+
+    def __init__(self, message: str, *, state: str = access.FALLBACK) -> None:
+        super().__init__(message)
+        self.state = state
+
+
+def project_of(respondent: str | None) -> str | None:
+    """The respondent project id in a public respondent's key ('respondent:<project>:<browser id>')."""
+    if isinstance(respondent, str) and respondent.startswith("respondent:"):
+        return respondent.split(":")[1] or None
+    return None
+
+
+def decide(*, session: Session, test_id: Any, account_id: int | None, respondent: str | None = None,
+           now: datetime | None = None) -> TestLoad:
+    """The rating page's decision for this caller (TestNotFound for an unknown test)."""
+    passed = False
+    if account_id is not None and isinstance(test_id, int) and not isinstance(test_id, bool):
+        passed = session.exec(select(ScreenerResponse.is_passed).where(
+            ScreenerResponse.test_id == test_id, ScreenerResponse.respondent_key == respondent_key(account_id),
+        )).first() is True
+    return test_loading.load_test(session=session, test_id=test_id, account_id=account_id,
+                                  respondent_project_id=project_of(respondent), screener_passed=passed, now=now)
+
+
+def require(*, session: Session, test_id: Any, account_id: int | None, respondent: str | None = None,
+            view: str, now: datetime | None = None) -> TestLoad:
+    """The decision when this caller may take the test on `view` now; else AccessDenied with the
+    access state's message (nothing is stored by the caller)."""
+    try:
+        load = decide(session=session, test_id=test_id, account_id=account_id, respondent=respondent, now=now)
+    except TestNotFound:
+        raise AccessDenied(access.MSG_NOT_THIS_KIND) from None
+    message = access.take_refusal(load.state, load.view, view, load.test_id)
+    if message is not None:
+        raise AccessDenied(message, state=load.state)
+    return load
+
+
+def require_screening(*, session: Session, test_id: Any, account_id: int, now: datetime | None = None) -> TestLoad:
+    """Answering the screener: access must be ok and the screener must be the next screen."""
+    return require(session=session, test_id=test_id, account_id=account_id, view=access.SCREENER, now=now)
+
+
+def require_place(*, session: Session, test_id: int, account_id: int | None, respondent: str) -> None:
+    """At submission: the quota, counted on stored reviews with the test locked."""
+    state = test_loading.submission_quota_state(session=session, test_id=test_id, account_id=account_id,
+                                                own_key=respondent)
+    if state != access.OK:
+        message = access.access_message(state, test_id)
+        raise AccessDenied(message.text if message else access.MSG_NOT_THIS_KIND, state=state)

@@ -1,0 +1,98 @@
+"""What reaches an event handler: well-formed events only, with clean text, and clear refusals.
+
+Every public handler can be called from any browser with any arguments (the architecture). Reflex
+itself answers a malformed event (unknown or private handler, wrong argument names, `setvar`, a frame
+that is not an event) with a traceback in the log and an error toast in the sender's tab. Here:
+
+- `guard_events()` checks each websocket event before Reflex queues it: a registered handler (not
+  `setvar`), a payload object whose argument names fit the handler. A misfit is refused with one
+  log line. Every text in the payload is cleaned (portal/domain/text.py): lone surrogates and
+  control characters are removed, so no handler and no delta ever carries them.
+- `on_backend_exception()` is the app's backend exception handler: a ServiceError raised in a
+  handler (an event that does not fit the tab's current state, a refusal of a service) is shown to
+  the user with its message and logged in one line; anything else is a real error: it is logged with
+  its traceback and the user gets a generic message, never the trace.
+"""
+
+
+import inspect
+import logging
+from functools import lru_cache
+from typing import Any
+
+from reflex.app import EventNamespace
+from reflex_base.registry import RegistrationContext
+
+from portal.domain.text import clean_payload
+from portal.services.errors import ServiceError
+from portal.states.browser import toast
+
+log = logging.getLogger("portal.events")
+
+SOMETHING_WENT_WRONG = "Something went wrong. Please try again."
+MAX_NAME_LENGTH = 300
+REFUSED_HANDLERS = ("setvar",)
+
+
+@lru_cache(maxsize=4096)
+def _parameters(fn: Any) -> tuple[frozenset[str], frozenset[str], bool]:
+    """(all argument names, required ones, takes **kwargs) of a handler function, without self."""
+    params = list(inspect.signature(fn).parameters.values())[1:]
+    names = frozenset(p.name for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+    required = frozenset(p.name for p in params if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+    return names, required, any(p.kind == p.VAR_KEYWORD for p in params)
+
+
+def event_problem(data: Any, handlers: dict[str, Any]) -> str | None:
+    """Why this websocket frame is not an event the app takes (None when it is)."""
+    if not isinstance(data, dict):
+        return "the frame is not an event object"
+    name, payload = data.get("name"), data.get("payload", {})
+    if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME_LENGTH:
+        return "the event has no usable name"
+    registered = handlers.get(name)
+    if registered is None:
+        return f"no handler {name[:100]!r}"
+    if name.rpartition(".")[2] in REFUSED_HANDLERS:
+        return f"{name[:100]!r} is not taken from browsers"
+    if not isinstance(payload, dict) or not all(isinstance(key, str) for key in payload):
+        return f"the payload of {name[:100]!r} is not an object"
+    names, required, any_keyword = _parameters(registered.handler.fn)
+    unknown = sorted(set(payload) - names)
+    if unknown and not any_keyword:
+        return f"{name[:100]!r} takes no argument {unknown[0][:50]!r}"
+    if missing := sorted(required - set(payload)):
+        return f"{name[:100]!r} needs the argument {missing[0]!r}"
+    return None
+
+
+def guard_events() -> None:
+    """Put the check in front of Reflex's websocket event intake (once per process)."""
+    if getattr(EventNamespace.on_event, "_portal_guarded", False):
+        return
+    original = EventNamespace.on_event
+
+    async def on_event(self: EventNamespace, sid: str, data: Any) -> None:
+        try:
+            handlers = RegistrationContext.get().event_handlers
+        except LookupError:
+            handlers = None
+        if handlers is not None:
+            problem = event_problem(data, handlers)
+            if problem is not None:
+                log.warning("refused a websocket event: %s", problem)
+                return None
+            data = {**data, "payload": clean_payload(data.get("payload", {}))}
+        return await original(self, sid, data)
+
+    on_event._portal_guarded = True  # type: ignore[attr-defined]
+    EventNamespace.on_event = on_event  # type: ignore[method-assign]
+
+
+def on_backend_exception(exception: Exception):
+    """Reflex's backend exception handler for the portal."""
+    if isinstance(exception, ServiceError):
+        log.info("refused an event: %s", exception.message)
+        return toast("error", exception.message)
+    log.error("an event handler failed", exc_info=exception)
+    return toast("error", SOMETHING_WENT_WRONG)
