@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from portal.domain import survey_branching
+from portal.domain.ids import whole_number
 from portal.domain.survey_answers import field_errors
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.services.errors import ServiceError
@@ -106,7 +107,8 @@ def _expired(row: ReviewSession, now: datetime) -> bool:
 
 
 def _test(session: Session, test_id: Any) -> Test:
-    test = session.get(Test, test_id) if isinstance(test_id, int) and not isinstance(test_id, bool) else None
+    number = whole_number(test_id) if isinstance(test_id, int) else None
+    test = session.get(Test, number) if number is not None else None
     if test is None:
         raise ServiceError(MSG_NO_TEST)
     return test

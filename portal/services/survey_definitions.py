@@ -14,6 +14,8 @@ from typing import Any
 
 from sqlmodel import Session
 
+from portal.domain.ids import whole_number
+
 from portal.domain.test_loading import is_qualification_based
 from portal.models import Test
 from portal.services.test_loading import qualifications
@@ -40,7 +42,8 @@ class SurveyDefinition:
 
 
 def load_survey(*, session: Session, test_id: int) -> SurveyDefinition | None:
-    test = session.get(Test, test_id)
+    number = whole_number(test_id)
+    test = session.get(Test, number) if number is not None else None
     if test is None:
         return None
     any_qualification, any_public = qualifications(session, test.id)

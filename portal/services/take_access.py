@@ -16,6 +16,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from portal.domain import test_access as access
+from portal.domain.ids import whole_number
 from portal.domain.test_access import respondent_key
 from portal.models import ScreenerResponse
 from portal.services import test_loading
@@ -42,9 +43,10 @@ def decide(*, session: Session, test_id: Any, account_id: int | None, respondent
            now: datetime | None = None) -> TestLoad:
     """The rating page's decision for this caller (TestNotFound for an unknown test)."""
     passed = False
-    if account_id is not None and isinstance(test_id, int) and not isinstance(test_id, bool):
+    number = whole_number(test_id) if isinstance(test_id, int) else None
+    if account_id is not None and number is not None:
         passed = session.exec(select(ScreenerResponse.is_passed).where(
-            ScreenerResponse.test_id == test_id, ScreenerResponse.respondent_key == respondent_key(account_id),
+            ScreenerResponse.test_id == number, ScreenerResponse.respondent_key == respondent_key(account_id),
         )).first() is True
     return test_loading.load_test(session=session, test_id=test_id, account_id=account_id,
                                   respondent_project_id=project_of(respondent), screener_passed=passed, now=now)

@@ -17,6 +17,7 @@ that is not an event) with a traceback in the log and an error toast in the send
 
 import inspect
 import logging
+import typing
 from functools import lru_cache
 from typing import Any
 
@@ -43,6 +44,45 @@ def _parameters(fn: Any) -> tuple[frozenset[str], frozenset[str], bool]:
     return names, required, any(p.kind == p.VAR_KEYWORD for p in params)
 
 
+@lru_cache(maxsize=256)
+def _expected_types(fn: Any) -> dict[str, tuple[type, ...]]:
+    """The plain types a framework handler's arguments must have (None allowed where Optional)."""
+    expected: dict[str, tuple[type, ...]] = {}
+    for name, hint in typing.get_type_hints(fn).items():
+        if name == "return":
+            continue
+        options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, getattr(__import__("types"), "UnionType")) else (hint,)
+        kinds = tuple({typing.get_origin(o) or o for o in options if isinstance(typing.get_origin(o) or o, type)})
+        if kinds and Any not in options:
+            expected[name] = kinds
+    return expected
+
+
+def _framework_problem(name: str, fn: Any, payload: dict[str, Any]) -> str | None:
+    """Reflex's own handlers (hydrate, client storage, frontend exceptions) trust their arguments'
+    types: check them here. A client-storage update must name client-storage vars of known states."""
+    for key, kinds in _expected_types(fn).items():
+        if key in payload and not isinstance(payload[key], kinds):
+            return f"{name[:100]!r} takes {key!r} of another type"
+    for key in ("vars",):
+        value = payload.get(key)
+        if isinstance(value, dict):
+            from reflex.state import FIELD_MARKER, State
+
+            for var in value:
+                state_name, _, var_name = var.rpartition(".")
+                try:
+                    owner = State.get_class_substate(state_name)
+                except (ValueError, AttributeError, KeyError):
+                    return f"{name[:100]!r} names no state in {var[:100]!r}"
+                if not owner._is_client_storage(var_name.removesuffix(FIELD_MARKER)):
+                    return f"{name[:100]!r} names no client storage var in {var[:100]!r}"
+    hashes = payload.get("hashes")
+    if isinstance(hashes, list) and not all(isinstance(item, str) for item in hashes):
+        return f"{name[:100]!r} takes hashes as text"
+    return None
+
+
 def event_problem(data: Any, handlers: dict[str, Any]) -> str | None:
     """Why this websocket frame is not an event the app takes (None when it is)."""
     if not isinstance(data, dict):
@@ -63,6 +103,8 @@ def event_problem(data: Any, handlers: dict[str, Any]) -> str | None:
         return f"{name[:100]!r} takes no argument {unknown[0][:50]!r}"
     if missing := sorted(required - set(payload)):
         return f"{name[:100]!r} needs the argument {missing[0]!r}"
+    if registered.handler.fn.__module__.startswith("reflex"):
+        return _framework_problem(name, registered.handler.fn, payload)
     return None
 
 

@@ -250,7 +250,7 @@ class ProfileState(TabOwned, rx.State):
 
     @rx.event
     def set_text(self, key: Any, value: Any):
-        if key not in rules.TEXT_FIELDS or not self.loaded or self.load_error:
+        if not isinstance(key, str) or key not in rules.TEXT_FIELDS or not self.loaded or self.load_error:
             return
         text = value[: rules.TEXT_FIELDS[key] + 1] if isinstance(value, str) else ""
         if key == "birthYear":
@@ -285,7 +285,7 @@ class ProfileState(TabOwned, rx.State):
 
     @rx.event
     def set_flag(self, key: Any, on: Any):
-        if key in _FLAG_FIELDS and self.loaded:
+        if isinstance(key, str) and key in _FLAG_FIELDS and self.loaded:
             self.flags = {**self.flags, key: on is True}
 
     @rx.event

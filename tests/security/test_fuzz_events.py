@@ -12,7 +12,7 @@ participants, an unverified and an unregistered one, on the pages they would be 
 
 from __future__ import annotations
 
-import asyncio
+import os
 import random
 from typing import Any
 
@@ -20,10 +20,11 @@ from sqlmodel import Session, func, select
 
 from portal.models import Account, Invite, ParticipantProfile, Review, ReviewSession, Reward
 from tests.support.people import ANONYMOUS, Person, demo_test, invite, person
-from tests.support.raw_tab import RawTab, run
+from tests.support.raw_tab import RawTab, run, tracebacks
 
-SEED = 20261123
-FUZZ_EVENTS = 3000
+# Seeded: a failure repeats with the same events. FUZZ_SEED and FUZZ_EVENTS explore further by hand.
+SEED = int(os.environ.get("FUZZ_SEED", "20261123"))
+FUZZ_EVENTS = int(os.environ.get("FUZZ_EVENTS", "3000"))
 BATCH = 25
 
 
@@ -147,7 +148,7 @@ def test_fuzzing_every_handler_gives_no_error_no_traceback_no_hang_and_touches_n
     assert result["hung"] == [], result
     assert result["sent"] >= FUZZ_EVENTS
     log = app_server.log_path.read_bytes()[log_start:].decode(errors="replace")
-    assert "Traceback" not in log, log[log.find("Traceback") - 2000: log.find("Traceback") + 3000]
+    assert tracebacks(log) == []
     with app_server.db() as db:
         assert snapshot(db, victim) == before
         for label in ("anonymous", "unverified", "unregistered"):

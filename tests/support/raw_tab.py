@@ -114,3 +114,15 @@ class RawTab:
 
     async def close(self) -> None:
         await self.client.close()
+
+
+def tracebacks(log: str) -> list[str]:
+    """Each traceback in a server log, summed up as its deepest portal frame and its exception line."""
+    found: list[str] = []
+    for block in log.split("Traceback (most recent call last):")[1:]:
+        lines = [line.strip() for line in block.splitlines() if line.strip()]
+        frames = [line for line in lines if line.startswith("File ") and "/portal/" in line]
+        last = next((line for line in lines if not line.startswith(("File ", "^", "~")) and ":" in line
+                     and line.split(":")[0].replace(".", "").replace("_", "").isalnum()), lines[-1] if lines else "")
+        found.append(f"{frames[-1] if frames else '(no portal frame)'} -> {last}")
+    return sorted(set(found))

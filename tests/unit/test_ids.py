@@ -5,7 +5,8 @@ from portal.domain.ids import whole_number
 
 
 @pytest.mark.parametrize(("raw", "expected"), [
-    ("42", 42), (" 7 ", 7), (0, 0), (12, 12), ("0", 0), ("99999999999", 99999999999),
+    ("42", 42), (" 7 ", 7), (0, 0), (12, 12), ("0", 0), ("2147483647", 2**31 - 1), (2**31 - 1, 2**31 - 1),
+    ("99999999999", None), (2**31, None), (2**63, None),
     ("²", None), ("١٢", None), ("-3", None), (-3, None), ("1.5", None), ("", None), ("  ", None),
     ("999999999999", None), (True, None), (False, None), (None, None), (1.0, None), ([1], None),
 ])
