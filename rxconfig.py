@@ -14,6 +14,9 @@ config = rx.Config(
     backend_port=settings.port,
     api_url=settings.base_url,
     deploy_url=settings.base_url,
+    # Only the portal's own origin (and CORS_EXTRA_ORIGINS) may read its answers with cookies or open
+    # the websocket: Reflex gives this list to Starlette's CORS middleware and to the socket.io server.
+    cors_allowed_origins=settings.cors_allowed_origins,
     plugins=[rx.plugins.RadixThemesPlugin()],
     disable_plugins=[rx.plugins.SitemapPlugin],
 )

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import reflex as rx
 
+from portal.http import security_headers
 from portal.http.app import build_api
+from portal.http.security_headers import portal_config_script
 from portal.services import draft_writer, mail_sender
 from portal.services.captcha import script_url as captcha_script_url
 from portal.settings import settings
@@ -32,14 +32,16 @@ from portal.states.profile import ProfileState
 from portal.states.rate import RateState
 from portal.states.referral import ReferralState
 from portal.states.sign_in import SignInState
+from portal.states.event_guard import guard_events, on_backend_exception
+from portal.states.tab_owner import TabOwnerMiddleware
 
 BRAND = "Participants Portal"
 
 
 def head_scripts() -> list[rx.Component]:
-    """Public browser config (captcha provider and site key), the captcha script, portal.js."""
-    config = {"captcha": {"provider": settings.captcha_provider if settings.captcha_enabled else "none", "siteKey": settings.captcha_site_key}}
-    scripts = [rx.script(f"window.portalConfig = {json.dumps(config)};"), rx.script(src="/portal.js")]
+    """Public browser config (captcha provider and site key), the captcha script, portal.js.
+    The config script is inline; the Content-Security-Policy allows exactly its text by hash."""
+    scripts = [rx.script(portal_config_script()), rx.script(src="/portal.js")]
     if settings.captcha_enabled:
         scripts.append(rx.script(src=captcha_script_url(), custom_attrs={"async": True, "defer": True}))
     return scripts
@@ -50,10 +52,16 @@ app = rx.App(
     stylesheets=["/portal.css"],
     head_components=head_scripts(),
     toaster=rx.toast.provider(duration=5000, close_button=True, position="top-center"),
-    api_transformer=build_api(),
+    # The portal's FastAPI routes around Reflex's app, and the security headers around everything.
+    api_transformer=[build_api(), security_headers.wrap],
     html_lang="en",
+    backend_exception_handler=on_backend_exception,
 )
+# Malformed websocket events are refused with one log line; every text they carry is cleaned.
+guard_events()
 
+# Tabs belong to one person at a time: states filled for someone else are reset before any event.
+app.add_middleware(TabOwnerMiddleware(), index=0)
 # Every backend worker delivers the e-mail outbox (when SMTP is configured).
 app.register_lifespan_task(mail_sender.run_forever)
 # Survey drafts queued when the process stops are written before it ends.

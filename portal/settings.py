@@ -10,6 +10,7 @@ import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,6 +39,17 @@ def _env_list(name: str) -> list[str]:
     return [item.strip() for item in _env(name).split(",") if item.strip()]
 
 
+def _env_origins(name: str) -> list[str]:
+    """A comma-separated list of origins (scheme://host[:port]); '*' and paths are refused."""
+    origins = []
+    for item in _env_list(name):
+        parts = urlsplit(item.rstrip("/"))
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query or "*" in item:
+            raise SystemExit(f"Setting {name} must list origins such as https://app.example.com, got {item!r}")
+        origins.append(f"{parts.scheme}://{parts.netloc}".lower())
+    return origins
+
+
 def _secret_key() -> str:
     """SECRET_KEY, or a random key kept in a local file so restarts keep sessions."""
     explicit = _env("SECRET_KEY")
@@ -50,6 +62,9 @@ def _secret_key() -> str:
     key_file.write_text(key)
     key_file.chmod(0o600)
     return key
+
+
+_LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
 @dataclass(frozen=True)
@@ -66,6 +81,8 @@ class Settings:
     help_center_url: str = field(default_factory=lambda: _env("HELP_CENTER_URL", "https://help.example.com"))
     customer_site_url: str = field(default_factory=lambda: _env("CUSTOMER_SITE_URL", "https://app.example.com"))
     brand_name: str = field(default_factory=lambda: _env("BRAND_NAME", "Participants Portal"))
+    # Origins besides BASE_URL's own that may call the portal from a browser (CORS, the websocket).
+    cors_extra_origins: list[str] = field(default_factory=lambda: _env_origins("CORS_EXTRA_ORIGINS"))
     # Addresses of reverse proxies whose X-Forwarded-For header is believed.
     trusted_proxies: list[str] = field(default_factory=lambda: _env_list("TRUSTED_PROXIES"))
     # Sign-in throttling: failures allowed per window, per account and per client address.
@@ -84,6 +101,10 @@ class Settings:
     mail_poll_seconds: float = field(default_factory=lambda: float(_env("MAIL_POLL_SECONDS", "5")))
     mail_max_attempts: int = field(default_factory=lambda: _env_int("MAIL_MAX_ATTEMPTS", 8))
     verification_link_hours: int = field(default_factory=lambda: _env_int("VERIFICATION_LINK_HOURS", 48))
+    # E-mail limits (portal/domain/mail_limits.py): one message per cooldown per account and kind and
+    # per address and kind; verification e-mails per address per hour. 0 turns a limit off.
+    mail_cooldown_seconds: int = field(default_factory=lambda: _env_int("MAIL_COOLDOWN_SECONDS", 60))
+    mail_max_per_address_per_hour: int = field(default_factory=lambda: _env_int("MAIL_MAX_PER_ADDRESS_PER_HOUR", 5))
     # Password reset: link lifetime (never more than 60 minutes) and request throttling.
     reset_link_minutes: int = field(default_factory=lambda: max(1, min(60, _env_int("RESET_LINK_MINUTES", 60))))
     reset_max_requests_per_account: int = field(default_factory=lambda: _env_int("RESET_MAX_REQUESTS_PER_ACCOUNT", 5))
@@ -112,6 +133,28 @@ class Settings:
     def oidc_configured(self, provider: str) -> bool:
         """Whether sign-in with this provider ('linkedin' or 'google') is offered."""
         return bool(getattr(self, f"{provider}_client_id", "")) if provider in ("linkedin", "google") else False
+
+    @property
+    def base_origin(self) -> str:
+        """scheme://host[:port] of BASE_URL: the only origin the portal's pages are served from."""
+        parts = urlsplit(self.base_url)
+        scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+        default_port = {"http": 80, "https": 443}.get(scheme)
+        port = f":{parts.port}" if parts.port and parts.port != default_port else ""
+        return f"{scheme}://{f'[{host}]' if ':' in host else host}{port}"
+
+    @property
+    def cors_allowed_origins(self) -> list[str]:
+        """Origins allowed to read the portal's answers and open its websocket (BASE_URL's first)."""
+        origins = [self.base_origin]
+        # A local run is opened as localhost or as 127.0.0.1 alike (the README says localhost:3000).
+        parts = urlsplit(self.base_origin)
+        if parts.hostname in _LOOPBACK_NAMES:
+            port = f":{parts.port}" if parts.port else ""
+            origins += [f"{parts.scheme}://{name}{port}" for name in ("localhost", "127.0.0.1", "[::1]")
+                        if f"{parts.scheme}://{name}{port}" not in origins]
+        origins += [o for o in self.cors_extra_origins if o not in origins]
+        return origins
 
     @property
     def captcha_enabled(self) -> bool:

@@ -3,8 +3,8 @@
 A lone surrogate ('\\ud800') cannot be encoded as UTF-8: kept in a state it breaks the websocket
 message that carries it back, and in a database it fails the write. Control characters (other than
 tab and line breaks) have no place in answers, names or searches. Both are removed from every text a
-browser sends (portal/states/event_guard.py cleans each event's payload) and from JSON bodies of the
-HTTP API.
+browser sends over the websocket (portal/states/event_guard.py cleans each event's payload); the HTTP
+API refuses a JSON body that holds them (portal/http/json_body.py, 400 with a message).
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
-"""Sign-in throttling rule: at most N failures per key within a sliding window."""
+"""Throttling rule: at most N events (failed sign-ins, reset requests, e-mails sent) per key within a sliding window."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 
@@ -19,3 +21,24 @@ def retry_after_seconds(failure_times: list[datetime], *, limit: int, window_sec
     # The (len - limit + 1)-th oldest failure must leave the window before a new try is allowed.
     blocking = recent[len(recent) - limit]
     return max(1, math.ceil((blocking + window - now).total_seconds()))
+
+
+@dataclass(frozen=True)
+class Limit:
+    """At most `limit` events under `key` within any `window_seconds`. A limit or window of 0 is off."""
+
+    key: str
+    limit: int
+    window_seconds: int
+
+
+def longest_wait(times_by_key: Mapping[str, Iterable[datetime]], limits: Iterable[Limit], *, now: datetime) -> int:
+    """0 when every limit allows one more event now, else the seconds until all of them do."""
+    return max(
+        (
+            retry_after_seconds(list(times_by_key.get(rule.key, ())), limit=rule.limit, window_seconds=rule.window_seconds, now=now)
+            for rule in limits
+            if rule.limit > 0 and rule.window_seconds > 0
+        ),
+        default=0,
+    )

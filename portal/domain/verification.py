@@ -12,15 +12,10 @@ ALREADY_VERIFIED = "Your email {email} is already verified"
 LINK_INVALID = "This verification link is invalid or has expired. Please request a new one."
 RESEND_SENT = "New verification email was sent."
 RESEND_FAILED = "Please check email address"
-RESEND_TOO_OFTEN = "Please wait a few minutes before asking for another verification email."
 SOMETHING_WENT_WRONG = "Something went wrong, please try again later"
 VERIFY_PAGE_SENT = "Verification email sent! Please check your inbox."
 VERIFY_PAGE_FAILED = "Failed to send verification email. Please try again."
 VERIFY_PAGE_ALREADY = "Your email is already verified. Please contact support if you need assistance."
-
-# Resends allowed per account and kind within the window.
-RESEND_LIMIT = 5
-RESEND_WINDOW_SECONDS = 3600
 
 
 def purpose_for(kind: str) -> str | None:

@@ -13,6 +13,7 @@ from portal.db import session_scope
 from portal.domain import messages
 from portal.domain.navigation import after_password_sign_in
 from portal.http.client import SESSION_COOKIE, client_ip, is_same_origin
+from portal.http.json_body import read_json_object
 from portal.services.captcha import verify_captcha
 from portal.services.errors import ServiceError, ThrottledError
 from portal.services.sessions import revoke_session
@@ -39,14 +40,6 @@ def set_session_cookie(response: JSONResponse, token: str) -> None:
     )
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
-
-
 def _text(body: dict[str, Any], key: str) -> str:
     value = body.get(key)
     return value if isinstance(value, str) else ""
@@ -56,7 +49,7 @@ def _text(body: dict[str, Any], key: str) -> str:
 async def sign_in(request: Request) -> JSONResponse:
     if not is_same_origin(request):
         return _errors({"_global": messages.SOMETHING_WENT_WRONG}, 403)
-    body = await _json_body(request)
+    body = await read_json_object(request)
     email, password = _text(body, "email"), _text(body, "password")
     old_token = request.cookies.get(SESSION_COOKIE)
 

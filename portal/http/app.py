@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from portal.http import account_routes, oauth_routes, verification_routes
+from portal.http import account_routes, errors, oauth_routes, verification_routes
 from portal.http import password_routes
 
 
 def build_api() -> FastAPI:
     api = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
+    # Refused JSON bodies answer 400, anything unhandled a generic 500 (no stack trace).
+    errors.install(api)
     api.include_router(account_routes.router)
     api.include_router(verification_routes.router)
     api.include_router(password_routes.router)

@@ -17,8 +17,9 @@ from fastapi.responses import JSONResponse
 
 from portal.db import session_scope
 from portal.domain import messages
-from portal.http.account_routes import _errors, _json_body, _text
+from portal.http.account_routes import _errors, _text
 from portal.http.client import SESSION_COOKIE, client_ip, is_same_origin
+from portal.http.json_body import read_json_object
 from portal.services.errors import ServiceError, ThrottledError
 from portal.services.password_reset import PasswordRulesError, check_token_throttled, request_reset, reset_password
 from portal.settings import settings
@@ -59,7 +60,7 @@ async def forgot_password(request: Request) -> JSONResponse:
     if not is_same_origin(request):
         return _errors({"_global": messages.SOMETHING_WENT_WRONG}, 403)
     started = time.monotonic()
-    body = await _json_body(request)
+    body = await read_json_object(request)
     try:
         result = await _in_transaction(request_reset, email=_text(body, "email"), ip_address=client_ip(request))
         response = JSONResponse({"sent": True, "email": result.email, "minutes": result.minutes})
@@ -88,7 +89,7 @@ async def check_token(request: Request) -> JSONResponse:
 async def put_reset_password(request: Request) -> JSONResponse:
     if not is_same_origin(request):
         return _errors({"_global": messages.SOMETHING_WENT_WRONG}, 403)
-    body = await _json_body(request)
+    body = await read_json_object(request)
     try:
         await _in_transaction(
             reset_password,

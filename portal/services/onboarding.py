@@ -117,7 +117,11 @@ def database_errors(*, session: Session, account: Account, form: fields.SignUpFo
 
 
 def finish_sign_up(*, session: Session, account_id: int, raw: object) -> FinishResult:
-    """Check and save the sign-up fields; the registration becomes complete. Any error: nothing written."""
+    """Check and save the sign-up fields; the registration becomes complete. Any error: nothing written.
+
+    Raises ThrottledError (nothing written) when a verification e-mail it would send is over the
+    e-mail limits (`portal.domain.mail_limits`); the message says how long to wait.
+    """
     account = _account(session, account_id)
     form = fields.parse(raw)
     errors = fields.validate(form)
@@ -128,6 +132,11 @@ def finish_sign_up(*, session: Session, account_id: int, raw: object) -> FinishR
 
     now = utcnow()
     first_time = not account.is_registration_complete
+    work_changed = form.workEmail != normalize_email(account.work_email)
+    if form.email != normalize_email(account.email):
+        verification.check_send_allowed(session=session, account_id=account.id, kind="personal", address=form.email)
+    if work_changed or (first_time and account.work_email_verified_at is None):
+        verification.check_send_allowed(session=session, account_id=account.id, kind="work", address=form.workEmail)
     profile = _profile(session, account.id)
     profile.first_name = form.firstName
     profile.last_name = form.lastName
@@ -141,7 +150,6 @@ def finish_sign_up(*, session: Session, account_id: int, raw: object) -> FinishR
     if email_changed:
         account.email = form.email
         account.email_verified_at = None
-    work_changed = form.workEmail != normalize_email(account.work_email)
     if work_changed:
         account.work_email = form.workEmail
         account.work_email_verified_at = None

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from email_validator import EmailNotValidError, validate_email
 from sqlmodel import Session, select, update
 
-from portal.domain import emails, messages
+from portal.domain import emails, mail_limits, messages
 from portal.domain import password_policy as policy
 from portal.domain import password_reset as rules
 from portal.domain.accounts import normalize_email
@@ -80,7 +80,8 @@ def _link(token: str) -> str:
 
 def request_reset(*, session: Session, email: str, ip_address: str = "") -> ResetRequest:
     """'Send Me Reset Link'. Known and unknown addresses get the same answer after the same work:
-    a token is made and hashed either way, and every request counts towards the throttle."""
+    a token is made and hashed either way, and every request counts towards the throttle and the
+    e-mail cooldown of the address (so a refusal, with its wait, tells nothing either)."""
     address = normalize_email(email)
     if not address:
         raise ServiceError(messages.EMAIL_REQUIRED, field="email")
@@ -94,7 +95,11 @@ def request_reset(*, session: Session, email: str, ip_address: str = "") -> Rese
         session,
         [(a_key, settings.reset_max_requests_per_account), (i_key, settings.reset_max_requests_per_ip)],
     )
-    throttle.record_failure(session=session, keys=[a_key, i_key])
+    cooldown = mail_limits.reset_limits(address=address, cooldown_seconds=settings.mail_cooldown_seconds)
+    wait = throttle.seconds_to_wait(session=session, limits=cooldown)
+    if wait:
+        raise ThrottledError(mail_limits.wait_message(wait), field="email")
+    throttle.record_failure(session=session, keys=[a_key, i_key, *mail_limits.keys_to_record(cooldown)])
 
     minutes = settings.reset_link_minutes
     token = new_token()

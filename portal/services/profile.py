@@ -32,7 +32,7 @@ from portal.models import (
 from portal.models._base import utcnow
 from portal.services import work_email
 from portal.services.errors import ServiceError
-from portal.services.verification import notify_email_changed, send_verification
+from portal.services.verification import check_send_allowed, notify_email_changed, send_verification
 
 
 class ProfileRemovedError(ServiceError):
@@ -268,7 +268,8 @@ def save_profile(
     `raw`: the form's values (flat keys, or the spec's nested shape), untrusted.
     `participant_id`: the profile to change (staff only, when not the actor's own).
     `verify`: staff's 'Submit & Verify'. A changed e-mail or work e-mail becomes
-    unverified and gets a verification link; the old personal address is told.
+    unverified and gets a verification link; the old personal address is told. When that link
+    is over the e-mail limits (`portal.domain.mail_limits`): ThrottledError, nothing saved.
     """
     actor, target = _resolve(session, actor_id, participant_id)
     staff = _is_staff(actor)
@@ -290,6 +291,9 @@ def save_profile(
     errors = _database_errors(session, form, old, target=target, staff=staff)
     if errors:
         raise ProfileSaveError(errors)
+    email_changes = rules.changed_emails(old.email, old.workEmail, form)
+    for kind, address in email_changes:  # within the e-mail limits, or ThrottledError and nothing saved
+        check_send_allowed(session=session, account_id=target.id, kind=kind, address=address)
 
     now = utcnow()
     if profile is None:
@@ -305,7 +309,6 @@ def save_profile(
     _replace_links(session, ProfileRole, "role_id", target.id, form.roles if staff else None)
     _replace_links(session, ProfileAudience, "audience_id", target.id, form.audiences if staff else None)
 
-    email_changes = rules.changed_emails(old.email, old.workEmail, form)
     for kind, address in email_changes:
         if kind == "personal":
             target.email, target.email_verified_at = address, None

@@ -9,8 +9,7 @@ from sqlmodel import Session, select
 
 from portal.domain import messages
 from portal.domain.accounts import normalize_email
-from portal.domain.password_policy import normalize as normalize_password
-from portal.domain.passwords_hashing import DUMMY_HASH, verify_password
+from portal.domain.passwords_hashing import verify_sign_in
 from portal.models import Account
 from portal.models._base import utcnow
 from portal.services import throttle
@@ -58,11 +57,9 @@ def sign_in_with_password(
 
     account = session.exec(select(Account).where(Account.email == email)).first()
     stored_hash = account.password_hash if account and account.removed_at is None else None
-    # Always run one hash verification so an unknown e-mail takes as long as a wrong password.
-    ok, new_hash = verify_password(normalize_password(password), stored_hash or DUMMY_HASH)
-    if not ok and stored_hash and normalize_password(password) != password:
-        ok, new_hash = verify_password(password, stored_hash)  # an older password kept its spaces
-    if not (ok and stored_hash):
+    # As many hash verifications for an unknown e-mail (against a dummy hash) as for a wrong password.
+    ok, new_hash = verify_sign_in(password, stored_hash)
+    if not ok:
         throttle.record_failure(session=session, keys=[account_key, ip_key])
         raise SignInError(messages.INVALID_CREDENTIALS)
 

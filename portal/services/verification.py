@@ -11,12 +11,13 @@ from datetime import timedelta
 
 from sqlmodel import Session, select
 
-from portal.domain import emails
+from portal.domain import emails, mail_limits
 from portal.domain import verification as rules
-from portal.domain.throttling import retry_after_seconds
-from portal.models import Account, LoginAttempt, OneTimeToken
+from portal.domain.throttling import Limit
+from portal.models import Account, OneTimeToken
 from portal.models._base import utcnow
-from portal.services.errors import ServiceError
+from portal.services import throttle
+from portal.services.errors import ServiceError, ThrottledError
 from portal.services.outbox import enqueue_email
 from portal.services.tokens import hash_token, new_token
 from portal.settings import settings
@@ -46,11 +47,34 @@ def _is_verified(account: Account, kind: str) -> bool:
     return (account.work_email_verified_at if kind == "work" else account.email_verified_at) is not None
 
 
+def _limits(account_id: int, kind: str, address: str) -> list[Limit]:
+    return mail_limits.verification_limits(
+        account_id=account_id,
+        kind=rules.purpose_for(kind) or kind,
+        address=address,
+        cooldown_seconds=settings.mail_cooldown_seconds,
+        max_per_address_per_hour=settings.mail_max_per_address_per_hour,
+    )
+
+
+def check_send_allowed(*, session: Session, account_id: int, kind: str, address: str) -> None:
+    """Raise ThrottledError (with the wait in its message) when a verification e-mail of `kind` for
+    this account may not go to `address` yet. For callers that must refuse before changing anything."""
+    wait = throttle.seconds_to_wait(session=session, limits=_limits(account_id, kind, address))
+    if wait:
+        raise ThrottledError(mail_limits.wait_message(wait), field="workEmail" if kind == "work" else "email")
+
+
 def send_verification(*, session: Session, account: Account, kind: str) -> str:
-    """Write a fresh link for the account's personal or work e-mail to the outbox; returns the address."""
+    """Write a fresh link for the account's personal or work e-mail to the outbox; returns the address.
+
+    Within the e-mail limits (`portal.domain.mail_limits`) only: else ThrottledError, nothing written.
+    """
     address = _address(account, kind)
     if not address:
         raise ServiceError(rules.RESEND_FAILED)
+    check_send_allowed(session=session, account_id=account.id, kind=kind, address=address)
+    throttle.record(session=session, keys=mail_limits.keys_to_record(_limits(account.id, kind, address)))
     token = new_token()
     hours = settings.verification_link_hours
     session.add(
@@ -105,14 +129,10 @@ def resend(*, session: Session, account_id: int, kind: str) -> str:
         raise ResendError(rules.SOMETHING_WENT_WRONG)
     if _is_verified(account, kind):
         raise ResendError(rules.ALREADY_VERIFIED.format(email=_address(account, kind)), already_verified=True)
-    key = f"resend:{account_id}:{kind}"
-    now = utcnow()
-    since = now - timedelta(seconds=rules.RESEND_WINDOW_SECONDS)
-    recent = session.exec(select(LoginAttempt.created_at).where(LoginAttempt.key == key, LoginAttempt.created_at > since)).all()
-    if retry_after_seconds(list(recent), limit=rules.RESEND_LIMIT, window_seconds=rules.RESEND_WINDOW_SECONDS, now=now):
-        raise ResendError(rules.RESEND_TOO_OFTEN)
-    session.add(LoginAttempt(key=key, created_at=now))
-    send_verification(session=session, account=account, kind=kind)
+    try:
+        send_verification(session=session, account=account, kind=kind)
+    except ThrottledError as err:  # 'Please wait 45 seconds before asking for another email.'
+        raise ResendError(err.message) from err
     return rules.RESEND_SENT
 
 

@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from sqlmodel import Session
 
 from portal.db import make_engine
+from tests.support.browser_console import ConsoleWatch, unexpected
 from tests.support.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
 from tests.support.oidc_provider import OidcProvider
 from tests.support.portal_server import start_portal, stop_portal
@@ -118,12 +119,35 @@ def app_server(tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer
             stop_app(server.proc)
 
 
+CONSOLE = ConsoleWatch()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
+        new_context = b.new_context
+
+        def watched_context(*args, **kwargs) -> BrowserContext:
+            """Every context a test opens reports its console errors and CSP violations."""
+            return CONSOLE.attach(new_context(*args, **kwargs))
+
+        b.new_context = watched_context
         yield b
         b.close()
+
+
+@pytest.fixture(autouse=True)
+def console_guard(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail the test (at teardown, after its contexts closed) on any browser console error, page
+    error or Content-Security-Policy violation it did not declare with
+    @pytest.mark.allow_console_errors(pattern, ...)."""
+    CONSOLE.take()
+    yield
+    marker = request.node.get_closest_marker("allow_console_errors")
+    problems = unexpected(CONSOLE.take(), None if marker is None else marker.args)
+    if problems:
+        pytest.fail("the browser reported errors:\n  " + "\n  ".join(problems), pytrace=False)
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
@@ -12,6 +13,7 @@ from portal.models import AuthSession
 from portal.services.tokens import hash_token
 from tests.e2e.conftest import wait_for_hydration
 from tests.e2e.helpers import DEMO_EMAIL, DEMO_NAME, DEMO_PASSWORD, fill_sign_in, open_email_form, sign_in
+from tests.support.browser_console import failed_request
 from tests.support.factories import make_participant
 
 
@@ -32,6 +34,7 @@ def test_demo_participant_signs_in_and_sees_name(page: Page, app_server):
     expect(page.locator("#desktop-menu-email")).to_have_text(DEMO_EMAIL)
 
 
+@pytest.mark.allow_console_errors(failed_request(400, "/api/account/sign-in"))
 def test_wrong_password_shows_error_and_stays(page: Page, app_server):
     page.goto(f"{app_server.url}/sign-in")
     fill_sign_in(page, DEMO_EMAIL, "not-the-password")
@@ -40,12 +43,14 @@ def test_wrong_password_shows_error_and_stays(page: Page, app_server):
     assert not [c for c in page.context.cookies() if c["name"] == "portal_session"]
 
 
+@pytest.mark.allow_console_errors(failed_request(400, "/api/account/sign-in"))
 def test_unknown_email_answers_like_wrong_password(page: Page, app_server):
     page.goto(f"{app_server.url}/sign-in")
     fill_sign_in(page, "nobody-here@example.com", "whatever-password")
     expect(page.locator("#sign-in-global-error")).to_have_text("Incorrect email or password.")
 
 
+@pytest.mark.allow_console_errors(failed_request(400, "/api/account/sign-in"))
 def test_empty_fields_get_required_messages(page: Page, app_server):
     page.goto(f"{app_server.url}/sign-in")
     open_email_form(page)
@@ -124,6 +129,7 @@ def test_unfinished_registration_goes_to_sign_up(page: Page, app_server, db):
     expect(page.get_by_text("Become a participant - Have an impact, get paid.")).to_have_count(0)
 
 
+@pytest.mark.allow_console_errors(failed_request(404, "/no/such/page"))
 def test_unknown_path_shows_404(page: Page, app_server):
     page.goto(f"{app_server.url}/no/such/page")
     expect(page.locator("#not-found-text")).to_have_text("This page could not be found.")

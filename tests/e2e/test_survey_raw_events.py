@@ -18,6 +18,7 @@ from portal.models._base import utcnow
 from portal.services.sessions import create_session
 from portal.states.survey import SurveyState
 from tests.e2e.test_survey import DEMO_SURVEY
+from tests.support.demo_survey import good_answers
 from tests.support.factories import make_participant
 
 THREE_WORDS = "Too short answer"
@@ -87,15 +88,7 @@ def test_a_three_word_long_answer_and_an_unknown_option_are_refused_and_not_stor
                                                      "answer": {"type": "single-choice", "value": "hacker"}})
             assert tab.errors == {"involvement": "'hacker' is not one of the options of this question"}
             # A valid route, but a 3-word long answer: refused at submission with the spec's message.
-            answers = {
-                "involvement": {"type": "single-choice", "value": "influencer"},
-                "priorities": {"type": "rank", "value": ["price", "ease", "integrations", "support"]},
-                "satisfaction": {"type": "rating", "value": 4},
-                "statements": {"type": "matrix", "value": {"trust": ["agree"], "speed": ["neutral"]}},
-                "discovery-channel": {"type": "editable-single-choice", "value": "peers"},
-                "job-title": {"type": "short-text", "value": "Head of data"},
-                "last-purchase": {"type": "long-text", "value": THREE_WORDS, "isLimited": True},
-            }
+            answers = good_answers(**{"last-purchase": {"type": "long-text", "value": THREE_WORDS, "isLimited": True}})
             for key, answer in answers.items():
                 await tab.send(f"{SURVEY}.set_answer", {"key": key, "answer": answer})
             await tab.send(f"{SURVEY}.submit")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import func, select
 
@@ -11,9 +12,11 @@ from portal.models import Invite, Review, Reward
 from portal.models._base import utcnow
 from tests.e2e.helpers import sign_in
 from tests.e2e.test_survey import PASSWORD, answer_five, continue_to, option, start, survey_test
+from tests.support.browser_console import WEBSOCKET_REFUSED
 from tests.support.factories import make_participant
 
 
+@pytest.mark.allow_console_errors(WEBSOCKET_REFUSED)  # the backend is down for a moment on purpose
 def test_answers_survive_a_backend_restart_and_are_accepted_once(page: Page, app_server):
     page.on("dialog", lambda dialog: dialog.accept())
     base = app_server.url

@@ -18,6 +18,8 @@ def test_work_email_verified_from_the_banner_resend(page: Page, app_server, db, 
     expect(page.locator("#update-emails-work")).to_have_text("Update your email addresses")
     page.click("#resend-work")
     expect(page.get_by_text("New verification email was sent.")).to_be_visible()
+    page.click("#resend-work")  # again at once: the toast says how long to wait
+    expect(page.get_by_text(re.compile(r"Please wait \d+ seconds before asking for another email\."))).to_be_visible()
 
     mail = smtp_server.wait_for(account.work_email, subject_contains="Verify your work email")
     link = next(url for url in mail.links() if "verify-email" in url)

@@ -17,7 +17,8 @@ from sqlmodel import Session, select
 
 from portal.db import make_engine
 from portal.models import AuthSession
-from tests.e2e.conftest import app_env, browser, free_port, start_app, stop_app, wait_for_hydration  # noqa: F401 (browser is a fixture)
+# browser and console_guard are fixtures: a console error or CSP violation fails the test here too.
+from tests.e2e.conftest import app_env, browser, console_guard, free_port, start_app, stop_app, wait_for_hydration  # noqa: F401
 from tests.e2e.helpers import DEMO_EMAIL, DEMO_NAME, DEMO_PASSWORD, sign_in
 from tests.support.captcha_provider import CaptchaProvider
 from tests.support.services import fresh_redis, postgres_database

@@ -9,6 +9,7 @@ from portal.models import Account, OutboxEmail, ParticipantProfile
 from portal.services import onboarding as service
 from portal.services.errors import ServiceError
 from tests.support.factories import make_participant, unique_email
+from tests.support.throttle import rewind
 
 
 def _newcomer(session, *, email_verified=True, claims=None):
@@ -130,6 +131,10 @@ def test_removed_account_and_resend(session):
     work = "resend-" + unique_email().replace("example.com", "northwind.example")
     assert service.finish_sign_up(session=session, account_id=account.id, raw=_fields(account, workEmail=work)).ok
     session.commit()
+    with pytest.raises(ServiceError) as err:  # the link has just been sent
+        service.resend_work_email(session=session, account_id=account.id)
+    assert err.value.message == "Please wait 60 seconds before asking for another email."
+    rewind(session, seconds=61)
     assert service.resend_work_email(session=session, account_id=account.id) == "Verification email has been sent successfully!"
     session.commit()
     assert len(_mails(session, work)) == 2

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlmodel import Session, func, select
@@ -13,28 +12,13 @@ from sqlmodel import Session, func, select
 from portal.models import Invite, Qualification, Review, ReviewSession, Reward, Test, TestQualification
 from portal.services import review_sessions as rs
 from portal.services.test_import import import_test
+from tests.support.demo_survey import good_answers
 from tests.support.factories import make_participant
 from tests.support.races import second_waits_for_first
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = json.loads((ROOT / "portal/data/demo_tests/01-survey.json").read_text())
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
-WORDS_15 = " ".join(f"word{i}" for i in range(15))
-
-
-def good_answers(**overrides: Any) -> dict[str, Any]:
-    return {
-        "involvement": {"type": "single-choice", "value": "influencer"},
-        "priorities": {"type": "rank", "value": ["price", "ease", "integrations", "support"]},
-        "satisfaction": {"type": "rating", "value": 4},
-        "statements": {"type": "matrix", "value": {"trust": ["agree"], "speed": ["neutral"]}},
-        "discovery-channel": {"type": "editable-single-choice", "value": "peers"},
-        "job-title": {"type": "short-text", "value": "Head of data"},
-        "last-purchase": {"type": "long-text", "value": WORDS_15, "isLimited": True},
-        **overrides,
-    }
-
-
 @pytest.fixture
 def world(session: Session):
     test = import_test(session, DEMO)

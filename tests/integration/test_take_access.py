@@ -22,20 +22,12 @@ from portal.services import screener as screener_service
 from portal.services import survey_definitions
 from portal.services.take_access import AccessDenied
 from portal.services.test_import import import_test
+from tests.support.demo_survey import good_answers
 from tests.support.factories import make_participant
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
-WORDS_15 = " ".join(f"word{i}" for i in range(15))
-ANSWERS = {
-    "involvement": {"type": "single-choice", "value": "influencer"},
-    "priorities": {"type": "rank", "value": ["price", "ease", "integrations", "support"]},
-    "satisfaction": {"type": "rating", "value": 4},
-    "statements": {"type": "matrix", "value": {"trust": ["agree"], "speed": ["neutral"]}},
-    "discovery-channel": {"type": "editable-single-choice", "value": "peers"},
-    "job-title": {"type": "short-text", "value": "Head of data"},
-    "last-purchase": {"type": "long-text", "value": WORDS_15, "isLimited": True},
-}
+ANSWERS = good_answers()
 UNVERIFIED = "Verified profile required to take this test."
 NOT_INVITED = "You were not invited to participate in this test. Please contact support for help."
 INVITE_EXPIRED = "This research opportunity has ended. Invites are valid for 24 hours."

@@ -1,0 +1,33 @@
+"""Security tests against the real app, started exactly as the browser tests start it.
+
+The fixtures are tests/e2e/conftest.py's (one app process per session: `app_server` with its
+`url`, `log_path`, `db()` and `env`; the SMTP and OpenID Connect stand-ins; `browser`, `context`
+and `page`, whose console errors and CSP violations fail a test through `console_guard`).
+Build-sharing rule: run under `flock /tmp/e2e.lock`, like every test that starts the app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.e2e.conftest import (  # noqa: F401 (fixtures)
+    AppServer,
+    app_server,
+    browser,
+    console_guard,
+    context,
+    db,
+    oidc_provider,
+    page,
+    smtp_server,
+)
+
+
+@pytest.fixture
+def http(app_server: AppServer) -> Iterator[httpx.Client]:
+    """A plain HTTP client for the app (no cookies kept between tests, no redirects followed)."""
+    with httpx.Client(base_url=app_server.url, timeout=30, follow_redirects=False) as client:
+        yield client
