@@ -43,6 +43,7 @@ def test_fuzzing_every_api_route_gives_no_server_error_no_traceback_no_hang(app_
     log_start = app_server.log_path.stat().st_size
     statuses: dict[int, int] = {}
     slowest = 0.0
+    recent: list = []
     with httpx.Client(base_url=app_server.url, timeout=20, follow_redirects=False) as client:
         for _ in range(FUZZ_REQUESTS):
             method, path = rng.choice(ROUTES)
@@ -57,7 +58,12 @@ def test_fuzzing_every_api_route_gives_no_server_error_no_traceback_no_hang(app_
             params = {rng.choice(["token", "state", "code", "to", "error"]): rng.choice(["", "x" * 2000, "%00", "é", "1"])} \
                 if rng.random() < 0.5 else None
             content = body(rng) if method in ("POST", "PUT", "PATCH", "DELETE") else None
-            response = client.request(method, path, headers=headers, params=params, content=content)
+            try:
+                response = client.request(method, path, headers=headers, params=params, content=content)
+            except httpx.TransportError as error:  # the server closed the connection without answering
+                raise AssertionError(f"no answer to {method} {path} {headers} {params} {content!r:.300}: {error!r}; "
+                                     f"before it: {recent}") from None
+            recent = (recent + [(method, path, response.status_code, (content or b"")[:80])])[-3:]
             statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
             slowest = max(slowest, response.elapsed.total_seconds())
             assert response.status_code < 500, (method, path, response.status_code, response.text[:300])
