@@ -43,8 +43,3 @@ async def owner_of(token: str | None, *, fresh: bool = False) -> str:
     _cache[key] = (owner, now + OWNER_TTL_SECONDS)
     return owner
 
-
-def forget(token: str | None) -> None:
-    """The session was revoked in this process (sign-out): its owner is not kept any longer."""
-    if looks_like_token(token):
-        _cache.pop(hash_token(token), None)

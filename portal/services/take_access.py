@@ -66,11 +66,6 @@ def require(*, session: Session, test_id: Any, account_id: int | None, responden
     return load
 
 
-def require_screening(*, session: Session, test_id: Any, account_id: int, now: datetime | None = None) -> TestLoad:
-    """Answering the screener: access must be ok and the screener must be the next screen."""
-    return require(session=session, test_id=test_id, account_id=account_id, view=access.SCREENER, now=now)
-
-
 def require_place(*, session: Session, test_id: int, account_id: int | None, respondent: str) -> None:
     """At submission: the quota, counted on stored reviews with the test locked."""
     state = test_loading.submission_quota_state(session=session, test_id=test_id, account_id=account_id,

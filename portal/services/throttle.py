@@ -7,22 +7,14 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, delete, select
 
-from portal.domain.throttling import Limit, longest_wait, retry_after_seconds
+from portal.domain.throttling import Limit, longest_wait
 from portal.models import LoginAttempt
 from portal.models._base import utcnow
 
 
 def seconds_blocked(*, session: Session, keys_and_limits: list[tuple[str, int]], window_seconds: int) -> int:
-    """The longest wait any of the keys imposes right now (0 = allowed)."""
-    now = utcnow()
-    since = now - timedelta(seconds=window_seconds)
-    wait = 0
-    for key, limit in keys_and_limits:
-        times = session.exec(
-            select(LoginAttempt.created_at).where(LoginAttempt.key == key, LoginAttempt.created_at > since)
-        ).all()
-        wait = max(wait, retry_after_seconds(list(times), limit=limit, window_seconds=window_seconds, now=now))
-    return wait
+    """The longest wait any of the keys imposes right now (0 = allowed), all in one window."""
+    return seconds_to_wait(session=session, limits=[Limit(key, limit, window_seconds) for key, limit in keys_and_limits])
 
 
 def seconds_to_wait(*, session: Session, limits: list[Limit], now: datetime | None = None) -> int:

@@ -17,6 +17,7 @@ that is not an event) with a traceback in the log and an error toast in the send
 
 import inspect
 import logging
+import types
 import typing
 from functools import lru_cache
 from typing import Any
@@ -51,7 +52,7 @@ def _expected_types(fn: Any) -> dict[str, tuple[type, ...]]:
     for name, hint in typing.get_type_hints(fn).items():
         if name == "return":
             continue
-        options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, getattr(__import__("types"), "UnionType")) else (hint,)
+        options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
         kinds = tuple({typing.get_origin(o) or o for o in options if isinstance(typing.get_origin(o) or o, type)})
         if kinds and Any not in options:
             expected[name] = kinds
