@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.http import security_headers
+from portal.http import security_headers, unread_body
 from portal.http.app import build_api
 from portal.http.security_headers import portal_config_script
 from portal.services import draft_writer, mail_sender
@@ -52,8 +52,9 @@ app = rx.App(
     stylesheets=["/portal.css"],
     head_components=head_scripts(),
     toaster=rx.toast.provider(duration=5000, close_button=True, position="top-center"),
-    # The portal's FastAPI routes around Reflex's app, and the security headers around everything.
-    api_transformer=[build_api(), security_headers.wrap],
+    # The portal's FastAPI routes around Reflex's app, the security headers around everything, and
+    # an answer given before its request's body was read says Connection: close.
+    api_transformer=[build_api(), security_headers.wrap, unread_body.wrap],
     html_lang="en",
     backend_exception_handler=on_backend_exception,
 )

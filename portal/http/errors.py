@@ -27,10 +27,7 @@ def global_error(message: str, status: int) -> JSONResponse:
 async def _refused_body(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, JsonBodyError)
     log.info("refused the body of %s %s: %s", request.method, request.url.path, exc.message)
-    response = global_error(exc.message, 400)
-    if exc.unread:
-        response.headers["connection"] = "close"
-    return response
+    return global_error(exc.message, 400)
 
 
 class UnhandledErrorMiddleware:

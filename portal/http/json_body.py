@@ -32,12 +32,9 @@ _BRACKETS = re.compile(rb"[\[\]{}]")
 class JsonBodyError(Exception):
     """A request body the API refuses, with the message for the caller."""
 
-    def __init__(self, message: str, *, unread: bool = False) -> None:
+    def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-        # The body was refused before it was read to its end: the connection cannot carry another
-        # request, so the answer says so (Connection: close) and clients open a new one.
-        self.unread = unread
 
 
 def nesting_depth(raw: bytes) -> int:
@@ -66,12 +63,12 @@ async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
     """The raw body, refused (JsonBodyError) as soon as it is larger than `limit`."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
-        raise JsonBodyError(TOO_LARGE, unread=True)
+        raise JsonBodyError(TOO_LARGE)
     raw = bytearray()
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > limit:
-            raise JsonBodyError(TOO_LARGE, unread=True)
+            raise JsonBodyError(TOO_LARGE)
     return bytes(raw)
 
 

@@ -234,3 +234,17 @@ def test_no_traceback_in_the_server_log(app_server, http):
     assert "Traceback" not in log
     assert "RecursionError" not in log
     assert "unhandled error" not in log
+
+
+@pytest.mark.parametrize(("method", "path", "origin"), [
+    ("POST", "/api/account/sign-in", EVIL),  # refused for its origin before the body is read
+    ("POST", "/api/auth/linkedin/callback", None),  # a method the route does not take
+    ("POST", "/api/account/forgot-password", None),  # over the size limit
+])
+def test_an_answer_given_before_the_body_was_read_closes_the_connection(http, app_server, method, path, origin):
+    headers = {"content-type": "application/json", **({"origin": origin} if origin else {"origin": app_server.url})}
+    answer = http.request(method, path, headers=headers, content=b'{"email": "' + b"x" * 200_000 + b'"}')
+    assert answer.status_code < 500
+    assert answer.headers.get("connection") == "close"
+    # A request without a body keeps its connection.
+    assert http.get("/api/health").headers.get("connection") != "close"
