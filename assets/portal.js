@@ -204,23 +204,26 @@
   };
 })();
 
-// The survey in progress (portal/states/survey.py): answers kept in local storage under
-// '{testId}-survey-answers' (each keystroke too), the countdown drawn from the server deadline,
-// and the browser's reports (timer thresholds, tab focus, other tabs' saves, pastes) sent through
-// the hidden #survey-bridge input. The server checks every report against its own clock.
+// A test in progress, of any kind (portal/states/timed_session.py): answers kept in local storage
+// under the kind's key ('{testId}-survey-answers', '{testId}-answers'; each keystroke too), the
+// countdown drawn from the server deadline, and the browser's reports (timer thresholds, tab
+// focus, other tabs' saves, pastes, how far a screenshot was scrolled) sent through the hidden
+// #survey-bridge input. The server checks every report against its own clock.
 (function () {
   const POLL_MS = 300000;
-  const keyOf = (testId) => `${testId}-survey-answers`;
+  // Every local key of a test, for clearing it (survey, highlight, preference; spec section 3).
+  const keysOf = (testId) => [`${testId}-survey-answers`, `${testId}-answers`, `${testId}-preference-answer`];
+  const AREAS_KEY = "highlight-areas-answers";
   const fired = {};
   let clockOffset = 0;
   let lastClock = null;
   let nonce = 0;
 
-  function readRaw(testId) {
-    try { return window.localStorage.getItem(keyOf(testId)) || ""; } catch (e) { console.warn("survey: local read failed", e); return ""; }
+  function readRaw(key) {
+    try { return window.localStorage.getItem(key) || ""; } catch (e) { console.warn("test: local read failed", e); return ""; }
   }
-  function writeRaw(testId, value) {
-    try { window.localStorage.setItem(keyOf(testId), value); } catch (e) { console.warn("survey: local save failed", e); }
+  function writeRaw(key, value) {
+    try { window.localStorage.setItem(key, value); } catch (e) { console.warn("test: local save failed", e); }
   }
   function timerEl() { return document.getElementById("survey-timer"); }
   function activeTestId() {
@@ -237,9 +240,33 @@
   }
 
   window.portalSurvey = {
-    save(testId, payload) { writeRaw(testId, JSON.stringify(payload)); },
-    read(testId) { return readRaw(testId); },
-    clear(testId) { try { window.localStorage.removeItem(keyOf(testId)); } catch (e) { console.warn(e); } },
+    save(key, payload) { writeRaw(key, JSON.stringify(payload)); },
+    read(key) { return readRaw(key); },
+    // A highlight test's place (block, area, question) under 'highlight-areas-answers', by test id.
+    savePlace(testId, place) {
+      let all = {};
+      try { all = JSON.parse(readRaw(AREAS_KEY) || "{}") || {}; } catch (e) { all = {}; }
+      all[testId] = place;
+      writeRaw(AREAS_KEY, JSON.stringify(all));
+    },
+    clear(testId) {
+      try {
+        keysOf(testId).forEach((key) => window.localStorage.removeItem(key));
+        const all = JSON.parse(readRaw(AREAS_KEY) || "{}") || {};
+        if (all[testId] !== undefined) { delete all[testId]; writeRaw(AREAS_KEY, JSON.stringify(all)); }
+      } catch (e) { console.warn(e); }
+    },
+    // The screenshot pane scrolls to a highlighted area, 50 px above it (spec section 9).
+    scrollToArea(index, offset) {
+      const pane = document.getElementById("highlight-screenshot-pane");
+      const area = document.getElementById(`highlight-area-${index}`);
+      if (!pane || !area) return;
+      const top = area.getBoundingClientRect().top - pane.getBoundingClientRect().top + pane.scrollTop - offset;
+      pane.scrollTo({ top: Math.max(0, top), behavior: "smooth" });
+      if (pane.scrollHeight > pane.clientHeight + 4) return;
+      // A stacked (narrow) view scrolls the page instead of the pane.
+      window.scrollTo({ top: Math.max(0, area.getBoundingClientRect().top + window.scrollY - offset), behavior: "smooth" });
+    },
     completed(testId) {
       this.clear(testId);
       try {
@@ -276,15 +303,14 @@
   // Every keystroke of a text answer is in local storage at once (the server gets it debounced).
   document.addEventListener("input", (event) => {
     const el = event.target;
-    if (!el || !el.dataset || !el.dataset.answerKey) return;
-    const testId = Number(el.dataset.testId);
-    const raw = readRaw(testId);
+    if (!el || !el.dataset || !el.dataset.answerKey || !el.dataset.storeKey) return;
+    const raw = readRaw(el.dataset.storeKey);
     let stored = {};
     try { stored = raw ? JSON.parse(raw) : {}; } catch (e) { stored = {}; }
     stored.answers = stored.answers || {};
     stored.answers[el.dataset.answerKey] = { ...(stored.answers[el.dataset.answerKey] || {}), value: el.value };
     stored.dirty = true;
-    writeRaw(testId, JSON.stringify(stored));
+    writeRaw(el.dataset.storeKey, JSON.stringify(stored));
   }, true);
 
   document.addEventListener("paste", (event) => {
@@ -300,12 +326,31 @@
   // Another tab saved (a confirmed save, not a keystroke): this tab takes that copy when newer.
   window.addEventListener("storage", (event) => {
     const testId = activeTestId();
-    if (!testId || event.key !== keyOf(testId) || !event.newValue) return;
+    const el = timerEl();
+    if (!testId || !el || event.key !== el.dataset.store || !event.newValue) return;
     try {
       if (JSON.parse(event.newValue).dirty) return;
     } catch (e) { return; }
     send({ kind: "sync", testId, value: event.newValue });
   });
+
+  // How far down the screenshot the participant scrolled (the deepest point, in percent), reported
+  // when it grows by 10 points or more; the server keeps the deepest as a reading signal.
+  const deepest = {};
+  document.addEventListener("scroll", (event) => {
+    const pane = event.target;
+    const img = pane && pane.querySelector ? pane.querySelector("img[data-screenshot]") : null;
+    const testId = activeTestId() || Number((img && img.dataset.testId) || 0);
+    if (!img || !testId) return;
+    const rect = img.getBoundingClientRect();
+    const bottom = Math.min(rect.bottom, pane === document ? window.innerHeight : pane.getBoundingClientRect().bottom);
+    const percent = Math.round(Math.max(0, Math.min(100, ((bottom - rect.top) / Math.max(1, rect.height)) * 100)));
+    const name = img.dataset.screenshot;
+    if (percent >= (deepest[name] || 0) + 10 || (percent === 100 && deepest[name] !== 100)) {
+      deepest[name] = percent;
+      send({ kind: "scroll", testId, page: name, percent });
+    }
+  }, true);
 
   document.addEventListener("visibilitychange", () => {
     const testId = activeTestId();

@@ -194,12 +194,15 @@ class Events:
     noop: str
     start: str
     next: str
+    begin: str
     survey_state: str
+    rate_state: str
 
     @classmethod
     def survey(cls) -> Events:
         from reflex.state import State
 
+        from portal.states.rate import RateState
         from portal.states.survey import SurveyState
 
         survey = SurveyState.get_full_name()
@@ -209,7 +212,9 @@ class Events:
             noop=f"{survey}.noop",
             start=f"{survey}.start_survey",
             next=f"{survey}.go_next",
+            begin=f"{survey}.begin",
             survey_state=survey,
+            rate_state=RateState.get_full_name(),
         )
 
 
@@ -230,6 +235,7 @@ class Tab:
     ROUTER_VAR = "rx_router_url_rx_state_"
     HYDRATED_VAR = "is_hydrated_rx_state_"
     PHASE_VAR = "phase_rx_state_"
+    STATUS_VAR = "status_rx_state_"
     ERRORS_VAR = "errors_rx_state_"
 
     def __init__(self, base_url: str, cookie: str, test_id: int, events: Events, samples: Samples) -> None:
@@ -248,6 +254,7 @@ class Tab:
         self.seq = 0
         self.hydrated: bool | None = None
         self.phase = ""
+        self.view = ""
         self.errors: dict[str, str] = {}
         self.redirect: str | None = None
 
@@ -264,6 +271,9 @@ class Tab:
         root = update.delta.get(self.root) or {}
         if self.HYDRATED_VAR in root:
             self.hydrated = bool(root[self.HYDRATED_VAR])
+        rate = update.delta.get(self.events.rate_state) or {}
+        if self.STATUS_VAR in rate:
+            self.view = rate[self.STATUS_VAR]
         survey = update.delta.get(self.events.survey_state) or {}
         if self.PHASE_VAR in survey:
             self.phase = survey[self.PHASE_VAR]
@@ -282,8 +292,13 @@ class Tab:
         marker, router_data = self._router_data()
         await self.client.connect({"name": self.events.hydrate, "payload": {}, "router_data": router_data})
         await self._until_echo(marker)
-        # on_load_internal -> SessionState.load_public, RateState.load_page -> SurveyState.enter
-        while not (self.hydrated and self.phase == "welcome"):
+        # on_load_internal -> SessionState.load_public, RateState.load_page: the view is 'survey'
+        while not (self.hydrated and self.view == "survey"):
+            self._observe(await self.client.next_update(UPDATE_TIMEOUT))
+            self._check()
+        # The browser mounts the survey view, which starts itself (SurveyState.begin).
+        await self.send(self.events.begin)
+        while self.phase != "welcome":
             self._observe(await self.client.next_update(UPDATE_TIMEOUT))
             self._check()
 

@@ -181,29 +181,33 @@ def _failed() -> rx.Component:
 
 
 def screener_view() -> rx.Component:
-    """The screener of the rating page; the page calls ScreenerState.load(test_id) first."""
-    return rx.cond(
-        ScreenerState.loaded,
-        rx.vstack(
-            rx.heading(rules.HEADING, as_="h2", size="6", id="screener-heading"),
-            rx.cond(
-                ScreenerState.failed,
-                _failed(),
-                rx.vstack(
-                    rx.text(rules.INTRO, size="3", color="var(--gray-11)", id="screener-intro"),
-                    rx.cond(ScreenerState.kind != "", _form(), _error()),
-                    spacing="4",
-                    width="100%",
+    """The screener of the rating page; it loads itself when shown (ScreenerState.begin)."""
+    return rx.box(
+        rx.cond(
+            ScreenerState.loaded,
+            rx.vstack(
+                rx.heading(rules.HEADING, as_="h2", size="6", id="screener-heading"),
+                rx.cond(
+                    ScreenerState.failed,
+                    _failed(),
+                    rx.vstack(
+                        rx.text(rules.INTRO, size="3", color="var(--gray-11)", id="screener-intro"),
+                        rx.cond(ScreenerState.kind != "", _form(), _error()),
+                        spacing="4",
+                        width="100%",
+                    ),
                 ),
+                spacing="4",
+                width="100%",
+                max_width="760px",
+                margin_x="auto",
+                padding="24px 16px",
+                id="screener",
+                aria_labelledby="screener-heading",
+                role="region",
             ),
-            spacing="4",
-            width="100%",
-            max_width="760px",
-            margin_x="auto",
-            padding="24px 16px",
-            id="screener",
-            aria_labelledby="screener-heading",
-            role="region",
+            rx.center(rx.spinner(size="3"), padding="64px", aria_label="Loading"),
         ),
-        rx.center(rx.spinner(size="3"), padding="64px", aria_label="Loading"),
+        on_mount=ScreenerState.begin,
+        width="100%",
     )

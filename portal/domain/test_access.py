@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from portal.domain import invites
 from portal.domain.reference_data import PANELS, SESSION_LENGTHS, TEST_STATUSES
-from portal.domain.test_definition import PREFERENCE, SURVEY, VIDEO, kind_of
+from portal.domain import kinds
 
 # --- access states -------------------------------------------------------------------------
 OK = "ok"
@@ -239,7 +239,8 @@ def quota_state(facts: AccessFacts) -> str:
 # --- the view once access is ok --------------------------------------------------------------
 SIGN_IN, SCREENER = "sign-in", "screener"
 FREE_JOIN, RESPONDENT_THANK_YOU, THANK_YOU = "free-join", "respondent-thank-you", "thank-you"
-VIDEO_REDIRECT, SURVEY_VIEW, PREFERENCE_VIEW, HIGHLIGHT_VIEW = "video", "survey", "preference", "highlight"
+VIDEO_REDIRECT, SURVEY_VIEW, PREFERENCE_VIEW, HIGHLIGHT_VIEW = (
+    kinds.VIDEO_REDIRECT, kinds.SURVEY_VIEW, kinds.PREFERENCE_VIEW, kinds.HIGHLIGHT_VIEW)
 
 
 @dataclass(frozen=True)
@@ -289,7 +290,7 @@ def next_view(
     sign-in (no user, no respondent project id and no public qualifications); a completed test
     (freemium -> free-join, respondent project id -> respondent-thank-you, else thank-you; before
     the screener, so nobody is screened again); the screener when the test has one and it is not
-    passed; then by kind: video -> the recorder URL (with e and n), survey kinds -> survey,
+    passed; then the kind's view (portal/domain/kinds): video -> the recorder URL (with e and n), survey kinds -> survey,
     preference -> preference, anything else (landing page, pricing ...) -> highlight.
     A video test without a recorder URL raises ValueError (the caller shows the fallback page).
     """
@@ -303,16 +304,12 @@ def next_view(
         return View(RESPONDENT_THANK_YOU if respondent_project_id else THANK_YOU)
     if has_screener and not screener_passed:
         return View(SCREENER)
-    kind = kind_of(product_type)
-    if kind == VIDEO:
+    view = kinds.kind_of(product_type).view
+    if view == VIDEO_REDIRECT:
         if not video_recorder_url:
             raise ValueError("a video test needs a recorder URL")
         return View(VIDEO_REDIRECT, video_redirect_url(video_recorder_url, email, first_name))
-    if kind == SURVEY:
-        return View(SURVEY_VIEW)
-    if kind == PREFERENCE:
-        return View(PREFERENCE_VIEW)
-    return View(HIGHLIGHT_VIEW)
+    return View(view)
 
 
 # --- session timer ---------------------------------------------------------------------------

@@ -15,9 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from portal.domain import geography
-from portal.domain.definition_checks import Checker, DefinitionError, is_number, join
-from portal.domain.question_definition import check_questions, count_answerable
+from portal.domain import geography, kinds
+from portal.domain.kinds import highlight as highlight_kind
+from portal.domain.kinds import preference as preference_kind
+from portal.domain.kinds import survey as survey_kind
+from portal.domain.definition_checks import Checker, DefinitionError, join
 from portal.domain.reference_data import (
     PANELS,
     PRODUCT_TYPES,
@@ -28,11 +30,9 @@ from portal.domain.reference_data import (
 )
 
 SURVEY, HIGHLIGHT, PRICING, PREFERENCE, VIDEO = "survey", "highlight", "pricing", "preference", "video"
-SURVEY_PRODUCT_TYPES = frozenset(
-    {"survey", "single-question-survey", "icp-pulse-brand-survey", "icp-pulse-cbi", "category-buyer-insights", "market-research"}
-)
-HIGHLIGHT_BLOCKS = ("first-impression", "post-test")
-MAX_PREFERENCE_IMAGES = 26  # concepts are lettered A-Z
+SURVEY_PRODUCT_TYPES = survey_kind.PRODUCT_TYPES
+HIGHLIGHT_BLOCKS = highlight_kind.BLOCKS
+MAX_PREFERENCE_IMAGES = preference_kind.MAX_IMAGES
 MAX_PAYOUT_CENTS = 100_000
 
 COMMON_FIELDS = (
@@ -40,27 +40,18 @@ COMMON_FIELDS = (
     "participantLimit", "seniorityLimits", "isFreemium", "frameOfMind", "welcomeModal", "qualifications",
     "screenerQuestion", "isSurveysConditionalEnabled", "url", "screenshotUrl",
 )
-KIND_FIELDS: dict[str, tuple[str, ...]] = {
-    SURVEY: ("survey",),
-    HIGHLIGHT: ("questions", "selectedAreas"),
-    PRICING: ("questions", "selectedAreas", "pricingUrl", "pricingScreenshotUrl"),
-    PREFERENCE: ("preferenceTest",),
-    VIDEO: ("videoTest",),
-}
-ALL_FIELDS = frozenset(COMMON_FIELDS).union(*KIND_FIELDS.values())
+KIND_FIELDS: dict[str, tuple[str, ...]] = {name: k.fields for name, k in kinds.KINDS.items()}
+ALL_FIELDS = frozenset(COMMON_FIELDS) | kinds.all_fields()
 
 
 def kind_of(product_type: str) -> str:
-    """The test kind (which view takes the test) for a product type."""
-    if product_type in SURVEY_PRODUCT_TYPES:
-        return SURVEY
-    return {"pricing-test": PRICING, "preference-test": PREFERENCE, "video-test": VIDEO}.get(product_type, HIGHLIGHT)
+    """The name of the test kind (which view takes the test) for a product type."""
+    return kinds.kind_of(product_type).name
 
 
 def review_kind(product_type: str) -> str:
     """The `review.kind` of a submission for this product type: survey | highlight | preference | video."""
-    kind = kind_of(product_type)
-    return HIGHLIGHT if kind == PRICING else kind
+    return kinds.kind_of(product_type).review_kind
 
 
 class TestDefinitionError(ValueError):
@@ -126,26 +117,16 @@ def _read(ck: Checker, data: Any) -> TestDefinition | None:
         if name in doc and name not in KIND_FIELDS[kind]:
             ck.add(name, f"does not apply to a {product_type} test (only {_kinds_with(name)} tests)")
     seen_keys: dict[str, str] = {}
-    if kind == SURVEY:
-        columns["survey"] = _survey(ck, doc, product_type, seen_keys)
-    elif kind in (HIGHLIGHT, PRICING):
-        _highlight(ck, doc, kind, seen_keys, columns)
-    elif kind == PREFERENCE:
-        columns["preference_test"] = _preference(ck, doc)
-    elif doc.get("videoTest") is None:
-        ck.add("videoTest", "is required for a video test (with recorderUrl)")
-    else:
-        video = ck.obj(doc["videoTest"], "videoTest", ("recorderUrl",)) or {}
-        columns["video_recorder_url"] = ck.url(video, "recorderUrl", "videoTest", required=True)
+    kinds.by_name(kind).read(ck, doc, product_type=product_type, seen_keys=seen_keys, columns=columns)
     return TestDefinition(kind=kind, columns=columns, qualifications=qualifications)
 
 
 def _kinds_with(name: str) -> str:
-    return " and ".join(k for k, fields in KIND_FIELDS.items() if name in fields)
+    return kinds.kinds_with(name)
 
 
 def _common(ck: Checker, doc: dict[str, Any], kind: str | None) -> dict[str, Any]:
-    page_required = kind in (HIGHLIGHT, PRICING)
+    page_required = kind is not None and kinds.by_name(kind).shows_page
     name = ck.string(doc, "name", "", required=True, max_length=200)
     country = doc.get("audienceCountry", geography.DEFAULT_COUNTRY)
     if not geography.is_country(country):
@@ -242,98 +223,3 @@ def _screener_matrix(ck: Checker, screener: dict[str, Any], path: str) -> None:
         for c in chosen:
             if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < len(columns):
                 ck.add(rpath, f"column index {c!r} is out of range (0-{len(columns) - 1})")
-
-
-def _survey(ck: Checker, doc: dict[str, Any], product_type: str, seen_keys: dict[str, str]) -> dict[str, Any]:
-    if doc.get("survey") is None:
-        ck.add("survey", "is required for a survey test (with questions)")
-        return {}
-    survey = ck.obj(doc["survey"], "survey", ("welcomePage", "thankYouPage", "questions")) or {}
-    welcome = ck.optional_obj(survey, "welcomePage", "survey", ("title", "description", "buttonLabel"))
-    ck.texts(welcome, "survey.welcomePage", ("title", "description", "buttonLabel"))
-    thanks = ck.optional_obj(survey, "thankYouPage", "survey", ("title", "description"))
-    ck.texts(thanks, "survey.thankYouPage", ("title", "description"))
-    questions = ck.array(survey, "questions", "survey", min_items=1, what="questions")
-    check_questions(ck, questions, "survey.questions", branching=True, seen_keys=seen_keys)
-    if product_type == "single-question-survey" and questions and count_answerable(questions) != 1:
-        ck.add("survey.questions", "a single-question survey needs exactly 1 question to answer")
-    return dict(survey)
-
-
-def _highlight(ck: Checker, doc: dict[str, Any], kind: str, seen_keys: dict[str, str], columns: dict[str, Any]) -> None:
-    if kind == PRICING:
-        columns["pricing_url"] = ck.url(doc, "pricingUrl", "", required=True)
-        columns["pricing_screenshot_url"] = ck.url(doc, "pricingScreenshotUrl", "", required=True, allow_path=True)
-    blocks = ck.optional_obj(doc, "questions", "", HIGHLIGHT_BLOCKS)
-    total = 0
-    for block in HIGHLIGHT_BLOCKS:
-        questions = ck.array(blocks, block, "questions", what="questions")
-        check_questions(ck, questions, join("questions", block), branching=False, seen_keys=seen_keys)
-        total += len(questions)
-    areas = ck.array(doc, "selectedAreas", "", what="areas")
-    for i, raw in enumerate(areas):
-        total += _area(ck, raw, join("selectedAreas", i), seen_keys)
-    if not total:
-        ck.add("questions", "a highlight test needs at least one question (in a block or a selected area)")
-    columns["questions"] = dict(blocks)
-    columns["selected_areas"] = list(areas)
-
-
-def _area(ck: Checker, raw: Any, path: str, seen_keys: dict[str, str]) -> int:
-    area = ck.obj(raw, path, ("from", "to", "questions"))
-    if area is None:
-        return 0
-    corners = {}
-    for corner in ("from", "to"):
-        point = area.get(corner)
-        if not (isinstance(point, list) and len(point) == 2 and all(is_number(v) for v in point)):
-            ck.add(join(path, corner), "must be [x, y] in percent of the screenshot")
-        elif not all(0 <= v <= 100 for v in point):
-            ck.add(join(path, corner), f"coordinates must be between 0 and 100 percent, got {point}")
-        else:
-            corners[corner] = point
-    if len(corners) == 2 and not (corners["from"][0] < corners["to"][0] and corners["from"][1] < corners["to"][1]):
-        ck.add(path, "'from' must be the top-left and 'to' the bottom-right corner of a non-empty area")
-    questions = ck.array(area, "questions", path, min_items=1, what="questions")
-    check_questions(ck, questions, join(path, "questions"), branching=False, seen_keys=seen_keys)
-    return len(questions)
-
-
-def _preference(ck: Checker, doc: dict[str, Any]) -> dict[str, Any]:
-    allowed = (
-        "preferenceType", "images", "textOptions", "welcomePage", "thankYouPage", "initialQuestion",
-        "customInitialQuestion", "followUpQuestion", "customFollowUpQuestion", "isLimited",
-    )
-    if doc.get("preferenceTest") is None:
-        ck.add("preferenceTest", "is required for a preference test")
-        return {}
-    pref = ck.obj(doc["preferenceTest"], "preferenceTest", allowed) or {}
-    path = "preferenceTest"
-    ptype = ck.choice(pref, "preferenceType", path, ("image", "text"), required=True)
-    for page in ("welcomePage", "thankYouPage"):
-        ck.texts(ck.optional_obj(pref, page, path, ("title", "description")), join(path, page), ("title", "description"))
-    ck.texts(pref, path, ("initialQuestion", "customInitialQuestion", "followUpQuestion", "customFollowUpQuestion"))
-    ck.boolean(pref, "isLimited", path)
-    if ptype == "image":
-        images = ck.array(pref, "images", path, min_items=2, max_items=MAX_PREFERENCE_IMAGES, what="images")
-        keys = []
-        for i, raw in enumerate(images):
-            ipath = join(join(path, "images"), i)
-            image = ck.obj(raw, ipath, ("key", "name", "url"))
-            if image is not None:
-                keys.append((join(ipath, "key"), ck.string(image, "key", ipath, required=True)))
-                ck.string(image, "name", ipath, required=True)
-                ck.url(image, "url", ipath, required=True, allow_path=True)
-        ck.unique(keys, "image key")
-        if pref.get("textOptions"):
-            ck.add(join(path, "textOptions"), "an image preference test has no text options")
-    elif ptype == "text":
-        if pref.get("textOptions") is None:
-            ck.add(join(path, "textOptions"), "is required for a text preference test")
-        options = ck.optional_obj(pref, "textOptions", path, ("optionOne", "optionTwo", "optionThree"))
-        if options or pref.get("textOptions") is not None:
-            for key in ("optionOne", "optionTwo", "optionThree"):
-                ck.string(options, key, join(path, "textOptions"), required=True, max_length=2000)
-        if pref.get("images"):
-            ck.add(join(path, "images"), "a text preference test has no images")
-    return dict(pref)

@@ -54,6 +54,9 @@ class Review(SQLModel, table=True):
     worker_data: dict[str, Any] = json_field(dict)
     options_order: list[str] = json_field(list)
     survey_code: str | None = Field(default=None, max_length=64)
+    # Reading signals measured while the test was taken (seconds on the pre-check, scroll depth,
+    # seconds per block): quality signals for staff. {} for reviews stored before they existed.
+    signals: dict[str, Any] = json_field(dict)
     created_at: datetime = created_field()
 
 

@@ -6,6 +6,7 @@ import reflex as rx
 
 from portal.components.layout import main_layout, ready_marker
 from portal.components.screener import screener_view
+from portal.components.highlight import highlight_view
 from portal.components.survey import survey_view
 from portal.domain.messages import PAGE_NOT_FOUND
 from portal.states.auth import SessionState
@@ -63,7 +64,7 @@ def _not_found() -> rx.Component:
 def rate_page() -> rx.Component:
     return main_layout(
         ready_marker(),
-        rx.match(
+        rx.box(rx.match(
             RateState.status,
             ("message", _message()),
             ("unavailable", _message()),
@@ -72,7 +73,8 @@ def rate_page() -> rx.Component:
             ("respondent-thank-you", _completed(respondent=True)),
             ("screener", screener_view()),
             ("survey", survey_view(signed_in=SessionState.signed_in, referral=SessionState.referral_enabled)),
+            ("highlight", highlight_view(signed_in=SessionState.signed_in, referral=SessionState.referral_enabled)),
             rx.center(rx.spinner(size="3"), padding="64px", id="rate-loading"),
-        ),
+        ), key=RateState.loads.to_string(), width="100%"),
         private=False,
     )

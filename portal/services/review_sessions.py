@@ -1,8 +1,8 @@
-"""Review sessions: a test in progress, its draft, its deadline, and the survey submission.
+"""Review sessions: a test in progress, its draft, its deadline, and the one submission of every kind.
 
 The architecture's "Taking a test without losing anything": the server keeps the deadline and
 the draft answers, refuses answers and submissions after the deadline, re-validates a submission
-with the domain rules and stores it exactly once (one review, one reward, the invite completed,
+with its kind's own rules (portal/domain/kinds: `validate`, `stored`) and stores it exactly once (one review, one reward, the invite completed,
 the session submitted) in the caller's transaction (portal.db.run commits it).
 
 A session is always found from the caller's account (respondent key 'account:<id>') and the
@@ -34,11 +34,11 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from portal.domain import survey_branching
+from portal.domain import kinds, survey_branching
 from portal.domain.ids import whole_number
-from portal.domain.survey_answers import field_errors
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.services.errors import ServiceError
+from portal.services.test_definitions import content_of
 
 from portal.domain import test_access as access
 from portal.domain.test_access import EXTENSION_SECONDS, GRACE_SECONDS, MAX_EXTENSIONS, respondent_key
@@ -173,16 +173,16 @@ def _json_dict(value: Any, limit: int, field: str) -> dict[str, Any]:
     return value
 
 
-def _questions(test: Test) -> list[dict[str, Any]]:
-    questions = (test.survey or {}).get("questions")
-    return questions if isinstance(questions, list) else []
-
-
 def _unknown_keys(test: Test, answers: dict[str, Any]) -> None:
-    known = {q.get("key") for q in _questions(test) if isinstance(q, dict)}
-    unknown = {key: survey_branching.UNKNOWN_QUESTION for key in answers if key not in known}
+    """A draft holds answers by question key: only the test's own questions."""
+    known = {q.get("key") for q in kinds.kind_of(test.product_type).questions(content_of(test))}
+    unknown = {f"answers.{key}": survey_branching.UNKNOWN_QUESTION for key in answers if key not in known}
     if unknown:
-        raise AnswersError(MSG_FIX_ANSWERS, errors=field_errors(unknown))
+        raise AnswersError(MSG_FIX_ANSWERS, errors=unknown)
+
+
+def _view(test: Test) -> str:
+    return kinds.kind_of(test.product_type).view
 
 
 def _allowed(session: Session, test_id: Any, account_id: int | None, respondent: str | None, view: str,
@@ -201,7 +201,7 @@ def _allowed(session: Session, test_id: Any, account_id: int | None, respondent:
 
 
 def start_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None,
-                  view: str = access.SURVEY_VIEW, now: datetime | None = None) -> ReviewSession:
+                  view: str | None = None, now: datetime | None = None) -> ReviewSession:
     """The account's active session for the test (a second tab or device gets the same one), else a new
     one, when the caller may take the test on `view` now."""
     key = _key_of(account_id, respondent)
@@ -210,7 +210,7 @@ def start_session(*, session: Session, test_id: int, account_id: int | None, res
     if _review(session, test.id, key) is not None:
         raise AlreadyReviewedError(MSG_REVIEWED, errors={"reviewId": MSG_REVIEWED})
     # A session that ran out is refused here (session-expired): the rating page's Restart sets it aside.
-    _allowed(session, test.id, account_id, respondent, view, now)
+    _allowed(session, test.id, account_id, respondent, view or _view(test), now)
     row = _latest(session, test.id, key, lock=True)
     if row is not None and row.status == "active" and not _expired(row, now):
         return row
@@ -264,13 +264,13 @@ def save_draft(*, session: Session, test_id: int, account_id: int | None, respon
 
 
 def extend_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None,
-                   view: str = access.SURVEY_VIEW, now: datetime | None = None) -> ReviewSession:
+                   view: str | None = None, now: datetime | None = None) -> ReviewSession:
     """Move the deadline by EXTENSION_SECONDS, once per session, before it passes."""
     key = _key_of(account_id, respondent)
     now = _now(now)
     test = _test(session, test_id)
     row = _active(session, test.id, key, now, lock=True)
-    _allowed(session, test.id, account_id, respondent, view, now)
+    _allowed(session, test.id, account_id, respondent, view or _view(test), now)
     if row.extensions >= MAX_EXTENSIONS:
         raise ServiceError(MSG_EXTENDED)
     row.extensions += 1
@@ -308,19 +308,29 @@ def _existing_result(session: Session, review: Review, submission_id: str) -> Su
                         amount_cents=reward.amount_cents if reward else 0)
 
 
-def submit_survey(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, answers: Any, worker_data: Any,
-                  submission_id: Any, now: datetime | None = None) -> SubmitResult:
-    """Store a survey's answers once: review, PENDING reward, invite completed, session submitted.
+def submit_review(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, answers: Any,
+                  worker_data: Any, submission_id: Any, signals: Any = None, view: str | None = None,
+                  now: datetime | None = None) -> SubmitResult:
+    """Store a test's answers once, for every kind: review, PENDING reward priced as the invite says,
+    invite completed, session submitted.
 
-    Refuses invalid answers with per-field errors ('answers.<key>') and stores nothing; a repeated
-    submission with the same submission_id returns the first result (created=False)."""
+    The answers come in the kind's payload shape and are checked by the kind's own rules
+    (portal/domain/kinds); invalid answers are refused with per-field errors ('answers.<...>') and
+    nothing is stored. A repeated submission with the same submission_id returns the first result
+    (created=False). `signals` are the reading signals the page measured (kept with the review)."""
     key = _key_of(account_id, respondent)
     now = _now(now)
+    if not isinstance(answers, dict):
+        raise AnswersError(MSG_BAD_DATA, field="answers")
     answers = _json_dict(answers, MAX_JSON_BYTES, "answers")
     worker_data = _json_dict(worker_data if worker_data is not None else {}, MAX_POSITION_BYTES, "workerData")
+    signals = _json_dict(signals if signals is not None else {}, MAX_POSITION_BYTES, "signals")
     if not isinstance(submission_id, str) or not _SUBMISSION_ID.match(submission_id):
         raise ServiceError(MSG_BAD_DATA, field="submissionId")
     test = _test(session, test_id)
+    kind = kinds.kind_of(test.product_type)
+    if not kind.taken_in_portal:
+        raise ServiceError(access.MSG_NOT_THIS_KIND)
     # Lock the session first: a concurrent submission of the same account waits here, then sees the review.
     row = _latest(session, test.id, key, lock=True)
     existing = _review(session, test.id, key)
@@ -330,13 +340,12 @@ def submit_survey(*, session: Session, test_id: int, account_id: int | None, res
         raise NoSessionError(MSG_NO_SESSION)
     if _expired(row, now):
         raise SessionExpiredError(MSG_EXPIRED)
-    _allowed(session, test.id, account_id, respondent, access.SURVEY_VIEW, now)
-    questions = _questions(test)
-    conditional = bool(test.is_surveys_conditional_enabled)
-    errors = survey_branching.validate_submission(questions, answers, conditional)
+    _allowed(session, test.id, account_id, respondent, view or kind.view, now)
+    content = content_of(test)
+    errors = kind.validate(content, answers)
     if errors:
-        raise AnswersError(MSG_FIX_ANSWERS, errors=field_errors(errors))
-    stored = survey_branching.answers_for_submission(questions, answers, conditional)
+        raise AnswersError(MSG_FIX_ANSWERS, errors=errors)
+    stored = kind.stored(content, answers)
     take_access.require_place(session=session, test_id=test.id, account_id=account_id, respondent=key)
     invite = None if account_id is None else session.exec(
         select(Invite).where(Invite.account_id == account_id, Invite.test_id == test.id, Invite.status == "open")
@@ -347,7 +356,8 @@ def submit_survey(*, session: Session, test_id: int, account_id: int | None, res
         with session.begin_nested():
             review = Review(
                 test_id=test.id, account_id=account_id, respondent_key=key, session_id=row.id,
-                kind="survey", answers=stored, worker_data={**worker_data, "submissionId": submission_id}, created_at=now,
+                kind=kind.review_kind, answers=stored, worker_data={**worker_data, "submissionId": submission_id},
+                signals=signals, created_at=now,
             )
             session.add(review)
             session.flush()
@@ -358,7 +368,6 @@ def submit_survey(*, session: Session, test_id: int, account_id: int | None, res
                 invite.status = "completed"
                 session.add(invite)
             row.status = "submitted"
-            row.draft_answers = answers
             row.updated_at = now
             session.add(row)
             session.flush()

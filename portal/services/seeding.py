@@ -179,14 +179,16 @@ def _seed_participant(session: Session, now: datetime) -> Account:
 # (demo test file prefix order) -> invite status, invite age in hours, reward payment status or None.
 _INVITE_PLAN: tuple[tuple[int, str, int, str | None], ...] = (
     (0, "open", 2, None),  # survey: open, 22 hours left
-    (1, "open", 30, None),  # landing page: still open, but past its 24 hours
+    (1, "open", 1, None),  # landing page: open, ready to take
+    (2, "open", 1, None),  # pricing test: open, ready to take
+    (8, "open", 30, None),  # single-question survey: still open, but past its 24 hours
     (5, "filled", 3 * 24, None),  # video test: quota filled
-    (2, "completed", 5 * 24, "EXECUTED"),  # pricing test
+    (9, "completed", 5 * 24, "EXECUTED"),  # full-page highlight test
     (3, "completed", 6 * 24, "PENDING"),  # image preference
     (4, "completed", 8 * 24, "FAILED"),  # text preference
     (6, "completed", 9 * 24, "CANCELED"),  # screener survey
     (7, "expired", 10 * 24, None),  # public-qualification survey
-    (8, "canceled", 12 * 24, None),  # single-question survey
+    (10, "canceled", 12 * 24, None),  # standard highlight test
 )
 
 
@@ -226,9 +228,8 @@ def _demo_answers(kind: str) -> dict[str, Any]:
     if kind == "survey":
         return {"0": {"type": "multi-choice", "value": ["erp", "spend"]}, "1": {"type": "long-text", "value": _LONG_ANSWER}}
     return {
-        "first-impression": [{"type": "long-text", "value": _LONG_ANSWER}],
-        "highlight": [[{"type": "long-text", "value": _LONG_ANSWER}]],
-        "post-test": [{"type": "rating", "value": 4}],
+        "first-impression": [{"type": "long-text", "value": _LONG_ANSWER, "questionKey": "fp-first-impression"}],
+        "highlight-1": [{"type": "long-text", "value": _LONG_ANSWER, "questionKey": "fp-features"}],
     }
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from portal.domain import kinds
 from portal.domain import test_access as access
 from portal.domain.ids import whole_number
 from portal.domain.test_access import respondent_key
@@ -63,6 +64,8 @@ def require(*, session: Session, test_id: Any, account_id: int | None, responden
     message = access.take_refusal(load.state, load.view, view, load.test_id)
     if message is not None:
         raise AccessDenied(message, state=load.state)
+    if not kinds.kind_of(load.product_type).taken_in_portal:  # e.g. a video test: nothing to take here
+        raise AccessDenied(access.MSG_NOT_THIS_KIND, state=load.state)
     return load
 
 

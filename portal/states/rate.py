@@ -1,7 +1,8 @@
 """The rating route /test/{id}/rate/{step?}/{subStep?}: load the test, show its access state or its view.
 
 Access is decided on the server (services.rating_page -> test_loading -> domain.test_access);
-this state only shows the outcome and hands over to the view's own state (survey, screener).
+this state only shows the outcome. It imports no view state: each view (screener, survey,
+highlight ...) starts itself when the page shows it (its component's on_mount).
 """
 
 from __future__ import annotations
@@ -20,22 +21,24 @@ from portal.services.errors import ServiceError
 from portal.services.rating_page import open_test
 from portal.services.test_loading import TestNotFound
 from portal.states.auth import SessionState, session_token, sign_in_url_for
-from portal.states.screener import ScreenerState
-from portal.states.survey import SurveyState
 from portal.states.tab_owner import TabOwned
 
 log = logging.getLogger(__name__)
 
 RESPONDENT_PARAM = "respondent_project_id"
 NOT_AVAILABLE = "This kind of test cannot be taken in the portal yet. Please check back soon."
+# The views taken in the portal: the page shows the view's own component, which starts itself.
+TAKING_VIEWS = frozenset({test_access.SCREENER, test_access.SURVEY_VIEW, test_access.HIGHLIGHT_VIEW})
 # Completed freemium tests lead to joining for free: the sign-up page.
 FREE_JOIN_PATH = "/sign-up"
 
 
 class RateState(TabOwned, rx.State):
     test_id: int = 0
-    # loading | not-found | message | sign-in | screener | survey | unavailable | thank-you | ...
+    # loading | not-found | message | sign-in | screener | survey | highlight | unavailable | thank-you | ...
     status: str = "loading"
+    # Bumped on every load: the view remounts (and starts itself again) even on the same status.
+    loads: int = 0
     access: str = ""
     message_title: str = ""
     message_text: str = ""
@@ -46,6 +49,7 @@ class RateState(TabOwned, rx.State):
     @rx.event
     async def load_page(self):
         self.status = "loading"
+        self.loads += 1
         test_id = whole_number(self.router.page.params.get("rate_test_id"))
         query = dict(self.router.url.query_parameters)
         respondent = query.get(RESPONDENT_PARAM)
@@ -79,17 +83,11 @@ class RateState(TabOwned, rx.State):
         if load.view == test_access.VIDEO_REDIRECT and load.redirect_url:
             self.status = "redirect"
             return [*events, rx.redirect(load.redirect_url)]
-        if load.view == test_access.SCREENER:
-            self.status = "screener"
-            return [*events, ScreenerState.load(load.test_id)]
-        if load.view == test_access.SURVEY_VIEW:
-            self.status = "survey"
+        if load.view in TAKING_VIEWS:
+            self.status = load.view
             if test_access.RESTART_PARAM in query:
                 events.append(rx.call_script(f"window.portalSurvey.clear({load.test_id})"))
-            if (await self.get_state(SessionState)).signed_in:
-                return [*events, SurveyState.enter(load.test_id)]
-            # A public respondent: the browser's own respondent id names their session.
-            return [*events, rx.call_script(f"window.portalSurvey.who({load.test_id})", callback=SurveyState.enter_public)]
+            return events
         if load.view == test_access.FREE_JOIN:
             self.status = "redirect"
             return [*events, rx.redirect(FREE_JOIN_PATH)]

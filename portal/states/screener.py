@@ -26,6 +26,7 @@ from portal.services.errors import ServiceError
 from portal.domain.test_access import respondent_key
 from portal.states.auth import current_user
 from portal.states.browser import toast
+from portal.states.rate import RateState
 from portal.states.tab_owner import TabOwned
 
 log = logging.getLogger(__name__)
@@ -79,7 +80,15 @@ class ScreenerState(TabOwned, rx.State):
         self.can_confirm = False
 
     @rx.event
+    async def begin(self):
+        """The view is shown (the rating page decided it is the screener): load it for the route's test."""
+        return await self._load(self.router.page.params.get("rate_test_id"))
+
+    @rx.event
     async def load(self, test_id: int):
+        return await self._load(test_id)
+
+    async def _load(self, test_id: Any):
         """The rating page's view is 'screener': show the test's screener, or the failure text if
         the participant already failed it (a pass re-runs the rating page's load)."""
         self._reset()
@@ -163,6 +172,4 @@ class ScreenerState(TabOwned, rx.State):
         self.failed = True
 
     def _passed(self):
-        from portal.states.rate import RateState  # the rating page's state (imported lazily)
-
         return RateState.reload_access

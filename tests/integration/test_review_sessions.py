@@ -36,7 +36,7 @@ def counts(session: Session) -> tuple[int, int]:
 
 
 def submit(session: Session, test: Test, account_id: int, answers: dict, submission_id: str = "sub-1", now=T0):
-    return rs.submit_survey(session=session, test_id=test.id, account_id=account_id, answers=answers,
+    return rs.submit_review(session=session, test_id=test.id, account_id=account_id, answers=answers,
                             worker_data={}, submission_id=submission_id, now=now)
 
 
@@ -201,7 +201,7 @@ def test_a_public_respondent_takes_a_survey_by_its_key_without_an_account(sessio
     make_public(session, test)
     row = rs.start_session(session=session, test_id=test.id, account_id=None, respondent=PUBLIC, now=T0)
     assert row.account_id is None and row.respondent_key == PUBLIC
-    result = rs.submit_survey(session=session, test_id=test.id, account_id=None, respondent=PUBLIC,
+    result = rs.submit_review(session=session, test_id=test.id, account_id=None, respondent=PUBLIC,
                               answers=good_answers(), worker_data={"firstName": "Kim"}, submission_id="p-1", now=T0)
     session.commit()
     review = session.get(Review, result.review_id)

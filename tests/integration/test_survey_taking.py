@@ -1,4 +1,4 @@
-"""What the survey screens ask of the server (portal/services/survey_taking.py): who is asking,
+"""What the survey screens ask of the server (portal/services/test_taking.py): who is asking,
 public respondents only on public tests, personal info checked again at submission."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import Session, func, select
 
 from portal.models import Review, ReviewSession, Reward
-from portal.services import survey_definitions, survey_taking
+from portal.services import test_definitions, test_taking
 from portal.services.errors import ServiceError
 from portal.services.seeding import seed_reference
 from portal.services.sessions import create_session
@@ -28,7 +28,7 @@ DETAILS = {"firstName": "Robin", "jobTitle": "Staff engineer", "email": "robin@e
 
 
 def demo(session: Session, name: str):
-    survey_definitions._cache.clear()  # each database starts its ids again
+    test_definitions._cache.clear()  # each database starts its ids again
     return import_test(session, json.loads((ROOT / "portal/data/demo_tests" / name).read_text()))
 
 
@@ -45,11 +45,11 @@ def count(session: Session, model) -> int:
 
 
 def test_a_public_respondent_submits_with_personal_info(session: Session, public_test):
-    entry = survey_taking.enter(session=session, token=None, test_id=public_test.id, respondent=PUBLIC_KEY)
+    entry = test_taking.enter(session=session, token=None, view="survey", test_id=public_test.id, respondent=PUBLIC_KEY)
     assert entry.who.public and entry.active is None and not entry.reviewed
-    assert survey_taking.personal_fields(entry.definition, entry.who) == ("firstName", "jobTitle", "email", "linkedin")
-    survey_taking.start(session=session, token=None, test_id=public_test.id, respondent=PUBLIC_KEY)
-    result = survey_taking.submit(session=session, token=None, test_id=public_test.id, respondent=PUBLIC_KEY,
+    assert test_taking.personal_fields(entry.definition, entry.who) == ("firstName", "jobTitle", "email", "linkedin")
+    test_taking.start(session=session, token=None, view="survey", test_id=public_test.id, respondent=PUBLIC_KEY)
+    result = test_taking.submit(session=session, token=None, view="survey", test_id=public_test.id, respondent=PUBLIC_KEY,
                                   answers=ANSWERS, worker_data=DETAILS, submission_id="s-1")
     session.commit()
     review = session.get(Review, result.review_id)
@@ -69,10 +69,10 @@ def test_a_public_respondent_submits_with_personal_info(session: Session, public
     ],
 )
 def test_personal_info_is_checked_again_at_submission_and_nothing_is_stored(session: Session, public_test, details, field):
-    survey_taking.start(session=session, token=None, test_id=public_test.id, respondent=PUBLIC_KEY)
+    test_taking.start(session=session, token=None, view="survey", test_id=public_test.id, respondent=PUBLIC_KEY)
     session.commit()
     with pytest.raises(ServiceError) as refused:
-        survey_taking.submit(session=session, token=None, test_id=public_test.id, respondent=PUBLIC_KEY,
+        test_taking.submit(session=session, token=None, view="survey", test_id=public_test.id, respondent=PUBLIC_KEY,
                              answers=ANSWERS, worker_data=details, submission_id="s-1")
     assert field in (refused.value.errors or {})
     session.rollback()
@@ -82,8 +82,8 @@ def test_personal_info_is_checked_again_at_submission_and_nothing_is_stored(sess
 def test_a_public_key_opens_nothing_on_a_members_test(session: Session):
     members = demo(session, "01-survey.json")
     session.commit()
-    with pytest.raises(survey_taking.SignedOutError):
-        survey_taking.start(session=session, token=None, test_id=members.id, respondent=PUBLIC_KEY)
+    with pytest.raises(test_taking.SignedOutError):
+        test_taking.start(session=session, token=None, view="survey", test_id=members.id, respondent=PUBLIC_KEY)
     assert count(session, ReviewSession) == 0
 
 
@@ -91,12 +91,12 @@ def test_a_signed_in_participant_is_known_by_the_session_token_not_by_a_responde
     account = make_participant(session)
     token = create_session(session=session, account_id=account.id)
     session.commit()
-    row = survey_taking.start(session=session, token=token, test_id=public_test.id, respondent=PUBLIC_KEY)
+    row = test_taking.start(session=session, token=token, view="survey", test_id=public_test.id, respondent=PUBLIC_KEY)
     assert row.account_id == account.id and row.respondent_key == f"account:{account.id}"
     # A signed-in participant has no personal-info step: the portal knows them.
-    entry = survey_taking.enter(session=session, token=token, test_id=public_test.id)
-    assert survey_taking.personal_fields(entry.definition, entry.who) == ()
-    result = survey_taking.submit(session=session, token=token, test_id=public_test.id, answers=ANSWERS,
+    entry = test_taking.enter(session=session, token=token, view="survey", test_id=public_test.id)
+    assert test_taking.personal_fields(entry.definition, entry.who) == ()
+    result = test_taking.submit(session=session, token=token, view="survey", test_id=public_test.id, answers=ANSWERS,
                                   worker_data={"firstName": "Not stored"}, submission_id="s-2")
     session.commit()
     assert session.get(Review, result.review_id).worker_data == {"submissionId": "s-2"}
@@ -105,5 +105,5 @@ def test_a_signed_in_participant_is_known_by_the_session_token_not_by_a_responde
 def test_a_revoked_or_unknown_token_is_signed_out(session: Session, public_test):
     members = demo(session, "01-survey.json")
     session.commit()
-    with pytest.raises(survey_taking.SignedOutError):
-        survey_taking.enter(session=session, token="not-a-token", test_id=members.id)
+    with pytest.raises(test_taking.SignedOutError):
+        test_taking.enter(session=session, token="not-a-token", view="survey", test_id=members.id)

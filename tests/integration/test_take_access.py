@@ -19,7 +19,8 @@ from sqlmodel import Session, func, select
 from portal.models import Account, Invite, ParticipantProfile, Review, ReviewSession, Reward, ScreenerResponse, Test
 from portal.services import review_sessions as rs
 from portal.services import screener as screener_service
-from portal.services import survey_definitions
+from portal.services import test_definitions
+from portal.domain.test_access import SURVEY_VIEW
 from portal.services.take_access import AccessDenied
 from portal.services.test_import import import_test
 from tests.support.demo_survey import good_answers
@@ -36,7 +37,7 @@ REMOVED = "We apologize for the inconvenience. This test was deleted or is no lo
 
 
 def demo(session: Session, name: str, **overrides: Any) -> Test:
-    survey_definitions._cache.clear()
+    test_definitions._cache.clear()
     data = json.loads((ROOT / "portal/data/demo_tests" / name).read_text())
     data.update(overrides)
     test = import_test(session, data)
@@ -57,11 +58,11 @@ def stored(session: Session) -> tuple[int, int, int]:
 
 
 def start(session: Session, test: Test, account: Account):
-    return rs.start_session(session=session, test_id=test.id, account_id=account.id, now=T0)
+    return rs.start_session(session=session, test_id=test.id, account_id=account.id, view=SURVEY_VIEW, now=T0)
 
 
 def submit(session: Session, test: Test, account: Account, sid: str = "sub-1"):
-    return rs.submit_survey(session=session, test_id=test.id, account_id=account.id, answers=ANSWERS,
+    return rs.submit_review(session=session, test_id=test.id, account_id=account.id, answers=ANSWERS,
                             worker_data={}, submission_id=sid, now=T0 + timedelta(minutes=5))
 
 

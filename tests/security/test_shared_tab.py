@@ -46,6 +46,7 @@ def test_the_next_person_on_a_tab_cannot_write_into_the_previous_persons_survey(
     async def a_starts() -> str:
         tab = RawTab(app_server.url, cookie=a.cookie)
         await tab.open(f"/test/{test_id}/rate", {"rate_test_id": str(test_id)}, settle=2.0)
+        await tab.send(f"{SURVEY}.begin")  # what the survey view does when the page shows it
         await tab.send(f"{SURVEY}.start_survey")
         await tab.send(f"{SURVEY}.set_answer", {"key": "involvement", "answer": {"type": "single-choice", "value": "decider"}})
         await tab.close()

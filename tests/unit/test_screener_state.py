@@ -18,7 +18,9 @@ MATRIX = {"type": "matrix", "question": "How often?", "answers": [], "rows": ["E
           "columns": ["Never", "Daily"], "allowMultiple": False}
 SINGLE = {"type": "single", "question": "Your role?", "answers": [{"index": 0, "text": "Buyer"}, {"index": 1, "text": "User"}],
           "rows": [], "columns": [], "allowMultiple": False}
-RELOAD = object()
+from portal.states.rate import RateState  # noqa: E402
+
+RELOAD = RateState.reload_access
 
 
 class User:
@@ -41,7 +43,6 @@ def calls(monkeypatch) -> list[tuple[str, dict[str, Any]]]:
 
     monkeypatch.setattr(module, "current_user", user)
     # The rating page's state lives in another module: a stand-in with its reload event.
-    monkeypatch.setitem(sys.modules, "portal.states.rate", types.SimpleNamespace(RateState=types.SimpleNamespace(reload_access=RELOAD)))
     return seen
 
 
@@ -88,7 +89,7 @@ def test_a_pass_reloads_the_rating_page_and_a_refusal_shows_the_spec_error(monke
     asyncio.run(state.load(3))
     assert state.answers == ["Buyer", "User"] and state.kind == "single"
     state.choose(0, 1)
-    assert _run(state.confirm())[-1] is RELOAD and not state.failed
+    assert _run(state.confirm())[-1] == RELOAD and not state.failed
 
     _serve(monkeypatch, calls, view=ScreenerView(SINGLE, None), verdict=ServiceError("Please choose an answer."))
     state = ScreenerState()
@@ -106,7 +107,7 @@ def test_an_earlier_result_is_shown_on_load(monkeypatch, calls) -> None:
     assert state.failed and state.loaded
     _serve(monkeypatch, calls, view=ScreenerView(SINGLE, True))
     state = ScreenerState()
-    assert asyncio.run(state.load(3)) is RELOAD
+    assert asyncio.run(state.load(3)) == RELOAD
 
 
 def test_signed_out_visitors_and_bad_ids_see_nothing_and_send_nothing(monkeypatch, calls) -> None:

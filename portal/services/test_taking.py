@@ -1,8 +1,10 @@
-"""What the survey screens ask of the server, each in one transaction and one thread hop.
+"""What the test screens ask of the server (every kind), each in one transaction and one thread hop.
 
 Every call resolves the participant again from the session token (a revoked session is noticed
 on the next event) and then works on that account's own review session (review_sessions), so a
-browser can never name another participant's session.
+browser can never name another participant's session. Each step is asked for the screen of the
+screen that asks (`view`): the access decision refuses a step whose screen is not the test's
+kind's (a survey's handlers cannot start a highlight test).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from portal.services import review_sessions, take_access
 from portal.services.errors import ServiceError
 from portal.services.review_sessions import PendingReview, SubmitResult
 from portal.services.sessions import resolve_user
-from portal.services.survey_definitions import SurveyDefinition, cached_survey, load_survey
+from portal.services.test_definitions import TestDefinition, cached_definition, load_definition
 
 MSG_SIGNED_OUT = "Your session has ended. Please sign in again to continue the test."
 MSG_DETAILS = "Please check your personal info."
@@ -44,9 +46,9 @@ class Who:
 
 @dataclass(frozen=True)
 class Entry:
-    """The survey as the participant finds it on opening the page."""
+    """The test as the participant finds it on opening the page."""
 
-    definition: SurveyDefinition
+    definition: TestDefinition
     who: Who
     active: ReviewSession | None
     reviewed: bool
@@ -69,21 +71,23 @@ def _as(session: Session, token: str | None, test_id: int, respondent: str | Non
     return {"session": session, "test_id": test_id, "account_id": who.account_id, "respondent": who.respondent}
 
 
-def definition(*, session: Session, test_id: int) -> SurveyDefinition:
-    found = cached_survey(test_id) or load_survey(session=session, test_id=test_id)
+
+
+def definition(*, session: Session, test_id: int) -> TestDefinition:
+    found = cached_definition(test_id) or load_definition(session=session, test_id=test_id)
     if found is None:
         raise ServiceError(review_sessions.MSG_NO_TEST)
     return found
 
 
-def enter(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+def enter(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None,
           now: datetime | None = None) -> Entry:
-    """The survey, when this caller may take it now (take_access: AccessDenied otherwise); a caller who
+    """The test, when this caller may take it now (take_access: AccessDenied otherwise); a caller who
     already reviewed it gets `reviewed` and no questions to answer."""
     who = _who(session, token, test_id, respondent)
     mine = {"session": session, "test_id": test_id, "account_id": who.account_id, "respondent": who.respondent, "now": now}
     try:
-        take_access.require(**mine, view=access.SURVEY_VIEW)
+        take_access.require(**mine, view=view)
     except take_access.AccessDenied as denied:
         if denied.state != access.REVIEWED:
             raise
@@ -93,9 +97,9 @@ def enter(*, session: Session, token: str | None, test_id: int, respondent: str 
     return Entry(definition=found, who=who, active=active, reviewed=False)
 
 
-def start(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+def start(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None,
           now: datetime | None = None) -> ReviewSession:
-    return review_sessions.start_session(**_as(session, token, test_id, respondent), view=access.SURVEY_VIEW, now=now)
+    return review_sessions.start_session(**_as(session, token, test_id, respondent), view=view, now=now)
 
 
 def draft(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
@@ -103,9 +107,9 @@ def draft(*, session: Session, token: str | None, test_id: int, respondent: str 
     return review_sessions.active_session(**_as(session, token, test_id, respondent), now=now)
 
 
-def extend(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+def extend(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None,
            now: datetime | None = None) -> ReviewSession:
-    return review_sessions.extend_session(**_as(session, token, test_id, respondent), view=access.SURVEY_VIEW, now=now)
+    return review_sessions.extend_session(**_as(session, token, test_id, respondent), view=view, now=now)
 
 
 def check(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
@@ -118,7 +122,7 @@ def clear(*, session: Session, token: str | None, test_id: int, respondent: str 
     return review_sessions.clear_session(**_as(session, token, test_id, respondent), now=now)
 
 
-def personal_fields(found: SurveyDefinition, who: Who) -> tuple[str, ...]:
+def personal_fields(found: TestDefinition, who: Who) -> tuple[str, ...]:
     """The personal-info fields this respondent fills in at the end (none for a signed-in participant)."""
     if not who.public:
         return ()
@@ -126,10 +130,11 @@ def personal_fields(found: SurveyDefinition, who: Who) -> tuple[str, ...]:
                                          has_linkedin=False)
 
 
-def submit(*, session: Session, token: str | None, test_id: int, respondent: str | None = None, answers: Any,
+def submit(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None, answers: Any,
            worker_data: Any, different_payment_email: bool | None = None, submission_id: Any,
-           now: datetime | None = None) -> SubmitResult:
-    """The survey's answers and, for a public respondent, their personal info (checked again here)."""
+           signals: Any = None, now: datetime | None = None) -> SubmitResult:
+    """The test's answers (in its kind's payload shape) and, for a public respondent, their personal
+    info (checked again here)."""
     mine = _as(session, token, test_id, respondent)
     fields = personal_fields(definition(session=session, test_id=test_id), Who(mine["account_id"], mine["respondent"]))
     details: dict[str, str] = {}
@@ -138,5 +143,5 @@ def submit(*, session: Session, token: str | None, test_id: int, respondent: str
         if errors:
             raise ServiceError(MSG_DETAILS, errors={f"workerData.{k}": v for k, v in errors.items()})
         details = worker_details.for_submission(worker_data, fields, different_payment_email=different_payment_email)
-    return review_sessions.submit_survey(**mine, answers=answers, worker_data=details, submission_id=submission_id,
-                                         now=now)
+    return review_sessions.submit_review(**mine, view=view, answers=answers, worker_data=details,
+                                         submission_id=submission_id, signals=signals, now=now)

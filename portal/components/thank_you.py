@@ -1,0 +1,42 @@
+"""The thank-you screen after a submission, for every kind (takes the kind's state class)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from portal.domain import worker_details
+
+_CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
+
+
+def thank_you(S, *, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.icon("circle-check", size=40, color="var(--green-9)"),
+            rx.heading(S.thank_title, size="7", id="thank-you-title"),
+            rx.text(S.thank_description, size="3"),
+            rx.cond(
+                signed_in,
+                rx.text("Your reward of ", rx.el.strong(S.reward_label),
+                        " is pending. Rewards are paid within 5 business days.", size="3", id="thank-you-reward"),
+            ),
+            rx.match(
+                S.thank_action,
+                (worker_details.CLOSE_WINDOW, rx.text("You can now close this window.", size="3", id="thank-you-close")),
+                (worker_details.SIGN_UP_PROMO_BUTTON, rx.cond(
+                    signed_in,
+                    rx.link(rx.button(worker_details.BACK_TO_HOMEPAGE, size="3"), href="/", id="thank-you-home"),
+                    rx.vstack(
+                        rx.heading(worker_details.SIGN_UP_PROMO_TITLE, size="4"),
+                        rx.text(worker_details.SIGN_UP_PROMO_TEXT, size="3"),
+                        rx.link(rx.button(worker_details.SIGN_UP_PROMO_BUTTON, size="3"), href="/sign-up", id="thank-you-sign-up"),
+                        align="center", id="thank-you-promo",
+                    ),
+                )),
+                rx.link(rx.button(worker_details.BACK_TO_HOMEPAGE, size="3"), href="/", id="thank-you-home"),
+            ),
+            rx.cond(referral, rx.link("Invite colleagues and earn more: your referral link", href="/referral", id="thank-you-referral")),
+            spacing="4", align="center", text_align="center",
+        ),
+        size="4", style=_CARD, id="survey-thank-you",
+    )

@@ -1,0 +1,59 @@
+"""The timed session's pieces every kind shows: the countdown, the browser bridge, the timeout modal.
+
+Each takes the kind's state class (one with the TimedSession mixin). The countdown is drawn each
+second by window.portalSurvey (assets/portal.js) from the server deadline.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from portal.domain import test_access
+
+
+def timer(S) -> rx.Component:
+    """The countdown, drawn each second by window.portalSurvey from the server deadline."""
+    return rx.hstack(
+        rx.icon("timer", size=16),
+        rx.el.span(id="survey-timer-text", aria_live="off"),
+        id="survey-timer",
+        data_test_id=S.test_id.to_string(),
+        data_store=S.store_key,
+        data_deadline=S.deadline_ms.to_string(),
+        data_clock=S.clock_ms.to_string(),
+        data_seconds=S.session_seconds.to_string(),
+        data_can_extend=rx.cond(S.extensions < test_access.MAX_EXTENSIONS, "true", "false"),
+        data_mid=str(test_access.MID_WARNING_SECONDS),
+        data_warn=str(test_access.TIMEOUT_MODAL_SECONDS),
+        align="center",
+        spacing="1",
+        class_name="survey-timer",
+        aria_label="Time left",
+    )
+
+
+def bridge(S) -> rx.Component:
+    """Where window.portalSurvey reports timer thresholds, tab focus, other tabs' saves and pastes."""
+    return rx.el.input(
+        id="survey-bridge", type="text", aria_hidden="true", tab_index=-1,
+        style={"display": "none"}, on_change=S.bridge,
+    )
+
+
+def timeout_modal(S) -> rx.Component:
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(test_access.TIMEOUT_MODAL_TITLE),
+            rx.alert_dialog.description(
+                "Your time is almost up. Responses won't be accepted after the time is up. "
+                "You can extend your time once by 10 minutes."
+            ),
+            rx.hstack(
+                rx.alert_dialog.cancel(rx.button("Close", variant="soft", color_scheme="gray", on_click=S.close_timeout, id="timeout-close")),
+                rx.alert_dialog.action(rx.button("Extend time", on_click=S.extend_time, id="timeout-extend")),
+                spacing="3", justify="end", margin_top="16px",
+            ),
+            max_width="440px",
+        ),
+        open=S.timeout_open,
+    )

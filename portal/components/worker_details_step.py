@@ -1,0 +1,99 @@
+"""The 'Personal info' end step every kind ends with for a public respondent, with the messaging banner.
+
+Takes the kind's state class (WorkerDetailsStep and TimedSession mixins).
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from portal.components.questions import INPUT
+from portal.domain import geography, worker_details
+from portal.domain import survey_view as view
+
+_CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
+
+
+_SELECT = {
+    "width": "100%", "height": "40px", "padding": "0 10px", "fontSize": "16px", "borderRadius": "var(--radius-2)",
+    "border": "1px solid var(--gray-7)", "background": "var(--color-surface)", "color": "var(--gray-12)",
+}
+
+
+def _detail_control(S, field: str, field_id: str) -> rx.Component:
+    busy = S.lookup_pending
+    if field == "country":
+        return rx.el.select(
+            *[rx.el.option(name, value=code) for code, name in geography.countries()],
+            value=S.details.get("country", "US"), id=field_id, disabled=busy, style=_SELECT,
+            on_change=lambda v: S.set_detail("country", v),
+        )
+    if field == "state":
+        return rx.el.select(
+            rx.el.option("Choose a state", value=""),
+            rx.foreach(S.state_options, lambda o: rx.el.option(o[1], value=o[0])),
+            value=S.details.get("state", ""), id=field_id, disabled=busy, style=_SELECT,
+            on_change=lambda v: S.set_detail("state", v),
+        )
+    if field == "workerId":
+        return rx.input(
+            default_value=S.details.get("workerId", ""), key=S.text_key + "-workerId", id=field_id,
+            on_change=S.lookup_worker.debounce(worker_details.LOOKUP_DEBOUNCE_MS), size="3", width="100%",
+        )
+    kind = "email" if field in ("email", "paymentEmail") else ("tel" if field == "phoneNumber" else "text")
+    return rx.input(
+        default_value=S.details.get(field, ""), key=S.text_key + "-" + field, id=field_id, type=kind,
+        on_blur=lambda v: S.set_detail(field, v), size="3", width="100%", disabled=busy,
+    )
+
+
+def _detail_field(S, field: str) -> rx.Component:
+    field_id = f"detail-{field}"
+    label = worker_details.LABELS[field] + ("" if field in worker_details.OPTIONAL_FIELDS else " *")
+    error = S.detail_errors.get(field, "")
+    help_text = worker_details.help_text(field)
+    shown = S.personal_fields.contains(field)
+    if field == "paymentEmail":
+        shown = shown & S.different_payment
+    return rx.cond(
+        shown,
+        rx.vstack(
+            rx.el.label(label, html_for=field_id, style={"fontSize": "14px", "fontWeight": 500}),
+            _detail_control(S, field, field_id),
+            rx.text(help_text, size="1", color="var(--gray-10)") if help_text else rx.fragment(),
+            rx.cond(error != "", rx.text(error, size="2", color="red", role="alert", id=field_id + "-error")),
+            spacing="1", width="100%",
+        ),
+    )
+
+
+def end_step(S) -> rx.Component:
+    """'Personal info' after the last question (public respondents), with the messaging banner."""
+    both_emails = S.personal_fields.contains("email") & S.personal_fields.contains("paymentEmail")
+    return rx.card(
+        rx.vstack(
+            rx.callout(view.MESSAGING_BANNER, icon="info", color_scheme="amber", width="100%", id="survey-banner"),
+            rx.heading(view.PERSONAL_INFO, size="5", as_="h2", id="personal-info-title"),
+            rx.cond(S.lookup_pending, rx.hstack(rx.spinner(size="1"), rx.text("Looking up your details...", size="2"))),
+            *[_detail_field(S, field) for field in worker_details.FIELDS],
+            rx.cond(
+                both_emails,
+                rx.el.label(
+                    rx.el.input(type="checkbox", id="different-payment", checked=S.different_payment,
+                                on_change=S.set_different_payment, style=INPUT),
+                    rx.text(worker_details.DIFFERENT_PAYMENT_EMAIL_LABEL, size="2"),
+                    html_for="different-payment", style={"display": "flex", "gap": "8px", "alignItems": "center"},
+                ),
+            ),
+            rx.hstack(
+                rx.button(view.BACK_TO_QUESTIONS, variant="soft", color_scheme="gray", size="3",
+                          on_click=S.back_to_questions, id="back-to-questions"),
+                rx.button(rx.cond(S.submitting, view.SUBMITTING, "Submit"), size="3",
+                          on_click=S.submit_details, loading=S.submitting,
+                          disabled=S.submitting | S.lookup_pending, id="details-submit"),
+                justify="between", width="100%", padding_top="8px",
+            ),
+            spacing="4", align="start", width="100%",
+        ),
+        size="4", style=_CARD, id="survey-end",
+    )

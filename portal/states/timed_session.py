@@ -1,0 +1,476 @@
+"""The timed session every kind of test runs on: entering, the server session and its deadline,
+the draft (server and local storage), the timer's reports, time-up, extension and the submission.
+
+A kind's state mixes this in (with QuestionFlow and WorkerDetailsStep when it asks questions)
+and supplies the few hooks marked below: what it shows on entering, how its draft position and
+answers are restored, the payload it submits and where its errors go. The server work is in
+portal/services/test_taking (the participant's own review session, found from the session cookie,
+checked by the access decision of the test's kind). Nothing is lost: every change is queued for
+the server draft (draft_writer) and written to local storage at once (window.portalSurvey in
+assets/portal.js, which also keeps each keystroke and tells the other tabs). The countdown is
+drawn in the browser from the server deadline; the browser reports its thresholds through one
+hidden bridge input and the server checks them against its own clock.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from datetime import UTC
+from typing import Any, ClassVar
+
+import reflex as rx
+
+from portal import db
+from portal.domain import test_access, worker_details
+from portal.domain.invites import rating_path
+from portal.domain.survey_answers import SUMMARY
+from portal.domain.test_access import respondent_key
+from portal.services import draft_writer, test_taking
+from portal.services.errors import ServiceError
+from portal.services.review_sessions import (
+    GRACE_SECONDS,
+    AccessDenied,
+    AlreadyReviewedError,
+    AnswersError,
+    NoSessionError,
+    SessionExpiredError,
+)
+from portal.services.test_definitions import TestDefinition, cached_definition
+from portal.services.test_taking import SignedOutError
+from portal.states.auth import session_token, sign_in_url_for
+from portal.states.browser import toast
+from portal.states.tab_owner import TabOwned
+
+log = logging.getLogger(__name__)
+
+SUBMIT_FAILED = "An error occurred while submitting your response. Please try again."
+EXTENDED = "Your time has been extended by 10 minutes."
+MAX_BRIDGE_LENGTH = 250_000  # a sync report carries the other tab's answers
+CLOCK_SKEW_MS = 2_000
+LOADING, END, THANK_YOU, REVIEWED, EXPIRED = "loading", "end", "thank-you", "reviewed", "expired"
+_BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
+_PROJECT = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+
+
+def _ms(value: Any) -> int:
+    return int(value.timestamp() * 1000)
+
+
+def json_text(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def latest_draft(row: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The session's newest draft: one still queued in this process, else the stored one."""
+    queued = draft_writer.writer.pending(row.id)
+    return (queued.answers, queued.position) if queued else (row.draft_answers, row.draft_position)
+
+
+class TimedSession(TabOwned, mixin=True):
+    """The shared core of taking a test. Hooks for the kind's state: STORE_SUFFIX, IN_PROGRESS,
+    _show_kind, _fresh, _restore_kind, _kind_position, _url_step, _payload, _signals_out,
+    _answer_errors, _refresh, _paste and _report."""
+
+    # The local-storage key is '{testId}' + STORE_SUFFIX; the phases in which the time runs.
+    STORE_SUFFIX: ClassVar[str] = "-answers"
+    # The screen of this state's kind (portal/domain/kinds): every step asks access for it.
+    VIEW: ClassVar[str] = ""
+    IN_PROGRESS: ClassVar[frozenset[str]] = frozenset({END})
+
+    test_id: int = 0
+    # loading | the kind's own phases | end | thank-you | reviewed | expired
+    phase: str = LOADING
+    # The timer, drawn by the browser.
+    deadline_ms: int = 0
+    clock_ms: int = 0
+    session_seconds: int = 3600
+    extensions: int = 0
+    timeout_open: bool = False
+    submitting: bool = False
+    thank_title: str = ""
+    thank_description: str = ""
+    reward_label: str = ""
+    thank_action: str = worker_details.BACK_TO_HOMEPAGE
+    store_key: str = ""
+    # Messages by question key (or the kind's own names).
+    errors: dict[str, str] = {}
+    # Bumped when answers arrive from elsewhere (another tab, the server draft): text boxes remount.
+    epoch: int = 0
+
+    # The answers (the server draft's format, by question key): kept on the server, never sent
+    # in a delta (local storage gets them in _local_script).
+    _answers: dict[str, Any] = {}
+
+    _session_id: int = 0
+    _respondent: str = ""
+    # Whose session this tab works on ('account:<id>' or the public respondent's key).
+    _key: str = ""
+    _rev: int = 0
+    _seed: str = ""
+
+    # --- hooks (overridden by the kind's state) --------------------------------------------------
+    def _show_kind(self, definition: TestDefinition) -> None:
+        """Show the test's own texts and content on entering."""
+
+    def _fresh(self, definition: TestDefinition) -> None:
+        """No session yet: the kind's first screen."""
+
+    def _restore_kind(self, answers: dict[str, Any], position: dict[str, Any], definition: TestDefinition) -> None:
+        """Take the answers and the position of a draft."""
+
+    def _kind_position(self) -> dict[str, Any]:
+        return {}
+
+    def _url_step(self) -> str:
+        """The step (and sub-step) of the address, e.g. 'questions/3' ('' for the test's own page)."""
+        return self.phase if self.phase in (END, THANK_YOU) else ""
+
+    def _payload(self, definition: TestDefinition) -> dict[str, Any]:
+        return {}
+
+    def _signals_out(self) -> dict[str, Any]:
+        """The reading signals stored with the review."""
+        return {}
+
+    def _answer_errors(self, errors: dict[str, str], definition: TestDefinition) -> None:
+        """The server refused some answers: show each where it belongs."""
+
+    def _refresh(self, definition: TestDefinition) -> None:
+        """Refresh what the current screen shows."""
+
+    async def _paste(self, data: dict[str, Any]) -> list:
+        return []
+
+    # --- helpers -------------------------------------------------------------------------------
+    def _definition(self) -> TestDefinition | None:
+        return cached_definition(self.test_id)
+
+    async def _fresh_definition(self) -> TestDefinition:
+        found = self._definition()
+        if found is None:
+            found = await db.run(test_taking.definition, test_id=self.test_id)
+        return found
+
+    def _me(self) -> dict[str, Any]:
+        """Who asks: the session cookie, and the public respondent key when there is no account."""
+        return {"token": session_token(self), "test_id": self.test_id, "respondent": self._respondent or None}
+
+    def _in_progress(self) -> bool:
+        return self.phase in self.IN_PROGRESS
+
+    def _show(self, definition: TestDefinition, who: test_taking.Who) -> None:
+        self._key = respondent_key(who.account_id) if who.account_id is not None else str(who.respondent)
+        self._seed = f"{who.account_id or who.respondent}:{definition.test_id}"
+        self.store_key = f"{definition.test_id}{self.STORE_SUFFIX}"
+        self.personal_fields = list(test_taking.personal_fields(definition, who))
+        self.thank_action = worker_details.thank_you_action(panel=definition.panel,
+                                                            qualification_based=definition.qualification_based)
+        thanks = definition.thank_you
+        self.thank_title = str(thanks.get("title") or "Thank you!")
+        self.thank_description = str(thanks.get("description") or "Your answers have been submitted.")
+        self.session_seconds = definition.session_seconds
+        self._show_kind(definition)
+
+    def _timer(self, row: Any) -> None:
+        self._session_id = int(row.id)
+        self.deadline_ms = _ms(row.deadline_at if row.deadline_at.tzinfo else row.deadline_at.replace(tzinfo=UTC))
+        self.clock_ms = int(time.time() * 1000)
+        self.extensions = int(row.extensions)
+
+    def _restore(self, answers: Any, position: Any, definition: TestDefinition) -> None:
+        answers = answers if isinstance(answers, dict) else {}
+        position = position if isinstance(position, dict) else {}
+        rev = position.get("rev")
+        self._rev = rev if isinstance(rev, int) and not isinstance(rev, bool) else 0
+        details = position.get("details")
+        if self.personal_fields and isinstance(details, dict):
+            self.details = {k: v for k, v in details.items() if k in worker_details.FIELDS and isinstance(v, str)}
+            self.different_payment = position.get("differentPayment") is True
+        self._restore_kind(answers, position, definition)
+        if position.get("step") == END and self.personal_fields:
+            self.phase = END
+        self.epoch += 1
+
+    def _position(self) -> dict[str, Any]:
+        position = {"step": self.phase, "rev": self._rev, **self._kind_position()}
+        if self.personal_fields:
+            position.update(details=self.details, differentPayment=self.different_payment)
+        return position
+
+    def _local_script(self) -> rx.event.EventSpec:
+        payload = {**self._position(), "answers": self._answers, "sessionId": self._session_id, "dirty": False}
+        return rx.call_script(f"window.portalSurvey.save({json_text(self.store_key)}, {json_text(payload)})")
+
+    def _url_script(self) -> rx.event.EventSpec:
+        step = self._url_step()
+        path = f"{rating_path(self.test_id)}/{step}" if step else rating_path(self.test_id)
+        return rx.call_script(
+            f"window.history.replaceState(window.history.state, '', {json_text(path)} + window.location.search)"
+        )
+
+    async def _save(self) -> list:
+        """Keep the draft: queued for the server (draft_writer, written within half a second) and
+        in local storage at once. After the deadline the time is up instead."""
+        if self.deadline_ms and time.time() * 1000 > self.deadline_ms + GRACE_SECONDS * 1000:
+            return await self._time_up()
+        self._rev += 1
+        self._queue()
+        return [self._local_script()]
+
+    def _queue(self) -> None:
+        if self._session_id:
+            draft_writer.writer.put(draft_writer.Draft(self._session_id, self._key, dict(self._answers), self._position()))
+
+    def _left(self, error: ServiceError) -> list:
+        """The session is gone (signed out, or cleared elsewhere): reload the test's page."""
+        if isinstance(error, SignedOutError):
+            return [toast("error", error.message), rx.redirect(sign_in_url_for(self))]
+        return [rx.redirect(rating_path(self.test_id), replace=True)]
+
+    def _clear_local(self) -> rx.event.EventSpec:
+        return rx.call_script(f"window.portalSurvey.clear({self.test_id})")
+
+    async def _time_up(self) -> list:
+        """The deadline this tab knows has passed: unless the server's session runs on (extended in
+        another tab), it is cleared, local data removed, and the page reloads to its expired state."""
+        try:
+            row = await db.run(test_taking.draft, **self._me())
+            if row is not None:
+                self._timer(row)
+                return []
+            draft_writer.writer.discard(self._session_id)
+            await db.run(test_taking.clear, **self._me())
+        except ServiceError:
+            pass
+        self.phase = EXPIRED
+        self.timeout_open = False
+        return [toast("error", test_access.TIME_UP), self._clear_local(), rx.redirect(rating_path(self.test_id), replace=True)]
+
+    # --- entering ------------------------------------------------------------------------------
+    @rx.event
+    async def begin(self):
+        """The view is shown (the rating page decided it): a signed-in participant enters at once,
+        a visitor without an account first asks the browser for its respondent id."""
+        test_id = self.router.page.params.get("rate_test_id")
+        number = int(test_id) if isinstance(test_id, str) and test_id.isdigit() and len(test_id) < 10 else 0
+        if number <= 0:
+            return
+        if session_token(self):
+            self._respondent = ""
+            return await self._enter(number)
+        return rx.call_script(f"window.portalSurvey.who({number})", callback=type(self).enter_public)
+
+    @rx.event
+    async def enter(self, test_id: int):
+        """Enter the test as the signed-in participant."""
+        if not isinstance(test_id, int) or isinstance(test_id, bool) or test_id <= 0:
+            return
+        self._respondent = ""
+        return await self._enter(test_id)
+
+    @rx.event
+    async def enter_public(self, who: Any):
+        """The test for a visitor without an account: the browser's answer to window.portalSurvey.who(),
+        {"testId", "id" (its random respondent id), "project" (respondent_project_id or '')}."""
+        try:
+            data = json.loads(who) if isinstance(who, str) and len(who) < 1000 else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            return
+        test_id, browser_id, project = data.get("testId"), data.get("id"), data.get("project") or ""
+        if not isinstance(test_id, int) or isinstance(test_id, bool) or test_id <= 0:
+            return
+        if not isinstance(browser_id, str) or not _BROWSER_ID.match(browser_id) or not isinstance(project, str):
+            return
+        self._respondent = f"respondent:{project}:{browser_id}" if _PROJECT.match(project) else f"public:{browser_id}"
+        return await self._enter(test_id)
+
+    async def _enter(self, test_id: int) -> Any:
+        self.test_id = test_id
+        self.phase = LOADING
+        self.errors, self.detail_errors = {}, {}
+        self.submitting = False
+        self.timeout_open = False
+        try:
+            entry = await db.run(test_taking.enter, **self._me(), view=self.VIEW)
+        except SignedOutError:
+            return rx.redirect(sign_in_url_for(self), replace=True)
+        except ServiceError as error:
+            return toast("error", error.message)
+        self._show(entry.definition, entry.who)
+        if entry.reviewed:
+            self.phase = REVIEWED
+            return None
+        if entry.active is None:
+            self._answers = {}
+            self.details = worker_details.empty_details()
+            self._fresh(entry.definition)
+            return [self._url_script()]
+        self._timer(entry.active)
+        self._restore(*latest_draft(entry.active), entry.definition)
+        self._refresh(entry.definition)
+        return [
+            self._url_script(),
+            rx.call_script(f"window.portalSurvey.read({json_text(self.store_key)})", callback=type(self).restore_local),
+        ]
+
+    @rx.event
+    async def restore_local(self, stored: Any):
+        """The browser's copy, when it is newer than the server draft of the same session (a keystroke
+        not yet sent when the tab closed or the backend restarted): adopt it and save it."""
+        await self._adopt(stored, queue=True)
+
+    async def _adopt(self, stored: Any, *, queue: bool) -> None:
+        """Take a local copy of the same review session when it is newer (or holds unsent keystrokes)."""
+        if not isinstance(stored, str) or len(stored) > MAX_BRIDGE_LENGTH or not self._in_progress():
+            return
+        try:
+            local = json.loads(stored)
+        except ValueError:
+            return
+        if not isinstance(local, dict) or local.get("sessionId") != self._session_id:
+            return
+        rev = local.get("rev")
+        if not (local.get("dirty") or (isinstance(rev, int) and rev > self._rev)):
+            return
+        definition = await self._fresh_definition()
+        self._restore(local.get("answers"), local, definition)
+        self._refresh(definition)
+        if queue:
+            self._queue()  # the server's draft catches up; local storage already holds it
+
+    async def _start(self) -> list:
+        """The server session and its deadline begin (or the running one resumes)."""
+        try:
+            row = await db.run(test_taking.start, **self._me(), view=self.VIEW)
+        except AlreadyReviewedError:
+            self.phase = REVIEWED
+            return []
+        except SignedOutError as error:
+            return self._left(error)
+        except ServiceError as error:
+            return [toast("error", error.message)]
+        definition = await self._fresh_definition()
+        self._timer(row)
+        self._restore(*latest_draft(row), definition)
+        self._refresh(definition)
+        events = await self._save()
+        return [toast("info", test_access.start_message(self.session_seconds)), self._url_script(),
+                rx.call_script("window.scrollTo(0, 0)"), *events]
+
+    # --- submitting ----------------------------------------------------------------------------
+    async def _send(self) -> list:
+        draft_writer.writer.discard(self._session_id)  # the submission carries the answers itself
+        definition = await self._fresh_definition()
+        try:
+            result = await db.run(
+                test_taking.submit, **self._me(), view=self.VIEW, answers=self._payload(definition), worker_data=self.details,
+                different_payment_email=self.different_payment, submission_id=f"session-{self._session_id}",
+                signals=self._signals_out(),
+            )
+        except AlreadyReviewedError:
+            self.phase = REVIEWED
+            return [self._clear_local()]
+        except AnswersError as error:
+            self._answer_errors(error.errors or {}, definition)
+            return [toast("error", SUMMARY)]
+        except SessionExpiredError:
+            return await self._time_up()
+        except (NoSessionError, SignedOutError) as error:
+            return self._left(error)
+        except AccessDenied as error:  # not allowed now (invite, quota, status ...): its message
+            return [toast("error", error.message)]
+        except ServiceError as error:
+            found = {k.removeprefix("workerData."): v for k, v in (error.errors or {}).items() if k.startswith("workerData.")}
+            if found:
+                self.detail_errors = found
+                return [toast("error", error.message)]
+            return [toast("error", SUBMIT_FAILED)]
+        except Exception:  # noqa: BLE001 - the participant gets the spec's message, the log gets the trace
+            log.exception("submission failed for test %s", self.test_id)
+            return [toast("error", SUBMIT_FAILED)]
+        self.phase = THANK_YOU
+        self.reward_label = f"${result.amount_cents / 100:,.2f}"
+        self.timeout_open = False
+        self.errors, self.detail_errors = {}, {}
+        return [
+            rx.call_script(f"window.portalSurvey.completed({self.test_id})"),
+            self._url_script(),
+            rx.call_script("window.scrollTo(0, 0)"),
+        ]
+
+    # --- the timer and the browser's reports ---------------------------------------------------
+    @rx.event
+    async def extend_time(self):
+        try:
+            row = await db.run(test_taking.extend, **self._me(), view=self.VIEW)
+        except SessionExpiredError:
+            return await self._time_up()
+        except ServiceError as error:
+            self.timeout_open = False
+            return toast("error", error.message)
+        self._timer(row)
+        self.timeout_open = False
+        return toast("success", EXTENDED)
+
+    @rx.event
+    def close_timeout(self):
+        self.timeout_open = False
+
+    @rx.event
+    def noop(self):
+        """Changes nothing: the baseline event of bench/survey_load.py."""
+
+    @rx.event
+    async def bridge(self, message: str):
+        """A report from window.portalSurvey: {"kind": mid | warn | expired | check | sync | paste | ..., ...}."""
+        if not isinstance(message, str) or len(message) > MAX_BRIDGE_LENGTH:
+            return
+        try:
+            data = json.loads(message)
+        except ValueError:
+            return
+        if not isinstance(data, dict) or data.get("testId") != self.test_id:
+            return
+        kind = data.get("kind")
+        in_progress = self._in_progress()
+        remaining_ms = self.deadline_ms - int(time.time() * 1000)
+        if kind == "mid" and in_progress and 0 < remaining_ms <= test_access.MID_WARNING_SECONDS * 1000 + CLOCK_SKEW_MS:
+            return toast("warning", test_access.MID_WARNING)
+        if kind == "warn" and in_progress:
+            self.timeout_open = test_access.shows_timeout_modal(max(0, remaining_ms // 1000), self.extensions)
+            return
+        if kind == "expired" and in_progress and remaining_ms <= CLOCK_SKEW_MS:
+            return await self._time_up()
+        if kind == "check" and in_progress:
+            return await self._check()
+        if kind == "sync" and in_progress:
+            await self._adopt(data.get("value"), queue=False)
+            return [self._url_script()] if self._in_progress() else []
+        if kind == "paste" and in_progress:
+            return await self._paste(data)
+        if in_progress:
+            return await self._report(kind, data)
+
+    async def _report(self, kind: Any, data: dict[str, Any]) -> list:
+        """A report of the kind's own (e.g. how far the screenshot was scrolled)."""
+        return []
+
+    async def _check(self) -> list:
+        """Back on the tab, and every 5 minutes: is the review still in progress?"""
+        try:
+            pending = await db.run(test_taking.check, **self._me())
+        except SignedOutError as error:
+            return self._left(error)
+        except ServiceError:
+            return []
+        if pending.existing_review:
+            self.phase = REVIEWED
+            return [self._clear_local()]
+        if not pending.success:
+            return [rx.redirect(rating_path(self.test_id), replace=True)]
+        return []
