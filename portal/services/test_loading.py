@@ -63,7 +63,6 @@ class TestLoad:
     is_conditional: bool
     has_public_qualifications: bool
     qualification_based: bool  # custom panel or any qualification: thank-you shows the sign-up promo
-    survey: dict  # welcomePage, thankYouPage, questions when view == 'survey'; else {}
     message_title: str
     message_text: str
     message_link_label: str | None
@@ -157,7 +156,6 @@ def _load(test: Test, state: str, *, view: access.View | None, has_public: bool,
         is_conditional=bool(test.is_surveys_conditional_enabled),
         has_public_qualifications=has_public,
         qualification_based=qualification_based,
-        survey=dict(test.survey or {}) if view is not None and view.name == access.SURVEY_VIEW else {},
         message_title=message.title if message else "",
         message_text=message.text if message else "",
         message_link_label=message.link_label if message else None,

@@ -78,8 +78,6 @@ def test_a_verified_participant_gets_the_survey(session: Session, survey: Test):
     assert (got.state, got.view, got.redirect_url) == (ta.OK, ta.SURVEY_VIEW, None)
     assert got.test_id == survey.id and got.name == survey.name
     assert got.title == f"{survey.name} | Survey | {settings.brand_name}"
-    assert got.survey["welcomePage"]["buttonLabel"] == "Start survey"
-    assert [q["key"] for q in got.survey["questions"]] == [q["key"] for q in survey.survey["questions"]]
     assert (got.product_type, got.panel, got.session_seconds, got.is_conditional) == ("survey", "b2b", 3600, True)
     assert (got.has_public_qualifications, got.qualification_based) == (False, False)
     assert (got.message_title, got.message_text, got.message_link_label, got.message_link_url) == ("", "", None, None)
@@ -87,7 +85,7 @@ def test_a_verified_participant_gets_the_survey(session: Session, survey: Test):
 
 def test_a_signed_out_visitor_is_sent_to_sign_in_and_sees_no_questions(session: Session, survey: Test):
     got = load(session, survey, None)
-    assert (got.state, got.view, got.survey) == (ta.OK, ta.SIGN_IN, {})
+    assert (got.state, got.view) == (ta.OK, ta.SIGN_IN)
     # An id with no account behind it reads as signed out.
     ghost = load_test(session=session, test_id=str(survey.id), account_id=987654, now=T0)
     assert (ghost.state, ghost.view) == (ta.OK, ta.SIGN_IN)
@@ -113,7 +111,6 @@ def test_a_public_qualification_test_opens_signed_out(session: Session):
     got = load(session, public, None)
     assert (got.state, got.view) == (ta.OK, ta.SURVEY_VIEW)
     assert got.has_public_qualifications and got.qualification_based
-    assert got.survey["welcomePage"]["title"] == "Developer tools"
 
 
 def test_a_private_qualification_makes_the_audience_qualification_based(session: Session):
@@ -127,11 +124,10 @@ def test_the_screener_comes_first_until_it_is_passed(session: Session):
     screened = demo(session, "07-screener.json")
     account = participant(session)
     first = load(session, screened, account)
-    assert (first.state, first.view, first.survey) == (ta.OK, ta.SCREENER, {})
+    assert (first.state, first.view) == (ta.OK, ta.SCREENER)
     assert first.session_seconds == 900
     after = load(session, screened, account, screener_passed=True)
     assert (after.state, after.view) == (ta.OK, ta.SURVEY_VIEW)
-    assert after.survey["questions"][0]["key"] == "fin-tools"
     # Only a real True passes: a string from the browser does not.
     assert load(session, screened, account, screener_passed="false").view == ta.SCREENER
 
@@ -140,7 +136,7 @@ def test_a_video_test_redirects_to_the_recorder_with_email_and_first_name(sessio
     video = demo(session, "06-video.json")
     account = participant(session, first_name="Zoë")
     got = load(session, video, account)
-    assert (got.state, got.view, got.survey) == (ta.OK, ta.VIDEO_REDIRECT, {})
+    assert (got.state, got.view) == (ta.OK, ta.VIDEO_REDIRECT)
     url = urlsplit(got.redirect_url)
     assert (url.scheme, url.netloc, url.path) == ("https", "recorder.example.com", "/record")
     assert parse_qs(url.query) == {"e": [account.email], "n": ["Zoë"]}
@@ -172,7 +168,7 @@ def test_a_row_the_rules_do_not_know_falls_back(session: Session, survey: Test, 
     session.add(survey)
     session.commit()
     got = load(session, survey, participant(session))
-    assert (got.state, got.view, got.name, got.survey) == (ta.FALLBACK, None, "", {})
+    assert (got.state, got.view, got.name) == (ta.FALLBACK, None, "")
     assert survey.name not in got.title
 
 
@@ -182,7 +178,7 @@ def test_a_test_that_is_not_running_is_unavailable(session: Session, status: str
     test = demo(session, "01-survey.json", status=status)
     for who in (participant(session), None):
         got = load(session, test, who)
-        assert (got.state, got.view, got.survey) == (ta.TEST_REMOVED, None, {})
+        assert (got.state, got.view) == (ta.TEST_REMOVED, None)
         assert (got.message_title, got.name) == ("Test unavailable", "")
         assert test.name not in got.title
 
