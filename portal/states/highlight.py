@@ -279,11 +279,8 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         if self.personal_fields:
             yield await self._to_details()
             return
-        self.submitting = True
-        yield
-        events = await self._send()
-        self.submitting = False
-        yield events
+        async for update in self._send_shown():
+            yield update
 
     @rx.event
     async def go_back(self):

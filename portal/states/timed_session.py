@@ -363,6 +363,14 @@ class TimedSession(TabOwned, mixin=True):
                 rx.call_script("window.scrollTo(0, 0)"), *events]
 
     # --- submitting ----------------------------------------------------------------------------
+    async def _send_shown(self):
+        """Submit with 'Submitting...' shown meanwhile (an event handler yields each update of this)."""
+        self.submitting = True
+        yield None
+        events = await self._send()
+        self.submitting = False
+        yield events
+
     async def _send(self) -> list:
         draft_writer.writer.discard(self._session_id)  # the submission carries the answers itself
         definition = await self._fresh_definition()

@@ -80,11 +80,8 @@ class WorkerDetailsStep(rx.State, mixin=True):
         if errors:
             yield toast("error", test_taking.MSG_DETAILS)
             return
-        self.submitting = True
-        yield
-        events = await self._send()
-        self.submitting = False
-        yield events
+        async for update in self._send_shown():
+            yield update
 
     async def _to_details(self) -> list:
         """After the last question: the personal-info step (public respondents)."""
