@@ -58,6 +58,7 @@ def pick(page: Page, label: str) -> None:
 def start(page: Page, base: str, test: Test, title: str) -> None:
     page.goto(f"{base}/test/{test.id}/rate")
     expect(page.locator("#highlight-title")).to_have_text(title)
+    expect(page.get_by_text("cannot be taken in the portal yet")).to_have_count(0)
     expect(page.locator("#start-test")).to_have_text("Start test now")
     shot(page, f"highlight-intro-{test.id}")
     page.click("#start-test")
