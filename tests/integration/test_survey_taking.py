@@ -107,3 +107,31 @@ def test_a_revoked_or_unknown_token_is_signed_out(session: Session, public_test)
     session.commit()
     with pytest.raises(test_taking.SignedOutError):
         test_taking.enter(session=session, token="not-a-token", view="survey", test_id=members.id)
+
+
+def test_a_public_respondent_takes_a_highlight_test_with_the_same_end_step(session: Session):
+    """The personal-info end step and the public respondent's session are the same for every kind."""
+    seed_reference(session)
+    doc = json.loads((ROOT / "portal/data/demo_tests/11-standard.json").read_text())
+    test_definitions._cache.clear()
+    test = import_test(session, {**doc, "panel": "custom", "qualifications": ["Software developers (public)"]})
+    session.commit()
+    mine = {"session": session, "token": None, "view": "highlight", "test_id": test.id, "respondent": PUBLIC_KEY}
+    entry = test_taking.enter(**mine)
+    assert entry.definition.kind == "highlight" and [q["key"] for q in entry.definition.questions] == ["st-testimonial"]
+    assert test_taking.personal_fields(entry.definition, entry.who) == ("firstName", "jobTitle", "email", "linkedin")
+    with pytest.raises(ServiceError):  # the survey's screen cannot start it
+        test_taking.start(**{**mine, "view": "survey"})
+    session.rollback()
+    test_taking.start(**mine)
+    session.commit()
+    answers = {"highlight-1": [{"type": "rating", "value": 5}]}
+    with pytest.raises(ServiceError) as missing:
+        test_taking.submit(**mine, answers=answers, worker_data={"firstName": "Robin"}, submission_id="h-1")
+    assert "workerData.email" in missing.value.errors
+    session.rollback()
+    result = test_taking.submit(**mine, answers=answers, worker_data=DETAILS, submission_id="h-1")
+    session.commit()
+    review = session.get(Review, result.review_id)
+    assert review.kind == "highlight" and review.worker_data["jobTitle"] == "Staff engineer"
+    assert review.answers["highlight-1"][0]["value"] == 5
