@@ -297,6 +297,7 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     def form_crashed(self, error: str, info: str):
         """The form failed to render: logged, the test's local answers cleared (the server draft
         stays, so a reload resumes), and 'Something went wrong with the form.' shown."""
-        log.error("highlight form crashed for test %s: %s", self.test_id, str(error)[:500])
+        text = " | ".join(str(error)[:500].splitlines())  # one log line, whatever the browser sent
+        log.error("highlight form crashed for test %s: %s", self.test_id, text)
         self.crashed = True
         return [self._clear_local(), toast("error", FORM_CRASHED)]
