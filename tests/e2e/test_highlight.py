@@ -87,6 +87,8 @@ def landing_to_second_area(page: Page, base: str, test: Test) -> None:
     expect(page.locator("#frame-of-mind-text")).to_contain_text("Imagine you are looking for a faster way")
     page.click("#frame-confirm")
     expect(page.locator("#precheck-text")).to_have_text("We're going to ask you questions about it once done.")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # read down to the end of the page
+    page.wait_for_timeout(300)
     read_page(page, "Please read through the full page first.")
     close_instructions(page, "Welcome!")
     at_block(page, "First impression")
@@ -156,6 +158,7 @@ def test_the_landing_page_test_end_to_end(page: Page, app_server, db):
     assert [a["value"] for a in stored.answers["post-test"]] == [4, "demo"]
     assert set(stored.answers) == {"first-impression", "highlight-1", "highlight-2", "highlight-3", "post-test"}
     assert stored.signals.get("precheck:page", -1) >= 0 and "block:highlight-1" in stored.signals
+    assert stored.signals.get("scroll:page", 0) >= 90  # the screenshot was read to its end
     assert page.evaluate(f"window.localStorage.getItem('{test.id}-answers')") is None
     page.goto(f"{app_server.url}/")
     page.click("#tab-rewards")
