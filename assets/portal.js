@@ -399,18 +399,25 @@
   new MutationObserver(() => { if (timerEl()) tick(); }).observe(document.documentElement, { childList: true, subtree: true });
 
   // Leaving while the time runs asks first (reloads and closing the tab; links out of the test).
-  window.addEventListener("beforeunload", (event) => {
+  // A view may also ask for the guard whatever the time (a preference test until its thank-you step).
+  function guardedTestId() {
+    const el = document.querySelector('[data-leave-guard="true"]');
+    return el ? Number(el.dataset.testId) : null;
+  }
+  function guarded() {
     const remaining = window.portalSurvey.remainingMs();
-    if (remaining !== null && remaining > 0) { event.preventDefault(); event.returnValue = ""; }
+    return (remaining !== null && remaining > 0) || guardedTestId() !== null;
+  }
+  window.addEventListener("beforeunload", (event) => {
+    if (guarded()) { event.preventDefault(); event.returnValue = ""; }
   });
   document.addEventListener("click", (event) => {
-    const testId = activeTestId();
+    const testId = activeTestId() || guardedTestId();
     const link = event.target && event.target.closest ? event.target.closest("a[href]") : null;
     if (!testId || !link) return;
     const url = new URL(link.href, window.location.href);
     if (url.origin === window.location.origin && url.pathname.startsWith(`/test/${testId}/rate`)) return;
-    const remaining = window.portalSurvey.remainingMs();
-    if (remaining !== null && remaining > 0 && !window.confirm("Leave the test? Your answers are saved, but the time keeps running.")) {
+    if (guarded() && !window.confirm("Leave the test? Your answers are saved, but the time keeps running.")) {
       event.preventDefault();
       event.stopPropagation();
     }

@@ -24,7 +24,7 @@ def timer(S) -> rx.Component:
         data_seconds=S.session_seconds.to_string(),
         data_can_extend=rx.cond(S.extensions < test_access.MAX_EXTENSIONS, "true", "false"),
         data_mid=str(test_access.MID_WARNING_SECONDS),
-        data_warn=str(test_access.TIMEOUT_MODAL_SECONDS),
+        data_warn=S.warn_seconds.to_string(),
         align="center",
         spacing="1",
         class_name="survey-timer",

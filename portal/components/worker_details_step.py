@@ -37,12 +37,12 @@ def _detail_control(S, field: str, field_id: str) -> rx.Component:
         )
     if field == "workerId":
         return rx.input(
-            default_value=S.details.get("workerId", ""), key=S.text_key + "-workerId", id=field_id,
+            default_value=S.details.get("workerId", ""), key=S.epoch.to_string() + "-workerId", id=field_id,
             on_change=S.lookup_worker.debounce(worker_details.LOOKUP_DEBOUNCE_MS), size="3", width="100%",
         )
     kind = "email" if field in ("email", "paymentEmail") else ("tel" if field == "phoneNumber" else "text")
     return rx.input(
-        default_value=S.details.get(field, ""), key=S.text_key + "-" + field, id=field_id, type=kind,
+        default_value=S.details.get(field, ""), key=S.epoch.to_string() + "-" + field, id=field_id, type=kind,
         on_blur=lambda v: S.set_detail(field, v), size="3", width="100%", disabled=busy,
     )
 
@@ -67,13 +67,19 @@ def _detail_field(S, field: str) -> rx.Component:
     )
 
 
-def end_step(S) -> rx.Component:
-    """'Personal info' after the last question (public respondents), with the messaging banner."""
+def end_step(S, *, back_label: str = view.BACK_TO_QUESTIONS, submit_label: str = "Submit",
+             summary: rx.Component | None = None) -> rx.Component:
+    """'Personal info' after the last question (public respondents), with the messaging banner; a
+    kind may put a summary of the answers first and name its buttons (a preference test's confirm
+    step: Cancel and 'Submit feedback'). Without fields to fill only the summary and the buttons show."""
     both_emails = S.personal_fields.contains("email") & S.personal_fields.contains("paymentEmail")
+    has_fields = S.personal_fields.length() > 0
     return rx.card(
         rx.vstack(
-            rx.callout(view.MESSAGING_BANNER, icon="info", color_scheme="amber", width="100%", id="survey-banner"),
-            rx.heading(view.PERSONAL_INFO, size="5", as_="h2", id="personal-info-title"),
+            summary if summary is not None else rx.fragment(),
+            rx.callout(view.MESSAGING_BANNER, icon="info", color_scheme="amber", width="100%", id="survey-banner")
+            if summary is None else rx.fragment(),
+            rx.cond(has_fields, rx.heading(view.PERSONAL_INFO, size="5", as_="h2", id="personal-info-title")),
             rx.cond(S.lookup_pending, rx.hstack(rx.spinner(size="1"), rx.text("Looking up your details...", size="2"))),
             *[_detail_field(S, field) for field in worker_details.FIELDS],
             rx.cond(
@@ -86,9 +92,9 @@ def end_step(S) -> rx.Component:
                 ),
             ),
             rx.hstack(
-                rx.button(view.BACK_TO_QUESTIONS, variant="soft", color_scheme="gray", size="3",
+                rx.button(back_label, variant="soft", color_scheme="gray", size="3",
                           on_click=S.back_to_questions, id="back-to-questions"),
-                rx.button(rx.cond(S.submitting, view.SUBMITTING, "Submit"), size="3",
+                rx.button(rx.cond(S.submitting, view.SUBMITTING, submit_label), size="3",
                           on_click=S.submit_details, loading=S.submitting,
                           disabled=S.submitting | S.lookup_pending, id="details-submit"),
                 justify="between", width="100%", padding_top="8px",

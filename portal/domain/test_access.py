@@ -346,9 +346,16 @@ def can_extend(extensions_used: int) -> bool:
     return _count("extensions_used", extensions_used) < MAX_EXTENSIONS
 
 
-def shows_timeout_modal(remaining_seconds: int, extensions_used: int) -> bool:
-    """The 'Timeout warning' modal (Extend time / Close): below 5 minutes, while an extension is left."""
-    return 0 < _count("remaining_seconds", remaining_seconds) < TIMEOUT_MODAL_SECONDS and can_extend(extensions_used)
+def timeout_modal_seconds(session_seconds: int) -> int:
+    """When the 'Timeout warning' shows: 5 minutes before the end, or in the last third of a
+    shorter session (a 5-minute test would otherwise open with the warning)."""
+    return min(TIMEOUT_MODAL_SECONDS, max(1, session_seconds // 3))
+
+
+def shows_timeout_modal(remaining_seconds: int, extensions_used: int, session_seconds: int = 3600) -> bool:
+    """The 'Timeout warning' modal (Extend time / Close): below its threshold, while an extension is left."""
+    return (0 < _count("remaining_seconds", remaining_seconds) < timeout_modal_seconds(session_seconds)
+            and can_extend(extensions_used))
 
 
 # --- taking a test: the decision every start, extension and submission passes --------------------

@@ -7,6 +7,7 @@ import reflex as rx
 from portal.components.layout import main_layout, ready_marker
 from portal.components.screener import screener_view
 from portal.components.highlight import highlight_view
+from portal.components.preference import preference_view
 from portal.components.survey import survey_view
 from portal.domain.messages import PAGE_NOT_FOUND
 from portal.states.auth import SessionState
@@ -74,6 +75,7 @@ def rate_page() -> rx.Component:
             ("screener", screener_view()),
             ("survey", survey_view(signed_in=SessionState.signed_in, referral=SessionState.referral_enabled)),
             ("highlight", highlight_view(signed_in=SessionState.signed_in, referral=SessionState.referral_enabled)),
+            ("preference", preference_view(signed_in=SessionState.signed_in, referral=SessionState.referral_enabled)),
             rx.center(rx.spinner(size="3"), padding="64px", id="rate-loading"),
         ), key=RateState.loads.to_string(), width="100%"),
         private=False,

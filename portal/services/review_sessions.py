@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from portal.domain import kinds, survey_branching
+from portal.domain.kinds.base import order_seed
 from portal.domain.ids import whole_number
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.services.errors import ServiceError
@@ -346,6 +347,8 @@ def submit_review(*, session: Session, test_id: int, account_id: int | None, res
     if errors:
         raise AnswersError(MSG_FIX_ANSWERS, errors=errors)
     stored = kind.stored(content, answers)
+    # The order the server drew for this participant (what they saw), never the browser's word.
+    options_order = kind.order(content, order_seed(key, test.id)) if kind.order else []
     take_access.require_place(session=session, test_id=test.id, account_id=account_id, respondent=key)
     invite = None if account_id is None else session.exec(
         select(Invite).where(Invite.account_id == account_id, Invite.test_id == test.id, Invite.status == "open")
@@ -357,7 +360,7 @@ def submit_review(*, session: Session, test_id: int, account_id: int | None, res
             review = Review(
                 test_id=test.id, account_id=account_id, respondent_key=key, session_id=row.id,
                 kind=kind.review_kind, answers=stored, worker_data={**worker_data, "submissionId": submission_id},
-                signals=signals, created_at=now,
+                signals=signals, options_order=options_order, created_at=now,
             )
             session.add(review)
             session.flush()

@@ -181,11 +181,13 @@ _INVITE_PLAN: tuple[tuple[int, str, int, str | None], ...] = (
     (0, "open", 2, None),  # survey: open, 22 hours left
     (1, "open", 1, None),  # landing page: open, ready to take
     (2, "open", 1, None),  # pricing test: open, ready to take
+    (3, "open", 1, None),  # image preference: open, ready to take
+    (4, "open", 1, None),  # text preference: open, ready to take
     (8, "open", 30, None),  # single-question survey: still open, but past its 24 hours
     (5, "filled", 3 * 24, None),  # video test: quota filled
     (9, "completed", 5 * 24, "EXECUTED"),  # full-page highlight test
-    (3, "completed", 6 * 24, "PENDING"),  # image preference
-    (4, "completed", 8 * 24, "FAILED"),  # text preference
+    (11, "completed", 6 * 24, "PENDING"),  # B2B user testing
+    (12, "completed", 8 * 24, "FAILED"),  # competitor comparison
     (6, "completed", 9 * 24, "CANCELED"),  # screener survey
     (7, "expired", 10 * 24, None),  # public-qualification survey
     (10, "canceled", 12 * 24, None),  # standard highlight test
@@ -223,8 +225,6 @@ _LONG_ANSWER = (
 
 
 def _demo_answers(kind: str) -> dict[str, Any]:
-    if kind == "preference":
-        return {"selectedConcept": "concept-b", "answer": _LONG_ANSWER, "isLimited": True}
     if kind == "survey":
         return {"0": {"type": "multi-choice", "value": ["erp", "spend"]}, "1": {"type": "long-text", "value": _LONG_ANSWER}}
     return {

@@ -83,6 +83,7 @@ def load_definition(*, session: Session, test_id: int) -> TestDefinition | None:
     kind = kinds.kind_of(test.product_type)
     content = content_of(test)
     survey = content["survey"]
+    pages = survey or content["preferenceTest"]  # the welcome and thank-you pages of a survey or a preference test
     definition = TestDefinition(
         test_id=test.id,
         name=test.name,
@@ -92,8 +93,8 @@ def load_definition(*, session: Session, test_id: int) -> TestDefinition | None:
         content=content,
         questions=kind.questions(content),
         conditional=bool(test.is_surveys_conditional_enabled),
-        welcome=_dict(survey.get("welcomePage")),
-        thank_you=_dict(survey.get("thankYouPage")),
+        welcome=_dict(pages.get("welcomePage")),
+        thank_you=_dict(pages.get("thankYouPage")),
         session_seconds=test.session_seconds,
         payout_cents=test.payout_cents,
         qualification_based=is_qualification_based(panel=test.panel, has_qualifications=any_qualification),

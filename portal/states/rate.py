@@ -28,7 +28,8 @@ log = logging.getLogger(__name__)
 RESPONDENT_PARAM = "respondent_project_id"
 NOT_AVAILABLE = "This kind of test cannot be taken in the portal yet. Please check back soon."
 # The views taken in the portal: the page shows the view's own component, which starts itself.
-TAKING_VIEWS = frozenset({test_access.SCREENER, test_access.SURVEY_VIEW, test_access.HIGHLIGHT_VIEW})
+TAKING_VIEWS = frozenset({test_access.SCREENER, test_access.SURVEY_VIEW, test_access.HIGHLIGHT_VIEW,
+                          test_access.PREFERENCE_VIEW})
 # Completed freemium tests lead to joining for free: the sign-up page.
 FREE_JOIN_PATH = "/sign-up"
 

@@ -78,6 +78,8 @@ class TimedSession(TabOwned, mixin=True):
     STORE_SUFFIX: ClassVar[str] = "-answers"
     # The screen of this state's kind (portal/domain/kinds): every step asks access for it.
     VIEW: ClassVar[str] = ""
+    # What a failed submission says (the spec's text for the kind).
+    FAILED_MESSAGE: ClassVar[str] = SUBMIT_FAILED
     IN_PROGRESS: ClassVar[frozenset[str]] = frozenset({END})
 
     test_id: int = 0
@@ -87,6 +89,8 @@ class TimedSession(TabOwned, mixin=True):
     deadline_ms: int = 0
     clock_ms: int = 0
     session_seconds: int = 3600
+    # Seconds before the deadline when the 'Timeout warning' shows (test_access.timeout_modal_seconds).
+    warn_seconds: int = test_access.TIMEOUT_MODAL_SECONDS
     extensions: int = 0
     timeout_open: bool = False
     submitting: bool = False
@@ -172,6 +176,7 @@ class TimedSession(TabOwned, mixin=True):
         self.thank_title = str(thanks.get("title") or "Thank you!")
         self.thank_description = str(thanks.get("description") or "Your answers have been submitted.")
         self.session_seconds = definition.session_seconds
+        self.warn_seconds = test_access.timeout_modal_seconds(definition.session_seconds)
         self._show_kind(definition)
 
     def _timer(self, row: Any) -> None:
@@ -397,10 +402,10 @@ class TimedSession(TabOwned, mixin=True):
             if found:
                 self.detail_errors = found
                 return [toast("error", error.message)]
-            return [toast("error", SUBMIT_FAILED)]
+            return [toast("error", self.FAILED_MESSAGE)]
         except Exception:  # noqa: BLE001 - the participant gets the spec's message, the log gets the trace
             log.exception("submission failed for test %s", self.test_id)
-            return [toast("error", SUBMIT_FAILED)]
+            return [toast("error", self.FAILED_MESSAGE)]
         self.phase = THANK_YOU
         self.reward_label = f"${result.amount_cents / 100:,.2f}"
         self.timeout_open = False
@@ -450,7 +455,8 @@ class TimedSession(TabOwned, mixin=True):
         if kind == "mid" and in_progress and 0 < remaining_ms <= test_access.MID_WARNING_SECONDS * 1000 + CLOCK_SKEW_MS:
             return toast("warning", test_access.MID_WARNING)
         if kind == "warn" and in_progress:
-            self.timeout_open = test_access.shows_timeout_modal(max(0, remaining_ms // 1000), self.extensions)
+            self.timeout_open = test_access.shows_timeout_modal(max(0, remaining_ms // 1000), self.extensions,
+                                                                self.session_seconds)
             return
         if kind == "expired" and in_progress and remaining_ms <= CLOCK_SKEW_MS:
             return await self._time_up()

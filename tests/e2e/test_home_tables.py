@@ -35,16 +35,16 @@ def _row(page: Page, invite_id: int):
 
 def test_both_tabs_with_counts_and_columns(page: Page, app_server):
     sign_in(page, app_server.url, DEMO_EMAIL, DEMO_PASSWORD)
-    # Three open invites (survey, landing page, pricing test); a fourth is past its 24 hours.
-    expect(page.get_by_role("tab", name="Invites (3)", exact=True)).to_be_visible()
-    expect(page.locator(INVITE_ROWS)).to_have_count(11)
+    # Five open invites (survey, landing page, pricing test, two preference tests); a sixth is past its 24 hours.
+    expect(page.get_by_role("tab", name="Invites (5)", exact=True)).to_be_visible()
+    expect(page.locator(INVITE_ROWS)).to_have_count(13)
     header = page.locator("#invites thead")
     for label in ("Test ID", "Test type", "Invitation date", "Payout", "Invite status"):
         expect(header).to_contain_text(label)
     expect(page.locator(INVITE_ROWS).first).to_have_attribute("data-strong", "true")  # the open one, newest first
     expect(page.locator(INVITE_ROWS).first).to_contain_text("Start test")
     expect(page.locator(INVITE_ROWS).first.locator("td").nth(2)).to_have_text(re.compile(r"^[A-Z][a-z]{2} \d{1,2}, \d{4}$"))
-    expect(page.locator("#invites-pagination")).to_be_visible()  # 11 rows: more than the smallest page
+    expect(page.locator("#invites-pagination")).to_be_visible()  # 13 rows: more than the smallest page
     page.click("#tab-rewards")
     expect(page.locator(REWARD_ROWS)).to_have_count(4)
     rewards = page.locator("#rewards")
@@ -106,11 +106,11 @@ def test_paging_with_ten_per_page(page: Page, app_server, db):
 
 def test_search_without_match(page: Page, app_server):
     sign_in(page, app_server.url, DEMO_EMAIL, DEMO_PASSWORD)
-    expect(page.locator(INVITE_ROWS)).to_have_count(11)
+    expect(page.locator(INVITE_ROWS)).to_have_count(13)
     page.fill("#invites-search", "no-such-test-anywhere")
     expect(page.locator("[data-testid=invites-empty]")).to_have_text("No matches found", timeout=10000)
     page.fill("#invites-search", "")
-    expect(page.locator(INVITE_ROWS)).to_have_count(11, timeout=10000)
+    expect(page.locator(INVITE_ROWS)).to_have_count(13, timeout=10000)
 
 
 def test_open_invite_goes_to_its_test(page: Page, app_server, db):
@@ -137,14 +137,14 @@ def test_expired_filled_and_completed_invites_say_why(page: Page, app_server, db
 
 def test_filters_panel_with_date_range_confirmation(page: Page, app_server):
     sign_in(page, app_server.url, DEMO_EMAIL, DEMO_PASSWORD)
-    expect(page.locator(INVITE_ROWS)).to_have_count(11)
+    expect(page.locator(INVITE_ROWS)).to_have_count(13)
     page.click("#invites-filters-toggle")
     page.click("#invites-filter-status-open")
     page.click("#invites-filters-apply")
-    expect(page.locator(INVITE_ROWS)).to_have_count(3)  # open and still within their 24 hours
+    expect(page.locator(INVITE_ROWS)).to_have_count(5)  # open and still within their 24 hours
     page.click("#invites-filters-toggle")
     page.click("#invites-filters-reset")
-    expect(page.locator(INVITE_ROWS)).to_have_count(11)
+    expect(page.locator(INVITE_ROWS)).to_have_count(13)
     expect(page.locator("#invites-filters")).to_be_visible()  # reset keeps the panel open
     today = datetime.now(UTC).date()
     page.fill("#invites-range-from", (today - timedelta(days=4)).isoformat())
@@ -153,7 +153,7 @@ def test_filters_panel_with_date_range_confirmation(page: Page, app_server):
     page.click("#invites-filters-apply")
     expect(page.locator("#invites-range-question")).to_contain_text("Are you sure you want to use date range")
     page.click("#invites-use-range")
-    expect(page.locator(INVITE_ROWS)).to_have_count(5)  # 1 h (two), 2 h, 30 h and 3 days old
+    expect(page.locator(INVITE_ROWS)).to_have_count(7)  # 1 h (four), 2 h, 30 h and 3 days old
 
 
 def test_screenshots(page: Page, app_server):
@@ -161,7 +161,7 @@ def test_screenshots(page: Page, app_server):
     out = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/home-table-shots"))
     out.mkdir(parents=True, exist_ok=True)
     sign_in(page, app_server.url, DEMO_EMAIL, DEMO_PASSWORD)
-    expect(page.locator(INVITE_ROWS)).to_have_count(11)
+    expect(page.locator(INVITE_ROWS)).to_have_count(13)
     page.screenshot(path=str(out / "home-1280.png"), full_page=True)
     page.click("#tab-rewards")
     expect(page.locator(REWARD_ROWS)).to_have_count(4)

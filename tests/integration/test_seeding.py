@@ -86,7 +86,7 @@ def test_seeding_twice_changes_nothing(session: Session) -> None:
     seed_demo(session)
     session.commit()
     assert snapshot(session) == before
-    assert count(session, Test) == 11
+    assert count(session, Test) == 13
 
 
 def test_reseeding_keeps_changes_made_since(session: Session) -> None:
@@ -142,11 +142,11 @@ def test_demo_invites_and_rewards(session: Session) -> None:
     invites = session.exec(select(Invite).where(Invite.account_id == dana.id)).all()
     assert {i.status for i in invites} == set(ref.INVITE_STATUSES)
     open_invites = [i for i in invites if i.status == "open"]
-    # Survey, landing page and pricing test ready to take; one open invite past its 24 hours.
-    assert sorted(aware(i.expires_at) > now for i in open_invites) == [False, True, True, True]
+    # Survey, landing page, pricing and both preference tests ready to take; one open invite past its 24 hours.
+    assert sorted(aware(i.expires_at) > now for i in open_invites) == [False, True, True, True, True, True]
     ready = {tests_by_id.product_type for i in open_invites if aware(i.expires_at) > now
              for tests_by_id in [session.get(Test, i.test_id)]}
-    assert ready == {"survey", "landing-page", "pricing-test"}
+    assert ready == {"survey", "landing-page", "pricing-test", "preference-test"}
     assert all(aware(i.expires_at) - aware(i.created_at) == timedelta(hours=24) for i in invites)
     tests = {t.id: t for t in session.exec(select(Test)).all()}
     assert all(i.amount_cents == tests[i.test_id].payout_cents for i in invites)
@@ -159,7 +159,7 @@ def test_demo_invites_and_rewards(session: Session) -> None:
         assert review.kind == review_kind(test.product_type)
         assert review.respondent_key == f"account:{dana.id}"
         assert (reward.paid_on is not None) == (reward.status == "EXECUTED")
-    assert {r.kind for r in session.exec(select(Review)).all()} == {"highlight", "preference", "survey"}
+    assert {r.kind for r in session.exec(select(Review)).all()} == {"highlight", "survey"}
 
 
 def test_demo_tests(session: Session) -> None:

@@ -32,7 +32,7 @@ def test_the_registry_names_each_product_types_kind_and_view(product_type, kind,
 
 
 def test_which_kinds_are_taken_in_the_portal():
-    assert {k.name for k in kinds.KINDS.values() if k.taken_in_portal} == {"survey", "highlight", "pricing"}
+    assert {k.name for k in kinds.KINDS.values() if k.taken_in_portal} == {"survey", "highlight", "pricing", "preference"}
 
 
 @pytest.mark.parametrize(("product_type", "title"), [

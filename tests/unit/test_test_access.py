@@ -247,6 +247,9 @@ def test_timeout_modal_and_extension():
     assert not ta.shows_timeout_modal(ta.TIMEOUT_MODAL_SECONDS, 0)
     assert not ta.shows_timeout_modal(0, 0)
     assert not ta.shows_timeout_modal(60, ta.MAX_EXTENSIONS)  # no extension left: nothing to offer
+    # A 5-minute test warns in its last third, not from its first second.
+    assert ta.timeout_modal_seconds(300) == 100 and ta.timeout_modal_seconds(900) == ta.TIMEOUT_MODAL_SECONDS
+    assert not ta.shows_timeout_modal(299, 0, 300) and ta.shows_timeout_modal(99, 0, 300)
     assert ta.can_extend(0) and not ta.can_extend(1)
     with pytest.raises(ValueError):
         ta.can_extend(-1)

@@ -24,6 +24,11 @@ Content = Mapping[str, Any]
 Reader = Callable[..., None]
 
 
+def order_seed(respondent_key: str, test_id: int) -> str:
+    """The seed of a participant's option order for a test: the same wherever they open it."""
+    return f"{respondent_key}:{test_id}"
+
+
 def no_questions(content: Content) -> list[dict[str, Any]]:
     return []
 
@@ -44,6 +49,8 @@ class Kind:
     stored: Callable[[Content, Any], Any] | None = None
     # Whether the screen needs the page under test (url and screenshotUrl are required).
     shows_page: bool = False
+    # The options' order for a participant, order(content, seed), stored with the review (optionsOrder).
+    order: Callable[[Content, str], list[str]] | None = None
 
     @property
     def taken_in_portal(self) -> bool:

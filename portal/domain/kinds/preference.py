@@ -1,14 +1,21 @@
-"""The preference kind: choose one of several image or text concepts, then say why.
+"""The preference kind: choose one of several image or text concepts, then say why
+(test-taking spec sections 2, 3, 4 and 5).
 
-Only the definition is read here so far; taking it in the portal is its own issue.
+The submission's answers are the spec's preference payload without the worker data:
+{"preferenceTestAnswers": {selectedConcept, answer, isLimited, pasteMetadata?}, "optionsOrder": [...]}.
+`selectedConcept` is an image's key, or for a text test the option's text. Image concepts are
+shown in an order drawn once per participant and test (`order`, seeded with the participant's
+key), lettered A, B, C ... as shown; the server stores its own order with the review.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from portal.domain.definition_checks import Checker, join
-from portal.domain.kinds.base import PREFERENCE_VIEW, Kind
+from portal.domain.kinds.base import PREFERENCE_VIEW, Content, Kind
+from portal.domain.survey_answers import MAX_TEXT_LENGTH, MIN_WORDS, TOO_SHORT, paste_metadata_ok, word_count
 
 MAX_IMAGES = 26  # concepts are lettered A-Z
 FIELDS = (
@@ -53,4 +60,112 @@ def read(ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict
     columns["preference_test"] = dict(pref)
 
 
-KIND = Kind(name="preference", view=PREFERENCE_VIEW, review_kind="preference", fields=("preferenceTest",), read=read)
+# Wording (spec sections 2 and 5).
+IMAGE_PROMPT = "Which one do you like better?"
+TEXT_PROMPT = "Read these options and choose one of them."
+FOLLOW_UP = "Why did you choose concept {letter}?"
+PLACEHOLDER = "Type your answer here..."
+SUBMIT_LABEL = "Submit feedback"
+SELECT_CONCEPT = "Select this concept"
+REQUIRED = "Answer is required."
+TOO_LONG = "Your answer can be at most 10000 characters"
+NOT_AN_OPTION = "Please choose one of the concepts."
+NOT_AN_OBJECT = "The answers could not be read."
+FAILED = "Unable to pass review, please try again later"
+FONT_SIZES = ("small", "medium", "large")
+DEFAULT_FONT_SIZE = "medium"
+TEXT_OPTION_KEYS = ("optionOne", "optionTwo", "optionThree")
+
+
+def _pref(content: Content) -> dict[str, Any]:
+    found = content.get("preferenceTest")
+    return found if isinstance(found, dict) else {}
+
+
+def is_image(content: Content) -> bool:
+    return _pref(content).get("preferenceType") == "image"
+
+
+def is_limited(content: Content) -> bool:
+    return _pref(content).get("isLimited") is True
+
+
+def concepts(content: Content) -> list[dict[str, str]]:
+    """The concepts in the test's own order: {key, label, url} (a text concept's key is its text)."""
+    pref = _pref(content)
+    if is_image(content):
+        return [{"key": str(i.get("key")), "label": str(i.get("name") or i.get("key")), "url": str(i.get("url") or "")}
+                for i in pref.get("images") or [] if isinstance(i, dict) and i.get("key")]
+    options = pref.get("textOptions") if isinstance(pref.get("textOptions"), dict) else {}
+    texts = [options.get(k) for k in TEXT_OPTION_KEYS]
+    return [{"key": t, "label": t, "url": ""} for t in texts if isinstance(t, str) and t.strip()]
+
+
+def order(content: Content, seed: str) -> list[str]:
+    """The image keys in the order this participant sees them: drawn once from `seed` (the
+    participant's key and the test), so it is the same on every load, tab and device. Text
+    concepts keep the test's order (the spec shuffles images only): []."""
+    if not is_image(content):
+        return []
+    keys = [c["key"] for c in concepts(content)]
+    random.Random(seed).shuffle(keys)
+    return keys
+
+
+def shown(content: Content, seed: str) -> list[dict[str, str]]:
+    """The concepts as shown, each with its letter (A, B, C ... in the order shown)."""
+    by_key = {c["key"]: c for c in concepts(content)}
+    keys = order(content, seed) or list(by_key)
+    return [{**by_key[k], "letter": letter(i)} for i, k in enumerate(keys)]
+
+
+def letter(index: int) -> str:
+    return chr(ord("A") + index) if 0 <= index < 26 else "?"
+
+
+def prompt(content: Content) -> str:
+    """The question over the concepts: the test's custom initial question, else the default of its type."""
+    custom = str(_pref(content).get("customInitialQuestion") or "").strip()
+    return custom or (IMAGE_PROMPT if is_image(content) else TEXT_PROMPT)
+
+
+def follow_up(content: Content, chosen_letter: str) -> str:
+    """The follow-up question: the test's custom follow-up, else 'Why did you choose concept {letter}?'."""
+    custom = str(_pref(content).get("customFollowUpQuestion") or "").strip()
+    return custom or FOLLOW_UP.format(letter=chosen_letter)
+
+
+def answer_message(text: Any, limited: bool) -> str | None:
+    """The follow-up answer's rule (section 5): required, at least 15 words when limited, at most 10000."""
+    if not isinstance(text, str) or not text.strip():
+        return REQUIRED
+    if len(text) > MAX_TEXT_LENGTH:
+        return TOO_LONG
+    if limited and word_count(text) < MIN_WORDS:
+        return TOO_SHORT
+    return None
+
+
+def validate(content: Content, answers: Any) -> dict[str, str]:
+    given = answers.get("preferenceTestAnswers") if isinstance(answers, dict) else None
+    if not isinstance(given, dict):
+        return {"answers.preferenceTestAnswers": NOT_AN_OBJECT}
+    errors = {}
+    if given.get("selectedConcept") not in {c["key"] for c in concepts(content)}:
+        errors["answers.preferenceTestAnswers.selectedConcept"] = NOT_AN_OPTION
+    message = answer_message(given.get("answer"), is_limited(content))
+    if message:
+        errors["answers.preferenceTestAnswers.answer"] = message
+    return errors
+
+
+def stored(content: Content, answers: dict[str, Any]) -> dict[str, Any]:
+    given = answers["preferenceTestAnswers"]
+    kept = {"selectedConcept": given["selectedConcept"], "answer": given["answer"], "isLimited": is_limited(content)}
+    if paste_metadata_ok(given.get("pasteMetadata")):
+        kept["pasteMetadata"] = given["pasteMetadata"]
+    return kept
+
+
+KIND = Kind(name="preference", view=PREFERENCE_VIEW, review_kind="preference", fields=("preferenceTest",), read=read,
+            validate=validate, stored=stored, order=order)
