@@ -334,6 +334,16 @@
     send({ kind: "sync", testId, value: event.newValue });
   });
 
+  // A preference concept is a radio button: the arrow keys move and select, Space selects, and
+  // Enter selects too (as the spec's concept cards do).
+  document.addEventListener("keydown", (event) => {
+    const el = event.target;
+    if (event.key === "Enter" && el && el.type === "radio" && el.name === "concept" && !el.checked) {
+      event.preventDefault();
+      el.click();
+    }
+  }, true);
+
   // How far down the screenshot the participant scrolled (the deepest point, in percent), reported
   // when it grows by 10 points or more; the server keeps the deepest as a reading signal.
   const deepest = {};

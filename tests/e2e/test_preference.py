@@ -85,6 +85,13 @@ def test_the_image_preference_test_end_to_end(page: Page, app_server, db):
     expect(page.locator("#concept-2")).to_be_checked()
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#concept-1")).to_be_checked()
+    page.keyboard.press("Tab")  # leave the group, come back to A with the keyboard, Enter selects
+    page.focus("#concept-0")
+    page.keyboard.press("Enter")
+    expect(page.locator("#concept-0")).to_be_checked()
+    page.focus("#concept-1")
+    page.keyboard.press("Space")
+    expect(page.locator("#concept-1")).to_be_checked()
     shot(page, "preference-choose-1280")
     # The order stays after a reload.
     page.reload()
@@ -145,6 +152,9 @@ def test_two_participants_can_see_different_orders(page: Page, app_server, db):
         start(page, app_server.url, test)
         expect(page.locator("[data-concept]")).to_have_count(3)
         assert shown_order(page) == expected_order(test, account.id)
+    page.set_viewport_size({"width": 375, "height": 800})
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shot(page, "preference-image-375")
 
 
 def test_the_text_preference_test_with_the_font_size_switch(page: Page, app_server, db):
@@ -160,6 +170,10 @@ def test_the_text_preference_test_with_the_font_size_switch(page: Page, app_serv
     page.get_by_role("radio", name="Small").click()
     expect(option).to_have_css("font-size", "14px")
     shot(page, "preference-text-1280")
+    page.set_viewport_size({"width": 375, "height": 800})
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nothing scrolls sideways
+    shot(page, "preference-text-375")
+    page.set_viewport_size({"width": 1280, "height": 800})
     page.locator("label[for=concept-1]").click()
     page.click("#preference-continue")
     expect(page.locator("#follow-up")).to_have_text("What made this tagline stand out for you?")  # the custom follow-up
