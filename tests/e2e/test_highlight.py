@@ -5,18 +5,16 @@ overall questions, thank-you; one review, one reward, listed once in the rewards
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from portal.models import Invite, Review, ReviewSession, Test
-from portal.models._base import utcnow
+from portal.models import Review, ReviewSession, Test
 from tests.e2e.helpers import sign_in
 from tests.e2e.test_survey import FIFTEEN_WORDS, PASSWORD, counts, shot
 from tests.support.browser_console import WEBSOCKET_REFUSED
-from tests.support.factories import make_participant
+from tests.e2e.taking import invited, named
 
 LANDING = "Demo: Landing page - Acme Analytics homepage"
 PRICING = "Demo: Pricing page - Acme Analytics plans"
@@ -26,17 +24,6 @@ OTHER_WORDS = "The headline promises quick answers from real buyers, which is ex
 @pytest.fixture(autouse=True)
 def accept_dialogs(page: Page) -> None:
     page.on("dialog", lambda dialog: dialog.accept())
-
-
-def named(db, name: str) -> Test:
-    return db.exec(select(Test).where(Test.name == name)).one()
-
-
-def invited(db, test: Test, cents: int = 1200):
-    account = make_participant(db, password=PASSWORD)
-    db.add(Invite(account_id=account.id, test_id=test.id, amount_cents=cents, expires_at=utcnow() + timedelta(hours=24)))
-    db.commit()
-    return account
 
 
 def at_block(page: Page, label: str) -> None:
@@ -110,7 +97,7 @@ def landing_to_second_area(page: Page, base: str, test: Test) -> None:
 
 def test_the_landing_page_test_end_to_end(page: Page, app_server, db):
     test = named(db, LANDING)
-    account = invited(db, test)
+    account = invited(db, test, cents=1200)
     sign_in(page, app_server.url, account.email, PASSWORD)
     landing_to_second_area(page, app_server.url, test)
     # The toolbar: instructions again, the highlight toggle, the screenshot and the page (new tabs, no opener).
@@ -214,7 +201,7 @@ def test_the_pricing_test_shows_the_home_page_then_the_pricing_page(page: Page, 
 def test_an_answer_in_the_second_area_survives_a_backend_restart(page: Page, app_server):
     with app_server.db() as db:
         test = named(db, LANDING)
-        account = invited(db, test)
+        account = invited(db, test, cents=1200)
     sign_in(page, app_server.url, account.email, PASSWORD)
     landing_to_second_area(page, app_server.url, test)
     pick(page, "Clear reports")
@@ -249,7 +236,7 @@ def test_an_answer_in_the_second_area_survives_a_backend_restart(page: Page, app
 
 def test_at_375_px_the_view_stacks_and_nothing_scrolls_sideways(page: Page, app_server, db):
     test = named(db, LANDING)
-    account = invited(db, test)
+    account = invited(db, test, cents=1200)
     sign_in(page, app_server.url, account.email, PASSWORD)
     page.set_viewport_size({"width": 375, "height": 800})
     start(page, app_server.url, test, "Landing page test")

@@ -5,7 +5,6 @@ stored as optionsOrder; a choice and answer surviving a backend restart."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -13,13 +12,12 @@ from sqlmodel import select
 
 from portal.domain.kinds import preference as rules
 from portal.domain.kinds.base import order_seed
-from portal.models import Invite, Review, Test
-from portal.models._base import utcnow
+from portal.models import Review, Test
 from portal.services.test_definitions import content_of
 from tests.e2e.helpers import sign_in
 from tests.e2e.test_survey import FIFTEEN_WORDS, PASSWORD, counts, shot
 from tests.support.browser_console import WEBSOCKET_REFUSED
-from tests.support.factories import make_participant
+from tests.e2e.taking import invited, named
 
 IMAGE = "Demo: Image preference - Homepage hero concepts"
 TEXT = "Demo: Text preference - Tagline options"
@@ -28,17 +26,6 @@ TEXT = "Demo: Text preference - Tagline options"
 @pytest.fixture(autouse=True)
 def accept_dialogs(page: Page) -> None:
     page.on("dialog", lambda dialog: dialog.accept())
-
-
-def named(db, name: str) -> Test:
-    return db.exec(select(Test).where(Test.name == name)).one()
-
-
-def invited(db, test: Test, cents: int = 800):
-    account = make_participant(db, password=PASSWORD)
-    db.add(Invite(account_id=account.id, test_id=test.id, amount_cents=cents, expires_at=utcnow() + timedelta(hours=24)))
-    db.commit()
-    return account
 
 
 def expected_order(test: Test, account_id: int) -> list[str]:
@@ -59,7 +46,7 @@ def start(page: Page, base: str, test: Test) -> None:
 
 def test_the_image_preference_test_end_to_end(page: Page, app_server, db):
     test = named(db, IMAGE)
-    account = invited(db, test)
+    account = invited(db, test, cents=800)
     sign_in(page, app_server.url, account.email, PASSWORD)
     start(page, app_server.url, test)
     expect(page.locator("#preference-prompt")).to_have_text("Which one do you like better?")
@@ -143,8 +130,8 @@ def test_the_image_preference_test_end_to_end(page: Page, app_server, db):
 def test_two_participants_can_see_different_orders(page: Page, app_server, db):
     """The order is drawn from each participant's key: found here by computing it, not by luck."""
     test = named(db, IMAGE)
-    first = invited(db, test)
-    second = next(a for a in (invited(db, test) for _ in range(20))
+    first = invited(db, test, cents=800)
+    second = next(a for a in (invited(db, test, cents=800) for _ in range(20))
                   if expected_order(test, a.id) != expected_order(test, first.id))
     for account in (first, second):
         page.context.clear_cookies()
@@ -193,7 +180,7 @@ def test_the_text_preference_test_with_the_font_size_switch(page: Page, app_serv
 def test_a_choice_and_answer_survive_a_backend_restart(page: Page, app_server):
     with app_server.db() as db:
         test = named(db, IMAGE)
-        account = invited(db, test)
+        account = invited(db, test, cents=800)
     sign_in(page, app_server.url, account.email, PASSWORD)
     start(page, app_server.url, test)
     page.locator("label[for=concept-1]").click()
