@@ -16,9 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from portal.domain import geography, kinds
-from portal.domain.kinds import highlight as highlight_kind
-from portal.domain.kinds import preference as preference_kind
-from portal.domain.kinds import survey as survey_kind
 from portal.domain.definition_checks import Checker, DefinitionError, join
 from portal.domain.reference_data import (
     PANELS,
@@ -29,10 +26,6 @@ from portal.domain.reference_data import (
     TEST_STATUSES,
 )
 
-SURVEY, HIGHLIGHT, PRICING, PREFERENCE, VIDEO = "survey", "highlight", "pricing", "preference", "video"
-SURVEY_PRODUCT_TYPES = survey_kind.PRODUCT_TYPES
-HIGHLIGHT_BLOCKS = highlight_kind.BLOCKS
-MAX_PREFERENCE_IMAGES = preference_kind.MAX_IMAGES
 MAX_PAYOUT_CENTS = 100_000
 
 COMMON_FIELDS = (

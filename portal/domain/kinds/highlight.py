@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from portal.domain import survey_view
 from portal.domain.definition_checks import Checker, is_number, join
 from portal.domain.kinds.base import HIGHLIGHT_VIEW, Content, Kind
 from portal.domain.question_definition import check_questions
@@ -39,8 +40,7 @@ OPEN_SCREENSHOT = "Open screenshot in full"
 OPEN_PAGE = "Open page URL"
 NEXT, NEXT_HIGHLIGHT, PROCEED, SUBMIT = "Next", "Next Highlight", "Proceed", "Submit"
 FIRST_IMPRESSION_LABEL = "First impression"
-OVERALL_LABEL = "Overall questions"
-OVERALL_HINT = "These questions are about the whole page."
+OVERALL_LABEL, OVERALL_HINT = survey_view.OVERALL_QUESTIONS, survey_view.OVERALL_HINT  # the survey's final-review wording
 DEFAULT_WELCOME_TITLE = "Welcome!"
 INSTRUCTIONS_TITLE, INSTRUCTIONS_BUTTON = "Instructions", "Got it"
 INSTRUCTIONS = (
@@ -242,16 +242,6 @@ def next_label(content: Content, index: int, *, has_end_step: bool) -> str:
             return NEXT
         return NEXT_HIGHLIGHT if where[index + 1][2] is not None else PROCEED
     return PROCEED if has_end_step else SUBMIT
-
-
-def answered_to(content: Content, answers: dict[str, Any]) -> int:
-    """How many questions from the start are answered validly (where a resumed test may go)."""
-    count = 0
-    for question in questions(content):
-        if question.get("type") != "description" and validate_answer(question, answers.get(question.get("key"))):
-            break
-        count += 1
-    return count
 
 
 # --- reading signals (beyond the spec: quality signals for staff) ------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 
 from portal.domain.definition_checks import Checker, join
 from portal.domain.kinds.base import PREFERENCE_VIEW, Content, Kind
-from portal.domain.survey_answers import MAX_TEXT_LENGTH, MIN_WORDS, TOO_SHORT, paste_metadata_ok, word_count
+from portal.domain.survey_answers import MAX_TEXT_LENGTH, MIN_WORDS, TEXT_TOO_LONG, TOO_SHORT, paste_metadata_ok, word_count
 
 MAX_IMAGES = 26  # concepts are lettered A-Z
 FIELDS = (
@@ -68,7 +68,7 @@ PLACEHOLDER = "Type your answer here..."
 SUBMIT_LABEL = "Submit feedback"
 SELECT_CONCEPT = "Select this concept"
 REQUIRED = "Answer is required."
-TOO_LONG = "Your answer can be at most 10000 characters"
+TOO_LONG = TEXT_TOO_LONG
 NOT_AN_OPTION = "Please choose one of the concepts."
 NOT_AN_OBJECT = "The answers could not be read."
 FAILED = "Unable to pass review, please try again later"
