@@ -187,9 +187,12 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
         return await self._to_details()
 
     @rx.event
-    def set_font_size(self, size: str | list[str]):
-        if isinstance(size, str) and size in rules.FONT_SIZES:
+    async def set_font_size(self, size: str | list[str]):
+        """The text size switch; kept with the draft, so a reload shows the same size."""
+        if isinstance(size, str) and size in rules.FONT_SIZES and size != self.font_size:
             self.font_size = size
+            if self._in_progress():
+                return await self._save()
 
     # --- the detailed view ---------------------------------------------------------------------
     @rx.event

@@ -156,6 +156,9 @@ def test_the_text_preference_test_with_the_font_size_switch(page: Page, app_serv
     expect(option).to_have_css("font-size", "24px")
     page.get_by_role("radio", name="Small").click()
     expect(option).to_have_css("font-size", "14px")
+    page.wait_for_timeout(800)  # the draft is written behind
+    page.reload()
+    expect(page.locator(".preference-text-option").first).to_have_css("font-size", "14px")  # kept with the draft
     shot(page, "preference-text-1280")
     page.set_viewport_size({"width": 375, "height": 800})
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nothing scrolls sideways
