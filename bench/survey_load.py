@@ -296,8 +296,10 @@ class Tab:
         while not (self.hydrated and self.view == "survey"):
             self._observe(await self.client.next_update(UPDATE_TIMEOUT))
             self._check()
-        # The browser mounts the survey view, which starts itself (SurveyState.begin).
-        await self.send(self.events.begin)
+        # The browser mounts the survey view, which starts itself (SurveyState.begin); not a measured event.
+        marker, router_data = self._router_data()
+        self.client.emit({"name": self.events.begin, "payload": {}, "router_data": router_data})
+        await self._until_echo(marker)
         while self.phase != "welcome":
             self._observe(await self.client.next_update(UPDATE_TIMEOUT))
             self._check()
