@@ -25,6 +25,7 @@ import reflex as rx
 
 from portal import db
 from portal.domain import test_access, worker_details
+from portal.domain.ids import whole_number
 from portal.domain.invites import rating_path
 from portal.domain.survey_answers import SUMMARY
 from portal.domain.test_access import respondent_key
@@ -259,9 +260,8 @@ class TimedSession(TabOwned, mixin=True):
     async def begin(self):
         """The view is shown (the rating page decided it): a signed-in participant enters at once,
         a visitor without an account first asks the browser for its respondent id."""
-        test_id = self.router.page.params.get("rate_test_id")
-        number = int(test_id) if isinstance(test_id, str) and test_id.isdigit() and len(test_id) < 10 else 0
-        if number <= 0:
+        number = whole_number(self.router.page.params.get("rate_test_id"))
+        if not number:
             return
         if session_token(self):
             self._respondent = ""
