@@ -24,7 +24,8 @@ async def take(base: str, cookie: str, test_id: int, concept: str = "concept-b")
     await tab.send(f"{PREFERENCE}.start_test")
     await tab.send(f"{PREFERENCE}.choose", {"key": concept})
     await tab.send(f"{PREFERENCE}.to_answer")
-    await tab.send(f"{PREFERENCE}.set_answer_text", {"text": LONG})
+    await tab.send(f"{PREFERENCE}.set_answer_text", {"concept": "concept-a", "text": "typed for another concept"})
+    await tab.send(f"{PREFERENCE}.set_answer_text", {"concept": concept, "text": LONG})
     await tab.send(f"{PREFERENCE}.to_confirm")
     await tab.send(f"{PREFERENCE}.submit_details", settle=0.8)
     await tab.close()
@@ -69,4 +70,5 @@ def test_a_concept_that_is_not_an_option_is_never_chosen_and_the_real_one_is_sto
         assert stored(db, who, test_id) == (1, 1, 1)
         review = db.exec(select(Review).where(Review.test_id == test_id)).one()
         assert review.answers["selectedConcept"] == "concept-b" and len(review.options_order) == 3
+        assert review.answers["answer"] == LONG  # the text sent for another concept was dropped
     assert tab.var(PREFERENCE, "phase") == "thank-you"
