@@ -2,7 +2,7 @@
 
 Commands: migrate, seed-reference, seed-demo, import-test FILE.json,
 create-staff EMAIL --role ROLE [--password P], outbox [--limit N] [--pending],
-mark-reward-paid REWARD_ID.
+mark-reward-paid REWARD_ID, auto-approve-reviews.
 Expected failures print one clear line to stderr and exit with status 2
 (1 for database problems), never a traceback.
 """
@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from portal.settings import ROOT, settings
+from portal.domain.staff.roles import ROLES
 
 EXIT_USAGE = 2
 EXIT_DATABASE = 1
@@ -166,6 +167,15 @@ def cmd_mark_reward_paid(args: argparse.Namespace) -> None:
     print(line)
 
 
+def cmd_auto_approve(_args: argparse.Namespace) -> None:
+    from portal.db import session_scope
+    from portal.services.admin.reviews import auto_approve
+
+    with session_scope() as session:
+        count = auto_approve(session=session)
+    print(f"Approved {count} review{'s' if count != 1 else ''} nobody decided in {settings.auto_approve_days} days.")
+
+
 # --- parser -------------------------------------------------------------------------------
 
 
@@ -185,11 +195,12 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("file", metavar="FILE.json", help="a test definition, see docs/test-format.md")
     staff = add("create-staff", cmd_create_staff, "Create a staff account, or give an account a staff role.")
     staff.add_argument("email")
-    staff.add_argument("--role", required=True, choices=("super-admin", "team-manager", "team-owner"))
+    staff.add_argument("--role", required=True, choices=ROLES)
     staff.add_argument("--password", help="the password (asked for when left out)")
     outbox = add("outbox", cmd_outbox, "List e-mails in the outbox, newest first.")
     outbox.add_argument("--limit", type=int, default=50, help="how many rows to show (default 50)")
     outbox.add_argument("--pending", action="store_true", help="only e-mails not sent yet")
+    add("auto-approve-reviews", cmd_auto_approve, "Approve reviews nobody decided in AUTO_APPROVE_DAYS (the hourly job, once).")
     paid = add("mark-reward-paid", cmd_mark_reward_paid, "Mark a reward paid (EXECUTED) and credit any referral bonus.")
     paid.add_argument("reward_id", metavar="REWARD_ID", type=int)
     return parser

@@ -8,9 +8,15 @@ from portal.http import security_headers, unread_body
 from portal.http.app import build_api
 from portal.http.security_headers import portal_config_script
 from portal.services import draft_writer, mail_sender
+from portal.services.admin import scheduler as review_scheduler
 from portal.services.captcha import script_url as captcha_script_url
 from portal.settings import settings
 from portal.components.home_tables import ON_LOAD as HOME_TABLES_ON_LOAD
+from portal.pages.admin.audit import audit_page
+from portal.pages.admin.participants import change_requests_page, participants_page
+from portal.pages.admin.rewards import rewards_page
+from portal.pages.admin.reviews import reviews_page
+from portal.pages.admin.tests import invite_page, tests_page
 from portal.pages.demo import demo_page
 from portal.pages.home import home_page
 from portal.pages.profile import profile_page
@@ -23,6 +29,12 @@ from portal.pages.password_reset import forgot_page, reset_page, site_decider_pa
 from portal.pages.sign_in import sign_in_page
 from portal.pages.sign_up import sign_up_page
 from portal.pages.thank_you import thank_you_page
+from portal.states.admin.audit import AuditLogState
+from portal.states.admin.guard import StaffState
+from portal.states.admin.participants import AdminParticipantsState, ChangeRequestsState
+from portal.states.admin.reviews import AdminReviewsState
+from portal.states.admin.rewards import AdminRewardsState
+from portal.states.admin.tests import AdminTestsState, InviteState
 from portal.states.auth import SessionState
 from portal.states.demo import DemoOptInState
 from portal.states.oidc import VerifyAccountState
@@ -67,6 +79,8 @@ app.add_middleware(TabOwnerMiddleware(), index=0)
 app.register_lifespan_task(mail_sender.run_forever)
 # Survey drafts queued when the process stops are written before it ends.
 app.register_lifespan_task(draft_writer.writer.lifespan)
+# Reviews nobody decided in AUTO_APPROVE_DAYS are approved (hourly, in every worker).
+app.register_lifespan_task(review_scheduler.run_forever)
 
 # Public pages (auth layout).
 app.add_page(sign_in_page, route="/sign-in", title=f"Sign in | {BRAND}", on_load=SignInState.load)
@@ -91,5 +105,20 @@ app.add_page(referral_page, route="/referral", title=f"Referral | {BRAND}", on_l
 app.add_page(rate_page, route=RATE_ROUTE, title=f"Rate the test | {BRAND}", on_load=[SessionState.load_public, RateState.load_page])
 
 app.add_page(thank_you_page, route="/thank-you", title=f"Thank you | {BRAND}", on_load=SessionState.guard_signed_in)
+
+# Staff pages (issue 15): one guard; anyone but staff gets the not-found page (and its title) at the same address.
+ADMIN_PAGES = (
+    ("/admin", participants_page, "Participants", AdminParticipantsState.load),
+    ("/admin/participants", participants_page, "Participants", AdminParticipantsState.load),
+    ("/admin/participants/changes", change_requests_page, "Change requests", ChangeRequestsState.load),
+    ("/admin/tests", tests_page, "Tests", AdminTestsState.load),
+    ("/admin/tests/[test_id]/invite", invite_page, "Invite participants", InviteState.load_page),
+    ("/admin/reviews", reviews_page, "Reviews", AdminReviewsState.load_page),
+    ("/admin/rewards", rewards_page, "Rewards", AdminRewardsState.load_page),
+    ("/admin/audit", audit_page, "Audit log", AuditLogState.load),
+)
+for _route, _page, _title, _load in ADMIN_PAGES:
+    app.add_page(_page, route=_route, title=rx.cond(StaffState.allowed, f"{_title} | Admin | {BRAND}", f"Page not found | {BRAND}"),
+                 on_load=[SessionState.load_public, StaffState.guard, _load])
 
 app.add_page(not_found_page, route="404", title=f"Page not found | {BRAND}", on_load=SessionState.load_public)

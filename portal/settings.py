@@ -127,6 +127,8 @@ class Settings:
     # Feature flags from GrowthBook when a client key is set (else the feature_flag table only).
     growthbook_client_key: str = field(default_factory=lambda: _env("GROWTHBOOK_CLIENT_KEY"))
     growthbook_api_host: str = field(default_factory=lambda: _env("GROWTHBOOK_API_HOST", "https://cdn.growthbook.io"))
+    # Reviews nobody decided are approved automatically after this many days (issue 15).
+    auto_approve_days: int = field(default_factory=lambda: _env_int("AUTO_APPROVE_DAYS", 14))
     growthbook_cache_seconds: float = field(default_factory=lambda: float(_env("GROWTHBOOK_CACHE_SECONDS", "60")))
     growthbook_timeout_seconds: float = field(default_factory=lambda: float(_env("GROWTHBOOK_TIMEOUT_SECONDS", "3")))
 

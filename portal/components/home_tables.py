@@ -25,6 +25,18 @@ def _payment_badge(row) -> rx.Component:
     return rx.cond(row["payment_label"] != "", rx.badge(row["payment_label"], color_scheme=color, variant="soft", radius="full"))
 
 
+def _stage(row) -> rx.Component:
+    """Where the reward stands (staff's decision and the payment), with the date or the reason under it."""
+    color = rx.match(row["stage"], ("Paid", "green"), ("Approved", "blue"), ("Submitted", "amber"), ("Rejected", "red"),
+                     ("Failed", "red"), "gray")
+    return rx.vstack(
+        rx.badge(row["stage"], color_scheme=color, variant="soft", radius="full", custom_attrs={"data-testid": "reward-stage"}),
+        rx.cond(row["stage_detail"] != "", rx.text(row["stage_detail"], size="1", color="var(--gray-11)",
+                                                   custom_attrs={"data-testid": "reward-stage-detail"})),
+        spacing="1",
+    )
+
+
 def _test_link(row) -> rx.Component:
     return rx.cond(
         row["test_url"] != "",
@@ -52,6 +64,7 @@ REWARD_COLUMNS = [
     Column("status_label", "Status", min_width="90px"),
     Column("date", "Completion date", sort_key="createdOn", min_width="160px"),
     Column("payout", "Payout", min_width="80px"),
+    Column("stage", "Review", render=_stage, min_width="150px"),
     Column("payment_label", "Payment status", render=_payment_badge, min_width="130px"),
     Column("paid_on", "Payment date", min_width="120px"),
 ]

@@ -69,3 +69,13 @@ def password_changed(*, brand: str, forgot_link: str) -> Email:
             f"{brand}\n"
         ),
     )
+
+
+def test_invite(*, brand: str, test_label: str, payout: str, link: str, hours: int) -> Email:
+    return Email(
+        subject=f"New paid test for you: {test_label} ({payout})",
+        body=(
+            f"Hello,\n\nYou are invited to a paid {test_label} on {brand}. It pays {payout} once your answers are "
+            f"approved.\n\nStart it here:\n\n{link}\n\nThe invite is open for {hours} hours.\n\n{brand}\n"
+        ),
+    )

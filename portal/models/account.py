@@ -14,6 +14,8 @@ from portal.models._base import created_field, json_field, utcnow
 
 class Account(SQLModel, table=True):
     __tablename__ = "account"
+    # Staff's participants table: newest first.
+    __table_args__ = (Index("ix_account_created_id", "created_at", "id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     # Personal e-mail, stored lowercased; unique across accounts.

@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import Index
+from typing import Any
+
 from sqlmodel import Field, SQLModel
 
-from portal.models._base import created_field
+from portal.models._base import created_field, json_field
 
 
 class Invite(SQLModel, table=True):
@@ -29,3 +31,25 @@ class Invite(SQLModel, table=True):
     amount_cents: int
     created_at: datetime = created_field()
     expires_at: datetime
+    batch_id: int | None = None  # the staff batch that sent it (invite_batch.id)
+
+
+class InviteBatch(SQLModel, table=True):
+    """Invites sent by staff to a test in one go: what was asked, and how far sending has got."""
+
+    __tablename__ = "invite_batch"
+
+    id: int | None = Field(default=None, primary_key=True)
+    test_id: int = Field(foreign_key="test.id", index=True, ondelete="CASCADE")
+    created_by_id: int | None = None
+    # The participant filters and search the batch was chosen with, as sent.
+    criteria: dict[str, Any] = json_field(dict)
+    amount_override_cents: int | None = None
+    requested: int = 0  # participants matched
+    sent: int = 0
+    skipped: int = 0  # already invited or reviewed, or over a quota
+    # running | done | failed
+    status: str = Field(default="running", max_length=16)
+    error: str | None = Field(default=None, max_length=500)
+    created_at: datetime = created_field()
+    finished_at: datetime | None = None

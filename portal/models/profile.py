@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import Index
 from sqlmodel import Field, SQLModel
 
 from portal.models._base import created_field, json_field, utcnow
@@ -12,6 +13,12 @@ from portal.models._base import created_field, json_field, utcnow
 
 class ParticipantProfile(SQLModel, table=True):
     __tablename__ = "participant_profile"
+    __table_args__ = (
+        # Staff's participants table sorted by name or country, a page read in order (services/admin/participants.py);
+        # the country filter. Searches use trigram indexes (migration 0007, PostgreSQL only).
+        Index("ix_participant_profile_last_name_id", "last_name", "account_id"),
+        Index("ix_participant_profile_country_id", "country", "account_id"),
+    )
 
     account_id: int = Field(foreign_key="account.id", primary_key=True, ondelete="CASCADE")
     first_name: str | None = Field(default=None, max_length=100)
@@ -71,9 +78,16 @@ class ProfileChangeRequest(SQLModel, table=True):
     """A participant's submitted profile change (the spec's change request)."""
 
     __tablename__ = "profile_change_request"
+    __table_args__ = (Index("ix_profile_change_request_status_created", "status", "created_at"),)
 
     id: int | None = Field(default=None, primary_key=True)
     account_id: int = Field(foreign_key="account.id", index=True, ondelete="CASCADE")
     payload: dict[str, Any] = json_field(dict)
     updated_by_admin: bool = Field(default=False)
     created_at: datetime = created_field()
+    # The values the change replaced (the same shape as payload), shown beside the new ones to staff.
+    previous: dict[str, Any] = json_field(dict)
+    # pending (a participant's change, waiting for staff) | approved | declined (the old values restored).
+    status: str = Field(default="pending", max_length=16, sa_column_kwargs={"server_default": "pending"})
+    decided_at: datetime | None = None
+    decided_by_id: int | None = None

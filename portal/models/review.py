@@ -16,7 +16,11 @@ class ReviewSession(SQLModel, table=True):
     """A started test: the server deadline and the draft answers, saved on every change."""
 
     __tablename__ = "review_session"
-    __table_args__ = (Index("ix_review_session_test_respondent", "test_id", "respondent_key"),)
+    __table_args__ = (
+        Index("ix_review_session_test_respondent", "test_id", "respondent_key"),
+        # Staff: the expired pending reviews to clear.
+        Index("ix_review_session_status_deadline", "status", "deadline_at"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     test_id: int = Field(foreign_key="test.id", ondelete="CASCADE")
@@ -41,6 +45,11 @@ class Review(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("test_id", "respondent_key", name="uq_review_test_respondent"),
         Index("ix_review_account_created", "account_id", "created_at"),
+        # Staff: a test's reviews by date; the automatic approval's due reviews.
+        Index("ix_review_test_created", "test_id", "created_at"),
+        Index("ix_review_status_created", "status", "created_at"),
+        # Staff: every review, newest first (bench/admin_tables.py).
+        Index("ix_review_created_id", "created_at", "id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -58,6 +67,12 @@ class Review(SQLModel, table=True):
     # seconds per block): quality signals for staff. {} for reviews stored before they existed.
     signals: dict[str, Any] = json_field(dict)
     created_at: datetime = created_field()
+    # Staff's decision (portal/domain/staff/reviews.py): submitted | approved | rejected.
+    status: str = Field(default="submitted", max_length=16, sa_column_kwargs={"server_default": "submitted"})
+    decided_at: datetime | None = None
+    decided_by_id: int | None = None  # the staff account (no foreign key: the decision outlives it)
+    reject_reason: str | None = Field(default=None, max_length=40)
+    reject_note: str | None = Field(default=None, max_length=1000)
 
 
 class Reward(SQLModel, table=True):
@@ -77,6 +92,9 @@ class Reward(SQLModel, table=True):
         Index("ix_reward_account_type_id", "account_id", "product_type", "id"),
         # ... searched: the account's rewards for the tests that match.
         Index("ix_reward_account_test", "account_id", "test_id"),
+        # Staff: rewards by status (payable ones first); every reward, newest first (bench/admin_tables.py).
+        Index("ix_reward_status_created", "status", "created_at"),
+        Index("ix_reward_created_id", "created_at", "id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -86,6 +104,8 @@ class Reward(SQLModel, table=True):
     status: str = Field(default="PENDING", max_length=16)
     paid_on: datetime | None = None
     created_at: datetime = created_field()
+    # Set when the review is approved: the reward is then payable (and expected within 5 business days).
+    approved_at: datetime | None = None
     # Copies of review.test_id and test.product_type (no foreign key: the review's own cascades).
     test_id: int | None = Field(default=None, sa_column_kwargs={"nullable": False})
     product_type: str | None = Field(default=None, max_length=40, sa_column_kwargs={"nullable": False})

@@ -16,7 +16,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel, col, delete, select
 
 from portal.domain import profile_rules as rules
-from portal.domain.accounts import STAFF_ROLES, normalize_email
+from portal.domain.accounts import normalize_email
+from portal.domain.staff import roles as staff_roles
 from portal.models import (
     Account,
     Audience,
@@ -81,7 +82,7 @@ class PickerPage:
 
 
 def _is_staff(account: Account) -> bool:
-    return account.staff_role in STAFF_ROLES
+    return staff_roles.is_staff(account.staff_role)
 
 
 def _live_account(session: Session, account_id: Any) -> Account | None:
@@ -117,7 +118,7 @@ def _ids(session: Session, model: type[SQLModel], column: Any, account_id: int) 
     return tuple(rows)
 
 
-def _current_form(session: Session, account: Account) -> rules.ProfileForm:
+def current_form(session: Session, account: Account) -> rules.ProfileForm:
     profile = session.get(ParticipantProfile, account.id) or ParticipantProfile(account_id=account.id)
     return rules.ProfileForm(
         firstName=profile.first_name or "",
@@ -159,7 +160,7 @@ def _names(session: Session, model: Any, ids: tuple[int, ...] | None) -> dict[in
 
 def load_profile(*, session: Session, actor_id: int, participant_id: int | None = None) -> ProfileView:
     actor, target = _resolve(session, actor_id, participant_id)
-    form = _current_form(session, target)
+    form = current_form(session, target)
     profile = session.get(ParticipantProfile, target.id)
     staff = _is_staff(actor)
     values = rules.flat_values(form)
@@ -224,7 +225,7 @@ def _database_errors(session: Session, form: rules.ProfileForm, old: rules.Profi
     return errors
 
 
-def _replace_links(session: Session, model: Any, column: str, account_id: int, ids: tuple[int, ...] | None) -> None:
+def replace_links(session: Session, model: Any, column: str, account_id: int, ids: tuple[int, ...] | None) -> None:
     if ids is None:
         return
     session.exec(delete(model).where(model.account_id == account_id))
@@ -232,7 +233,7 @@ def _replace_links(session: Session, model: Any, column: str, account_id: int, i
         session.add(model(account_id=account_id, **{column: value}))
 
 
-def _write_profile(profile: ParticipantProfile, form: rules.ProfileForm) -> None:
+def write_profile(profile: ParticipantProfile, form: rules.ProfileForm) -> None:
     profile.first_name = form.firstName
     profile.last_name = form.lastName
     profile.has_anonymization_enabled = form.hasAnonymizationEnabled
@@ -279,7 +280,7 @@ def save_profile(
     if verify and not staff:
         raise ProfileSaveError({"verified": rules.STAFF_ONLY})
     profile = session.get(ParticipantProfile, target.id)
-    old = _current_form(session, target)
+    old = current_form(session, target)
     year = (today or utcnow().date()).year
     errors.update(
         rules.validate(form, is_staff=staff, is_panelist=not _is_staff(target), current_year=year,
@@ -301,13 +302,13 @@ def save_profile(
     changed = rules.changed_fields(old, form)
     if changed:
         profile.old_data = changed
-    _write_profile(profile, form)
+    write_profile(profile, form)
     profile.updated_at = now
     session.add(profile)
     session.flush()  # the profile row exists before its links
-    _replace_links(session, ProfileIndustry, "industry_id", target.id, form.industries)
-    _replace_links(session, ProfileRole, "role_id", target.id, form.roles if staff else None)
-    _replace_links(session, ProfileAudience, "audience_id", target.id, form.audiences if staff else None)
+    replace_links(session, ProfileIndustry, "industry_id", target.id, form.industries)
+    replace_links(session, ProfileRole, "role_id", target.id, form.roles if staff else None)
+    replace_links(session, ProfileAudience, "audience_id", target.id, form.audiences if staff else None)
 
     for kind, address in email_changes:
         if kind == "personal":
@@ -318,10 +319,16 @@ def save_profile(
         target.verified = True
     target.updated_at = now
     session.add(target)
+    by_staff = staff and target.id != actor.id
     session.add(ProfileChangeRequest(
         account_id=target.id,
-        payload=rules.to_payload(form, updated_by_admin=staff and target.id != actor.id),
-        updated_by_admin=staff and target.id != actor.id,
+        payload=rules.to_payload(form, updated_by_admin=by_staff),
+        updated_by_admin=by_staff,
+        previous=changed,
+        # A participant's change waits in the staff queue; staff's own edits are decided by them.
+        status="pending" if not staff and changed else "approved",
+        decided_at=None if not staff and changed else now,
+        decided_by_id=actor.id if staff else None,
     ))
     try:
         session.flush()

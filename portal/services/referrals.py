@@ -20,6 +20,7 @@ from portal.models import Account, ParticipantProfile, ReferralMember, ReferralP
 from portal.models._base import utcnow
 from portal.services.flags import enabled_flags
 from portal.services.sessions import resolve_user
+from portal.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -268,16 +269,14 @@ def on_reward_paid(*, session: Session, reward_id: int) -> ReferralMember | None
 
 
 def mark_reward_paid(*, session: Session, reward_id: int) -> tuple[Reward, ReferralMember | None]:
-    """Set a reward EXECUTED (paid now, unless it already was), then credit any referral bonus."""
-    reward = session.get(Reward, reward_id)
-    if reward is None:
-        raise ReferralError(f"Reward {reward_id} not found.")
-    if reward.status != PAID:
-        reward.status = PAID
-        reward.paid_on = utcnow()
-        session.add(reward)
-        session.flush()
-    return reward, on_reward_paid(session=session, reward_id=reward_id)
+    """Set a reward EXECUTED (paid now, unless it already was), then credit any referral bonus.
+    The staff rewards service's rule (services/admin/rewards.py), recorded in the audit log as the system."""
+    from portal.services.admin.rewards import mark_paid_by_system
+
+    try:
+        return mark_paid_by_system(session=session, reward_id=reward_id)
+    except ServiceError as exc:
+        raise ReferralError(exc.message) from None
 
 
 # --- the page ---------------------------------------------------------------------------------

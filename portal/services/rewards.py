@@ -14,7 +14,8 @@ from sqlmodel import Session
 from portal.domain import invites as invite_rules
 from portal.domain import table as rules
 from portal.domain.reference_data import PAYMENT_STATUSES
-from portal.models import Reward, Test
+from portal.domain.staff import reviews as decisions
+from portal.models import Review, Reward, Test
 from portal.services.tables import (
     Shape,
     TablePage,
@@ -71,8 +72,8 @@ def _statement(shape: Shape) -> Select:
     page_ids = page_bounds(select(Reward.id).where(*conditions).order_by(*order)).scalar_subquery()
     rows = (
         select(Reward.id, Reward.amount_cents, Reward.status, Reward.paid_on, Reward.created_at,
-               Reward.test_id, Reward.product_type, Test.url)
-        .join(Test, Test.id == Reward.test_id)
+               Reward.test_id, Reward.product_type, Test.url, Reward.approved_at, Review.status, Review.reject_reason)
+        .join(Test, Test.id == Reward.test_id).join(Review, Review.id == Reward.review_id)
         .where(Reward.id.in_(page_ids), Reward.account_id == bindparam("account_id", type_=Integer))
     )
     total = select(func.count()).select_from(Reward).where(*conditions).scalar_subquery()
@@ -89,9 +90,13 @@ def list_rewards(*, session: Session, account_id: int, query: TableQuery) -> Tab
 
 
 def _row(reward_id: int, amount_cents: int, status: str | None, paid_on: Any, created_at: Any, test_id: int,
-         product_type: str, url: str | None) -> dict[str, str]:
+         product_type: str, url: str | None, approved_at: Any, review_status: str | None,
+         reject_reason: str | None) -> dict[str, str]:
     """One row for the browser; the arguments are the columns of _statement's rows, in order."""
+    stage = decisions.reward_stage(status, review_status, approved_at is not None)
     return {
+        "stage": stage,
+        "stage_detail": _stage_detail(stage, paid_on, approved_at, reject_reason),
         "id": str(reward_id),
         "test_id": str(test_id),
         "test_url": url or "",
@@ -103,3 +108,17 @@ def _row(reward_id: int, amount_cents: int, status: str | None, paid_on: Any, cr
         "payment_label": rules.payment_status_label(status),
         "paid_on": rules.format_date(paid_on),
     }
+
+
+def _stage_detail(stage: str, paid_on: Any, approved_at: Any, reject_reason: str | None) -> str:
+    """What the participant reads under the stage: the payment date, when payment is expected, the reason."""
+    if stage == decisions.STAGE_PAID:
+        return f"Paid on {rules.format_date(paid_on)}" if paid_on else ""
+    if stage == decisions.STAGE_APPROVED and approved_at is not None:
+        _first, last = decisions.expected_payment(approved_at.date())
+        return f"Expected by {rules.format_date(last)}"
+    if stage == decisions.STAGE_REJECTED:
+        return decisions.REJECTION_REASONS.get(reject_reason or "", "")
+    if stage == decisions.STAGE_SUBMITTED:
+        return "Waiting for review"
+    return ""

@@ -28,11 +28,13 @@ from portal.models import (
     Invite,
     ParticipantProfile,
     ProfileAudience,
+    ProfileChangeRequest,
     ProfileIndustry,
     ProfileRole,
     Qualification,
     ReferralProgram,
     Review,
+    ReviewSession,
     Reward,
     Role,
     Test,
@@ -127,6 +129,7 @@ def seed_demo(session: Session) -> list[tuple[str, str, str]]:
     _seed_unverified(session, now)
     _seed_newcomer(session)
     _seed_admin(session, now)
+    _seed_panel(session, list(tests.values()), now)
     session.flush()
     return [(a.role, a.email, a.password) for a in DEMO_ACCOUNTS]
 
@@ -211,10 +214,18 @@ def _seed_invites_and_rewards(session: Session, account: Account, tests: list[Te
             account_id=account.id, kind=kind, answers=_demo_answers(kind), created_at=created + timedelta(hours=1),
         )
         paid_on = created + timedelta(days=3) if payment == "EXECUTED" else None
+        # Staff's decision (issue 15): paid and failed rewards were approved; canceled ones rejected.
+        approved_at = created + timedelta(days=2) if payment in ("EXECUTED", "FAILED") else None
+        if (approved_at is not None or payment == "CANCELED") and review.status == "submitted":  # once
+            review.status = "approved" if approved_at else "rejected"
+            review.decided_at = approved_at or created + timedelta(days=2)
+            review.reject_reason = None if approved_at else "low-effort"
+            session.add(review)
         _get_or_create(
             session, Reward, {"review_id": review.id},
             account_id=account.id, amount_cents=test.payout_cents, status=payment, paid_on=paid_on,
             created_at=created + timedelta(hours=1), test_id=test.id, product_type=test.product_type,
+            approved_at=approved_at,
         )
 
 
@@ -256,3 +267,60 @@ def _seed_admin(session: Session, now: datetime) -> None:
         staff_role="super-admin",
     )
     _profile(session, account, first_name="Avery", last_name="Admin")
+
+
+# A panel for the staff pages (issue 15): panelists without a password (they signed up with LinkedIn),
+# some waiting for verification, reviews waiting for a decision, payable rewards, a change request and
+# a pending review whose time ran out. (first, last, country, seniority, industry, verified)
+_PANEL: tuple[tuple[str, str, str, str, str, bool], ...] = (
+    ("Alex", "Morgan", "US", "senior", "Computer Software", True),
+    ("Priya", "Shah", "IN", "middle", "Information Technology & Services", True),
+    ("Lukas", "Becker", "DE", "specialist", "Internet", True),
+    ("Sofia", "Rossi", "NL", "founder", "Advertising & Marketing", True),
+    ("James", "Okafor", "GB", "middle", "Financial Services", True),
+    ("Chloe", "Martin", "FR", "specialist", "Computer Software", False),
+    ("Noah", "Kim", "CA", "senior", "Internet", False),
+    ("Emma", "Walsh", "IE", "middle", "Computer Software", False),
+    ("Mateo", "Garcia", "ES", "specialist", "Information Technology & Services", False),
+    ("Olivia", "Brown", "AU", "senior", "Consulting", True),
+)
+# Panelists (by index) with a review: test index, days ago, decided (None: waiting; True: approved, payable).
+_PANEL_REVIEWS: tuple[tuple[int, int, int, bool | None], ...] = (
+    (0, 11, 2, None), (1, 11, 3, None), (2, 9, 4, None), (3, 9, 13, None), (4, 11, 5, True), (9, 9, 6, True),
+)
+
+
+def _seed_panel(session: Session, tests: list[Test], now: datetime) -> None:
+    panel: list[Account] = []
+    for index, (first, last, country, level, industry, verified) in enumerate(_PANEL):
+        email = f"{first.lower()}.{last.lower()}@panel.example"
+        account = session.exec(select(Account).where(Account.email == email)).first()
+        if account is None:
+            account = Account(email=email, email_verified_at=now, work_email=f"{first.lower()}@{last.lower()}-co.example",
+                              work_email_verified_at=now, is_registration_complete=True, stage="completed", verified=verified,
+                              last_login_method="linkedin", created_at=now - timedelta(days=40 - 3 * index))
+            session.add(account)
+            session.flush()
+        _profile(session, account, first_name=first, last_name=last, country=country, job_title="Marketing lead",
+                 experience_levels=[level], languages=["english"], company_name=f"{last} & Co")
+        _link(session, ProfileIndustry, account, "industry_id", Industry, [industry])
+        _link(session, ProfileAudience, account, "audience_id", Audience, ["B2B professionals"])
+        panel.append(account)
+    for who, test_index, days, approved in _PANEL_REVIEWS:
+        account, test = panel[who], tests[test_index]
+        created = now - timedelta(days=days)
+        review, made = _get_or_create(session, Review, {"test_id": test.id, "respondent_key": f"account:{account.id}"},
+                                      account_id=account.id, kind=review_kind(test.product_type),
+                                      answers=_demo_answers(review_kind(test.product_type)), created_at=created,
+                                      status="approved" if approved else "submitted", decided_at=now if approved else None)
+        _get_or_create(session, Reward, {"review_id": review.id}, account_id=account.id, amount_cents=test.payout_cents,
+                       status="PENDING", created_at=created, test_id=test.id, product_type=test.product_type,
+                       approved_at=now - timedelta(days=1) if approved else None)
+    first = panel[0]
+    _get_or_create(session, ProfileChangeRequest, {"account_id": first.id, "status": "pending"},
+                   payload={"jobTitle": "Head of Marketing", "company": {"name": "Morgan & Co"}},
+                   previous={"jobTitle": "Marketing lead"})
+    late = panel[1]
+    _get_or_create(session, ReviewSession, {"test_id": tests[1].id, "account_id": late.id, "status": "active"},
+                   respondent_key=f"account:{late.id}", started_at=now - timedelta(hours=3),
+                   deadline_at=now - timedelta(hours=2))

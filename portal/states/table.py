@@ -17,6 +17,8 @@ from portal import db
 from portal.domain import table as rules
 from portal.services import invites as invite_service
 from portal.services import rewards as reward_service
+from portal.domain.accounts import CurrentUser
+from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery
 from portal.states.auth import current_user
 from portal.states.browser import toast
@@ -54,7 +56,8 @@ class DataTableState(TabOwned, rx.State, mixin=True):
     extra_page_sizes: ClassVar[tuple[int, ...]] = ()
     range_filter: ClassVar[str] = "createdOn"
 
-    async def _fetch(self, account_id: int, query: TableQuery) -> TablePage:  # pragma: no cover - abstract
+    async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:  # pragma: no cover - abstract
+        """One page for the caller: a participant's own rows, or (staff tables) what the caller's role may see."""
         raise NotImplementedError
 
     def _after_fetch(self, result: TablePage) -> None:
@@ -75,7 +78,11 @@ class DataTableState(TabOwned, rx.State, mixin=True):
             self.rows, self.total, self.loaded = [], 0, False
             return
         try:
-            result = await self._fetch(user.account_id, self._query())
+            result = await self._fetch(user, self._query())
+        except ServiceError as refused:  # e.g. a staff table asked for by someone without the permission
+            log.info("table %s refused: %s", type(self).__name__, refused.message)
+            self.rows, self.total, self.error, self.loaded = [], 0, True, True
+            return
         except Exception:  # shown as 'Error loading data'; the details go to the log
             log.exception("table %s failed to load", type(self).__name__)
             self.rows, self.total, self.error, self.loaded = [], 0, True, True
@@ -273,8 +280,8 @@ class InvitesTableState(DataTableState, rx.State):
     sortable_columns: ClassVar[tuple[str, ...]] = tuple(invite_service.SORTABLE)
     filter_specs: ClassVar[dict[str, dict[str, Any]]] = invite_service.FILTERS
 
-    async def _fetch(self, account_id: int, query: TableQuery) -> TablePage:
-        return await db.run(invite_service.list_invites, account_id=account_id, query=query)
+    async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
+        return await db.run(invite_service.list_invites, account_id=caller.account_id, query=query)
 
     def _after_fetch(self, result: TablePage) -> None:
         self.total_open = result.total_open
@@ -295,5 +302,5 @@ class RewardsTableState(DataTableState, rx.State):
     sortable_columns: ClassVar[tuple[str, ...]] = tuple(reward_service.SORTABLE)
     filter_specs: ClassVar[dict[str, dict[str, Any]]] = reward_service.FILTERS
 
-    async def _fetch(self, account_id: int, query: TableQuery) -> TablePage:
-        return await db.run(reward_service.list_rewards, account_id=account_id, query=query)
+    async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
+        return await db.run(reward_service.list_rewards, account_id=caller.account_id, query=query)

@@ -19,11 +19,13 @@ from portal.models import (
     Industry,
     Invite,
     ParticipantProfile,
+    ProfileChangeRequest,
     ProfileIndustry,
     ProfileRole,
     Qualification,
     ReferralProgram,
     Review,
+    ReviewSession,
     Reward,
     Role,
     Test,
@@ -120,7 +122,9 @@ def test_demo_accounts(session: Session) -> None:
     profile = session.get(ParticipantProfile, dana.id)
     assert (profile.first_name, profile.last_name, profile.country, profile.state) == ("Dana", "Reviewer", "US", "US-CA")
     assert profile.company_size_id == "medium" and profile.experience_levels == ["middle"] and profile.job_title
-    assert count(session, ProfileIndustry) == 2 and count(session, ProfileRole) == 2
+    dana_links = [session.exec(select(func.count()).select_from(m).where(m.account_id == dana.id)).one()
+                  for m in (ProfileIndustry, ProfileRole)]
+    assert dana_links == [2, 2]
 
     unverified = account(session, "unverified@example.com")
     assert unverified.email_verified_at and unverified.work_email and unverified.work_email_verified_at is None
@@ -160,6 +164,27 @@ def test_demo_invites_and_rewards(session: Session) -> None:
         assert review.respondent_key == f"account:{dana.id}"
         assert (reward.paid_on is not None) == (reward.status == "EXECUTED")
     assert {r.kind for r in session.exec(select(Review)).all()} == {"highlight", "survey"}
+    # Staff's decisions on Dana's history: paid and failed were approved, canceled rejected.
+    decided = {r.status: session.get(Review, r.review_id).status for r in rewards}
+    assert decided == {"EXECUTED": "approved", "FAILED": "approved", "CANCELED": "rejected", "PENDING": "submitted"}
+
+
+def test_demo_panel_for_the_staff_pages(session: Session) -> None:
+    seed_demo(session)
+    seed_demo(session)  # idempotent
+    session.commit()
+    panel = session.exec(select(Account).where(Account.email.like("%@panel.example"))).all()
+    assert len(panel) == 10 and {a.verified for a in panel} == {True, False}
+    assert all(a.password_hash is None and a.staff_role is None for a in panel)
+    ids = [a.id for a in panel]
+    waiting = session.exec(select(Review).where(Review.account_id.in_(ids), Review.status == "submitted")).all()
+    payable = session.exec(select(Reward).where(Reward.account_id.in_(ids), Reward.approved_at.is_not(None),
+                                                Reward.status == "PENDING")).all()
+    assert len(waiting) == 4 and len(payable) == 2
+    requests = session.exec(select(ProfileChangeRequest).where(ProfileChangeRequest.status == "pending")).all()
+    assert [r.previous for r in requests] == [{"jobTitle": "Marketing lead"}]
+    expired = session.exec(select(ReviewSession).where(ReviewSession.status == "active")).all()
+    assert len(expired) == 1 and aware(expired[0].deadline_at) < datetime.now(UTC)
 
 
 def test_demo_tests(session: Session) -> None:

@@ -52,7 +52,7 @@ class RawTab:
             self.path, self.params = path, dict(params or {})
         self.seq += 1
         marker = f"raw{self.seq}"
-        return marker, {"pathname": self.path, "asPath": f"{self.path}?{urlencode({'raw': marker})}",
+        return marker, {"pathname": self.path, "asPath": f"{self.path}?{urlencode({**self.params, 'raw': marker})}",
                         "query": {**self.params, "raw": marker}}
 
     def _keep(self, update: Any) -> None:
@@ -99,6 +99,13 @@ class RawTab:
         """Send an event and wait for its answer (the update that carries its router marker)."""
         marker = self.emit(name, payload)
         await self._until(marker, timeout)
+        await self.drain(settle)
+
+    async def answer(self, name: str, payload: Any = None, *, timeout: float = UPDATE_TIMEOUT, settle: float = 0.2) -> None:
+        """Send an event and wait for its first update: its state delta, or only the refusal (a toast
+        from the backend exception handler carries no router marker)."""
+        self.emit(name, payload)
+        self._keep(await self.client.next_update(timeout))
         await self.drain(settle)
 
     async def alive(self, probe: str, timeout: float = UPDATE_TIMEOUT) -> bool:

@@ -1,0 +1,90 @@
+"""The admin shell: staff navigation, the not-found page for anyone else, and small shared pieces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from portal.components.layout import footer, logo, ready_marker, user_menu
+from portal.domain.staff import roles
+from portal.pages.not_found import not_found_page
+from portal.states.admin.guard import StaffState
+from portal.states.auth import SessionState
+
+NAV = (
+    ("Participants", "/admin/participants", roles.VIEW),
+    ("Tests", "/admin/tests", roles.VIEW),
+    ("Reviews", "/admin/reviews", roles.VIEW),
+    ("Rewards", "/admin/rewards", roles.VIEW),
+    ("Audit log", "/admin/audit", roles.AUDIT),
+)
+
+
+def _nav() -> rx.Component:
+    links = []
+    for label, href, permission in NAV:
+        active = SessionState.current_path.startswith(href) | ((href == "/admin/participants") & (SessionState.current_path == "/admin"))
+        link = rx.el.a(label, href=href, class_name="admin-nav-link", data_active=rx.cond(active, "true", "false"),
+                       aria_current=rx.cond(active, "page", None))
+        links.append(rx.cond(StaffState.can[permission], link) if permission != roles.VIEW else link)
+    return rx.el.nav(*links, class_name="admin-nav", aria_label="Admin")
+
+
+def _header() -> rx.Component:
+    return rx.el.header(
+        ready_marker(),
+        rx.box(
+            logo(),
+            rx.badge("Staff · ", StaffState.role_label, color_scheme="amber", variant="soft", id="admin-role"),
+            rx.spacer(),
+            rx.link("Participant view", href="/", size="2", class_name="portal-desktop-only"),
+            user_menu(),
+            class_name="portal-header-inner",
+        ),
+        rx.box(_nav(), class_name="admin-nav-row"),
+        class_name="portal-header",
+    )
+
+
+def admin_layout(title: str, *children: rx.Component, permission: str = roles.VIEW,
+                 actions: rx.Component | None = None) -> rx.Component:
+    """Staff see the page; everyone else the not-found page. (The route's on_load events load its data:
+    see portal.py's ADMIN_PAGES.)"""
+    body = rx.box(
+        rx.hstack(rx.heading(title, size="6", as_="h1"), rx.spacer(), actions or rx.fragment(), align="center",
+                  wrap="wrap", spacing="3", width="100%"),
+        rx.cond(
+            StaffState.can[permission],
+            rx.box(*children, width="100%"),
+            rx.callout("Your role does not include this page.", icon="lock", color_scheme="gray", id="admin-no-permission"),
+        ),
+        class_name="portal-main admin-main",
+    )
+    page = rx.box(_header(), rx.el.main(body, style={"flex": "1"}), footer(), class_name="portal-page admin-page")
+    return rx.cond(StaffState.checked, rx.cond(StaffState.allowed, page, not_found_page()),
+                   rx.center(rx.spinner(size="3"), min_height="100vh", aria_label="Loading"))
+
+
+def confirm_dialog(open_: Any, title: Any, body: Any, confirm_label: Any, on_confirm: Any, on_cancel: Any,
+                   dialog_id: str, color: str = "indigo") -> rx.Component:
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(title),
+            rx.alert_dialog.description(body, size="2"),
+            rx.hstack(
+                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray", on_click=on_cancel)),
+                rx.alert_dialog.action(rx.button(confirm_label, color_scheme=color, on_click=on_confirm, id=f"{dialog_id}-confirm")),
+                justify="end", spacing="3", margin_top="16px",
+            ),
+            id=dialog_id,
+        ),
+        open=open_,
+    )
+
+
+def status_badge(text: Any) -> rx.Component:
+    color = rx.match(text, ("Verified", "green"), ("Approved", "green"), ("Paid", "green"), ("Payable", "blue"),
+                     ("Active", "green"), ("running", "green"), ("Rejected", "red"), ("Failed", "red"),
+                     ("Deactivated", "red"), ("Canceled", "gray"), ("Submitted", "amber"), ("Pending", "amber"), "gray")
+    return rx.badge(text, color_scheme=color, variant="soft")

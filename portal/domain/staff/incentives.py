@@ -1,0 +1,106 @@
+"""The participant incentive table (test-taking spec, section 9) and how an invite's payout is chosen.
+
+Decisions (docs/decisions.md, 'Invites'):
+- day1 is an invite sent within the first 24 hours after the test was launched; every later invite
+  (a top-up when the first wave did not fill the test) pays the day2 rate.
+- The table has three levels. Founder pays as middle (the spec's flat hourly rate puts founder with
+  middle); a customer's 'custom' level and a profile without a level pay as specialist. A participant
+  with two levels gets the better-paid one.
+- Product types map to the spec's rows below; a type that is in none pays as survey/standard.
+- A batch may override the payout: from MIN_OVERRIDE_CENTS to MAX_OVERRIDE_CENTS per invite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+LEVELS = ("specialist", "middle", "senior")
+LEVEL_OF = {"specialist": "specialist", "middle": "middle", "senior": "senior", "founder": "middle", "custom": "specialist"}
+DAY1, DAY2 = "day1", "day2"
+DAY1_HOURS = 24
+
+# Dollars per level, (day1, day2).
+_TABLE: dict[str, dict[str, tuple[int, int]]] = {
+    "survey": {"specialist": (10, 15), "middle": (20, 25), "senior": (35, 45)},
+    "landing": {"specialist": (5, 10), "middle": (10, 15), "senior": (20, 25)},
+    "preference": {"specialist": (5, 5), "middle": (10, 15), "senior": (20, 25)},
+    "video": {"specialist": (20, 25), "middle": (35, 40), "senior": (65, 75)},
+    "brand": {"specialist": (10, 15), "middle": (15, 20), "senior": (35, 40)},
+}
+ROW_LABELS = {
+    "survey": "Survey / standard",
+    "landing": "Landing page and pricing test",
+    "preference": "Preference and single-question",
+    "video": "Video test and ICP Pulse",
+    "brand": "Brand survey",
+}
+_ROW_OF_TYPE = {
+    "survey": "survey", "standard": "survey", "market-research": "survey", "category-buyer-insights": "survey",
+    "b2b-user-testing": "survey",
+    "landing-page": "landing", "full-page": "landing", "pricing-test": "landing", "competitor-comparison": "landing",
+    "preference-test": "preference", "single-question-survey": "preference",
+    "video-test": "video", "icp-pulse-cbi": "video",
+    "icp-pulse-brand-survey": "brand",
+}
+DEFAULT_ROW = "survey"
+
+MIN_OVERRIDE_CENTS = 100
+MAX_OVERRIDE_CENTS = 50_000
+OVERRIDE_OUT_OF_RANGE = f"The payout must be between ${MIN_OVERRIDE_CENTS // 100} and ${MAX_OVERRIDE_CENTS // 100:,}."
+
+
+def row_of(product_type: str) -> str:
+    return _ROW_OF_TYPE.get(product_type, DEFAULT_ROW)
+
+
+def level_of(levels: Iterable[str]) -> str:
+    """The incentive level of a participant's seniority levels (the better-paid one)."""
+    mapped = {LEVEL_OF.get(level, "specialist") for level in levels or ()}
+    for level in reversed(LEVELS):
+        if level in mapped:
+            return level
+    return "specialist"
+
+
+def day_of(launched_at: datetime | None, now: datetime) -> str:
+    """day1 within the first 24 hours after launch (a test not launched yet is on day 1)."""
+    if launched_at is None:
+        return DAY1
+    if launched_at.tzinfo is None and now.tzinfo is not None:
+        now = now.replace(tzinfo=None)
+    return DAY1 if now - launched_at < timedelta(hours=DAY1_HOURS) else DAY2
+
+
+def payout_cents(product_type: str, levels: Iterable[str], day: str) -> int:
+    day1, day2 = _TABLE[row_of(product_type)][level_of(levels)]
+    return 100 * (day1 if day == DAY1 else day2)
+
+
+def table_rows() -> list[tuple[str, str, int, int]]:
+    """(row label, level, day1 dollars, day2 dollars) for showing the table."""
+    return [(ROW_LABELS[row], level, *_TABLE[row][level]) for row in _TABLE for level in LEVELS]
+
+
+def override_problem(cents: object) -> str:
+    """'' when a batch override is acceptable (None means no override)."""
+    if cents is None:
+        return ""
+    if isinstance(cents, bool) or not isinstance(cents, int) or not MIN_OVERRIDE_CENTS <= cents <= MAX_OVERRIDE_CENTS:
+        return OVERRIDE_OUT_OF_RANGE
+    return ""
+
+
+def parse_dollars(text: object) -> int | None | str:
+    """A typed override in dollars ('25', '25.50', '$30') as cents; None when empty; the message when not a sum.
+    Only ASCII digits: '²' and other Unicode digits pass str.isdigit() but not int()."""
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return None
+    if not isinstance(text, str):
+        return OVERRIDE_OUT_OF_RANGE
+    cleaned = text.strip().removeprefix("$").replace(",", "")
+    whole, _, part = cleaned.partition(".")
+    if not cleaned.isascii() or not whole.isdigit() or (part and (not part.isdigit() or len(part) > 2)) or len(whole) > 7:
+        return OVERRIDE_OUT_OF_RANGE
+    cents = int(whole) * 100 + (int(part.ljust(2, "0")) if part else 0)
+    return override_problem(cents) or cents

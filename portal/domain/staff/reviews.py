@@ -1,0 +1,81 @@
+"""Deciding reviews: statuses, rejection reasons, automatic approval and when a reward is expected to be paid.
+
+Decisions (docs/decisions.md, 'Reviews and rewards'):
+- A review is 'submitted' until staff approve or reject it. Rejecting needs one reason from
+  REJECTION_REASONS and may carry a note; the participant sees the reason's label. Rejecting cancels
+  the reward (CANCELED); approving makes it payable (PENDING with approved_at).
+- A review nobody decided within AUTO_APPROVE_DAYS (settings: AUTO_APPROVE_DAYS, default 14) is
+  approved by the scheduled job; staff see the date in the reviews table.
+- An approved reward is expected to be paid within 5 business days of approval (7 to 10 for
+  crowd-work respondents, who are paid through their platform).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+SUBMITTED, APPROVED, REJECTED = "submitted", "approved", "rejected"
+STATUSES = (SUBMITTED, APPROVED, REJECTED)
+STATUS_LABELS = {SUBMITTED: "Submitted", APPROVED: "Approved", REJECTED: "Rejected"}
+
+REJECTION_REASONS: dict[str, str] = {
+    "low-effort": "Low effort answers",
+    "ai-generated": "AI-generated answers",
+    "off-topic": "Answers are off-topic",
+    "failed-attention-check": "Failed attention check",
+    "duplicate": "Duplicate or fraudulent participation",
+    "not-qualified": "Does not match the test's audience",
+}
+REASON_REQUIRED = "Choose a reason for the rejection."
+NOTE_MAX = 1000
+NOTE_TOO_LONG = f"The note can be at most {NOTE_MAX} characters."
+AUTO_APPROVE_DAYS = 14
+PAYMENT_BUSINESS_DAYS = 5
+CROWD_WORK_BUSINESS_DAYS = (7, 10)
+
+
+def reason_problem(reason: object, note: object) -> str:
+    if not isinstance(reason, str) or reason not in REJECTION_REASONS:
+        return REASON_REQUIRED
+    if note is not None and (not isinstance(note, str) or len(note) > NOTE_MAX):
+        return NOTE_TOO_LONG
+    return ""
+
+
+def auto_approve_at(submitted_at: datetime, days: int = AUTO_APPROVE_DAYS) -> datetime:
+    return submitted_at + timedelta(days=days)
+
+
+def add_business_days(start: date, days: int) -> date:
+    current = start
+    while days > 0:
+        current += timedelta(days=1)
+        if current.weekday() < 5:
+            days -= 1
+    return current
+
+
+def expected_payment(approved_on: date, *, crowd_work: bool = False) -> tuple[date, date]:
+    """The window in which an approved reward is paid: (earliest, latest)."""
+    if crowd_work:
+        low, high = CROWD_WORK_BUSINESS_DAYS
+        return add_business_days(approved_on, low), add_business_days(approved_on, high)
+    return approved_on, add_business_days(approved_on, PAYMENT_BUSINESS_DAYS)
+
+
+# Where a participant's reward stands (the rewards tab).
+STAGE_SUBMITTED, STAGE_APPROVED, STAGE_PAID, STAGE_REJECTED, STAGE_FAILED, STAGE_CANCELED = (
+    "Submitted", "Approved", "Paid", "Rejected", "Failed", "Canceled")
+
+
+def reward_stage(reward_status: str | None, review_status: str | None, approved: bool) -> str:
+    """The label of a reward's stage from its payment status and its review's decision."""
+    if reward_status == "EXECUTED":
+        return STAGE_PAID
+    if reward_status == "FAILED":
+        return STAGE_FAILED
+    if review_status == REJECTED:
+        return STAGE_REJECTED
+    if reward_status == "CANCELED":
+        return STAGE_CANCELED
+    return STAGE_APPROVED if approved or review_status == APPROVED else STAGE_SUBMITTED

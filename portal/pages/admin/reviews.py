@@ -1,0 +1,134 @@
+"""/admin/reviews: submitted reviews (all, or one test's with ?test=ID), their answers, decisions, the CSV,
+and clearing expired pending reviews."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from portal.components.admin import admin_layout, status_badge
+from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
+from portal.domain.staff import roles
+from portal.domain.staff import reviews as decisions
+from portal.states.admin.guard import StaffState
+from portal.states.admin.reviews import AdminReviewsState as R
+
+COLUMNS = [
+    Column("participant", "Participant", min_width="200px"),
+    Column("test", "Test", min_width="220px"),
+    Column("status_label", "Status", render=lambda row: rx.vstack(
+        status_badge(row["status_label"]),
+        rx.cond(row["reason"] != "", rx.text(row["reason"], size="1", color="var(--gray-11)")),
+        rx.cond(row["auto_approve"] != "", rx.text(row["auto_approve"], size="1", color="var(--gray-11)")),
+        spacing="1")),
+    Column("submitted", "Submitted", sort_key="createdOn", min_width="140px"),
+    Column("time_taken", "Time taken"),
+    Column("words", "Words"),
+    Column("pasted", "Pasted"),
+    Column("signals", "Reading signals"),
+    Column("reward", "Reward"),
+]
+FILTERS = [
+    FilterSpec("status", "Status", "list", tuple(FilterOption(s, decisions.STATUS_LABELS[s]) for s in decisions.STATUSES)),
+    FilterSpec("createdOn", "Submitted", "range"),
+]
+
+
+def _detail() -> rx.Component:
+    d = R.detail
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Review ", d["id"]),
+            rx.text(d["participant"], " · ", d["test"], " · submitted ", d["submitted"], " · ", d["time_taken"], size="2",
+                    color="var(--gray-11)"),
+            rx.hstack(status_badge(d["status_label"]), rx.text(d["reason"], size="2"), rx.text(d["note"], size="2", color="var(--gray-11)"),
+                      spacing="2", margin_y="12px"),
+            rx.vstack(
+                rx.foreach(d["answers"].to(list[dict[str, str]]), lambda a: rx.box(
+                    rx.text(a["question"], weight="bold", size="2"),
+                    rx.text(a["text"], size="2", white_space="pre-wrap"),
+                    rx.text(a["words"], " words ", rx.cond(a["pasted"] != "", rx.badge("Pasted", color_scheme="orange")),
+                            size="1", color="var(--gray-11)"),
+                    class_name="admin-answer")),
+                spacing="3", id="review-answers",
+            ),
+            rx.cond(d["signals"].to(list[dict[str, str]]).length() > 0, rx.vstack(
+                rx.heading("Reading signals", size="3", as_="h2"),
+                rx.foreach(d["signals"].to(list[dict[str, str]]), lambda s: rx.text(rx.text.strong(s["name"]), ": ", s["value"], size="2")),
+                spacing="1", margin_top="12px")),
+            rx.hstack(
+                rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", on_click=R.close_review)),
+                rx.cond((d["status"] == "submitted") & StaffState.can[roles.DECIDE_REVIEWS], rx.fragment(
+                    rx.button("Reject", color_scheme="red", variant="soft", on_click=R.ask_reject(d["id"]), id="detail-reject"),
+                    rx.button("Approve", color_scheme="green", on_click=R.approve(d["id"]), id="detail-approve"),
+                )),
+                justify="end", spacing="3", margin_top="16px",
+            ),
+            max_width="720px",
+        ),
+        open=R.detail_open, on_open_change=lambda _open: R.close_review(),
+    )
+
+
+def _reject_dialog() -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Reject ", R.reject_ids.length(), rx.cond(R.reject_ids.length() == 1, " review", " reviews")),
+            rx.dialog.description("The participant sees the reason; their reward is canceled.", size="2"),
+            rx.vstack(
+                rx.el.label("Reason", html_for="reject-reason", style={"fontSize": "14px", "fontWeight": 500}),
+                rx.select.root(
+                    rx.select.trigger(placeholder="Choose a reason", id="reject-reason", width="100%"),
+                    rx.select.content(rx.foreach(R.reasons, lambda r: rx.select.item(r[1], value=r[0]))),
+                    value=R.reject_reason, on_change=R.set_reject_reason,
+                ),
+                rx.el.label("Note (optional, not shown to the participant)", html_for="reject-note",
+                            style={"fontSize": "14px", "fontWeight": 500}),
+                rx.text_area(id="reject-note", value=R.reject_note, on_change=R.set_reject_note, rows="3", width="100%"),
+                rx.cond(R.reject_error != "", rx.text(R.reject_error, color="var(--red-11)", size="2", id="reject-error")),
+                spacing="2", width="100%", margin_top="12px",
+            ),
+            rx.hstack(
+                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=R.cancel_reject),
+                rx.button("Reject", color_scheme="red", on_click=R.confirm_reject, id="reject-confirm"),
+                justify="end", spacing="3", margin_top="16px",
+            ),
+        ),
+        open=R.reject_ids.length() > 0,
+    )
+
+
+def reviews_page() -> rx.Component:
+    can_decide = StaffState.can[roles.DECIDE_REVIEWS]
+    actions = [RowAction("Open", lambda row: R.open_review(row["id"]), icon="eye")]
+    bulk = rx.cond(
+        (R.selected_ids.length() > 0) & can_decide,
+        rx.hstack(
+            rx.text(R.selected_ids.length(), " reviews selected", weight="medium", size="2"),
+            rx.button("Approve", on_click=R.approve_selected, color_scheme="green", size="2", id="bulk-approve"),
+            rx.button("Reject", on_click=R.ask_reject(None), color_scheme="red", variant="soft", size="2", id="bulk-reject"),
+            spacing="3", align="center", class_name="admin-panel", wrap="wrap",
+        ),
+    )
+    header_actions = rx.hstack(
+        rx.cond((R.test_filter != "") & StaffState.can[roles.EXPORT],
+                rx.button(rx.icon("download", size=16), "Export CSV", on_click=R.export_csv, variant="soft", size="2", id="reviews-export")),
+        rx.cond(StaffState.can[roles.CLEAR_PENDING],
+                rx.button("Clear expired pending reviews", on_click=R.clear_pending, variant="soft", color_scheme="gray", size="2",
+                          id="clear-pending")),
+        spacing="2", wrap="wrap",
+    )
+    return admin_layout(
+        "Reviews",
+        rx.vstack(
+            rx.cond(R.clear_message != "", rx.callout(R.clear_message, icon="info", id="clear-pending-message")),
+            rx.text("Reviews not decided within ", str(decisions.AUTO_APPROVE_DAYS),
+                    " days are approved automatically (the date shows under each status).", size="2", color="var(--gray-11)"),
+            bulk,
+            data_table(R, table_id="admin-reviews", columns=COLUMNS, actions=actions, filters=FILTERS, selectable=True,
+                       selection_noun="reviews", on_row_click=lambda row: R.open_review(row["id"]),
+                       search_placeholder="Search participant or test"),
+            spacing="4", width="100%",
+        ),
+        _detail(), _reject_dialog(),
+        actions=header_actions,
+    )

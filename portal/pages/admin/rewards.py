@@ -1,0 +1,58 @@
+"""/admin/rewards: rewards with totals; mark paid, failed or canceled; the payout CSV."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from portal.components.admin import admin_layout, confirm_dialog, status_badge
+from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
+from portal.domain.reference_data import PAYMENT_STATUSES
+from portal.domain.staff import roles
+from portal.domain.table import payment_status_label
+from portal.states.admin.guard import StaffState
+from portal.states.admin.rewards import AdminRewardsState as W
+
+COLUMNS = [
+    Column("participant", "Participant", min_width="200px"),
+    Column("test", "Test", min_width="220px"),
+    Column("amount", "Amount", sort_key="amount"),
+    Column("status_label", "Status", render=lambda row: status_badge(row["status_label"])),
+    Column("approved", "Approved"),
+    Column("paid_on", "Paid on"),
+    Column("created", "Submitted", sort_key="createdOn"),
+]
+FILTERS = [
+    FilterSpec("payable", "Payable", "list", (FilterOption("yes", "Approved and unpaid"),)),
+    FilterSpec("paymentStatus", "Payment status", "list", tuple(FilterOption(s, payment_status_label(s)) for s in PAYMENT_STATUSES)),
+    FilterSpec("createdOn", "Submitted", "range"),
+]
+
+
+def rewards_page() -> rx.Component:
+    can_pay = StaffState.can[roles.PAY]
+    actions = [RowAction("Mark paid", lambda row: W.mark_one(row["id"], "EXECUTED"), available_when="payable", icon="check")]
+    bulk = rx.cond(
+        (W.selected_ids.length() > 0) & can_pay,
+        rx.hstack(
+            rx.text(W.selected_ids.length(), " rewards selected", weight="medium", size="2"),
+            rx.button("Mark paid", on_click=W.ask("EXECUTED"), size="2", color_scheme="green", id="bulk-paid"),
+            rx.button("Mark failed", on_click=W.ask("FAILED"), size="2", variant="soft", color_scheme="red", id="bulk-failed"),
+            rx.button("Cancel rewards", on_click=W.ask("CANCELED"), size="2", variant="soft", color_scheme="gray", id="bulk-canceled"),
+            spacing="3", align="center", class_name="admin-panel", wrap="wrap",
+        ),
+    )
+    return admin_layout(
+        "Rewards",
+        rx.vstack(
+            rx.hstack(rx.text("Total of the rewards shown: ", rx.text.strong(W.total_text, id="rewards-total"), " in ", W.total,
+                              " rewards", size="3"), width="100%"),
+            bulk,
+            data_table(W, table_id="admin-rewards", columns=COLUMNS, actions=actions, filters=FILTERS,
+                       selectable=True, selection_noun="rewards", search_placeholder="Search participant or test"),
+            spacing="4", width="100%",
+        ),
+        confirm_dialog(W.confirm_status != "", W.confirm_text, "Paid rewards get today's date; paying credits any referral bonus.",
+                       "Confirm", W.confirm, W.cancel, "rewards-confirm"),
+        actions=rx.cond(can_pay, rx.button(rx.icon("download", size=16), "Payout CSV", on_click=W.export_payouts, variant="soft",
+                                           size="2", id="payout-export")),
+    )

@@ -1,0 +1,45 @@
+"""The one staff check of every staff service: who is calling, and may their role do this."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import Session
+
+from portal.domain.staff import roles
+from portal.models import Account
+from portal.services.errors import ServiceError
+
+NOT_ALLOWED = "You do not have permission to do this."
+
+
+class StaffRefused(ServiceError):
+    """The caller is not staff, or their role lacks the permission."""
+
+
+@dataclass(frozen=True)
+class Staff:
+    account_id: int
+    email: str
+    role: str
+
+    def may(self, permission: str) -> bool:
+        return roles.may(self.role, permission)
+
+
+def staff_of(session: Session, actor_id: object) -> Staff | None:
+    """The staff member behind an account id (None for participants, removed or unknown accounts)."""
+    if isinstance(actor_id, bool) or not isinstance(actor_id, int):
+        return None
+    account = session.get(Account, actor_id)
+    if account is None or account.removed_at is not None or not roles.is_staff(account.staff_role):
+        return None
+    return Staff(account_id=account.id, email=account.email or "", role=account.staff_role)
+
+
+def require_staff(session: Session, actor_id: object, permission: str = roles.VIEW) -> Staff:
+    """The caller as staff with `permission`, or StaffRefused (nothing is read or changed)."""
+    staff = staff_of(session, actor_id)
+    if staff is None or not staff.may(permission):
+        raise StaffRefused(NOT_ALLOWED)
+    return staff

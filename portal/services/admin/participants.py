@@ -1,0 +1,302 @@
+"""Staff: the participants table, bulk verification, deactivation, and staff roles."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlalchemy import String, and_, bindparam, cast, exists, func, literal_column, or_, select, union_all, update
+from sqlalchemy.orm import aliased
+from sqlmodel import Session
+
+from portal.domain import table as rules
+from portal.domain.geography import countries, country_name
+from portal.domain.ids import whole_number
+from portal.domain.reference_data import AUDIENCES, INDUSTRIES, SENIORITY_KEYS, SENIORITY_OPTIONS
+from portal.domain.staff import roles
+from portal.models import Account, Audience, AuthSession, Industry, ParticipantProfile, ProfileAudience, ProfileChangeRequest, ProfileIndustry
+from portal.models._base import utcnow
+from portal.services.admin import audit
+from portal.services.admin.guard import StaffRefused, require_staff
+from portal.services.errors import ServiceError
+from portal.services.tables import TablePage, TableQuery, bound_values, clean, date_range
+
+MAX_BULK = 1000
+NOTHING_SELECTED = "Select at least one participant."
+TOO_MANY = f"Select at most {MAX_BULK} participants at a time."
+NOT_FOUND = "This account does not exist."
+OWN_ROLE = "You cannot change your own role or deactivate yourself."
+STAFF_ACCOUNT = "Only an admin can deactivate or reactivate a staff account."
+
+
+class AnyId(tuple):
+    """Filter options that are database ids (industries, audiences): any short run of digits."""
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 9
+
+
+SENIORITY_LABELS = {o.value: o.label.split(" (")[0] for o in SENIORITY_OPTIONS}
+SORTABLE = {"createdOn": Account.created_at, "email": Account.email, "name": ParticipantProfile.last_name,
+            "country": ParticipantProfile.country}
+FILTERS: dict[str, dict[str, Any]] = {
+    "verified": {"type": "list", "options": ("yes", "no")},
+    "country": {"type": "list", "options": tuple(code for code, _ in countries())},
+    "seniority": {"type": "list", "options": SENIORITY_KEYS},
+    "industry": {"type": "list", "options": INDUSTRIES},
+    "audience": {"type": "list", "options": tuple(a.name for a in AUDIENCES)},
+    "changeRequest": {"type": "list", "options": ("pending",)},
+    "status": {"type": "list", "options": ("active", "deactivated")},
+    "role": {"type": "list", "options": ("participant", *roles.ROLES)},
+    "createdOn": {"type": "range"},
+}
+
+
+def clean_query(**raw: Any) -> TableQuery:
+    return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, page_sizes=(100, 200), **raw)
+
+
+def _in_or_not(column: Any, values: tuple[str, ...], kind: str) -> Any:
+    chosen = column.in_(values)
+    return ~chosen if kind == "exclude" else chosen
+
+
+def _search(text: str) -> Any:
+    """E-mail, work e-mail, 'first last' or last name containing the search (the bound `pattern`).
+
+    With a word of 3 characters or more, the ids matching in each table are read through its trigram indexes
+    (migration 0007, PostgreSQL) and then joined: an OR across the outer join read every account and profile
+    (bench/admin_tables.py). A shorter search has no trigram to look up: the OR, in one reading, is cheaper.
+    """
+    pattern = bindparam("pattern", type_=String)
+    if not any(len(word) >= 3 for word in re.split(r"\W+", text)):
+        full_name = ParticipantProfile.first_name + " " + ParticipantProfile.last_name
+        return or_(Account.email.ilike(pattern, escape="\\"), Account.work_email.ilike(pattern, escape="\\"),
+                   full_name.ilike(pattern, escape="\\"), ParticipantProfile.last_name.ilike(pattern, escape="\\"))
+    account, profile = aliased(Account), aliased(ParticipantProfile)
+    full_name = profile.first_name + literal_column("' '") + profile.last_name  # as ix_participant_profile_full_name_trgm
+    return Account.id.in_(union_all(
+        select(account.id).where(or_(account.email.ilike(pattern, escape="\\"), account.work_email.ilike(pattern, escape="\\"))),
+        select(profile.account_id).where(or_(full_name.ilike(pattern, escape="\\"), profile.last_name.ilike(pattern, escape="\\"))),
+    ))
+
+
+def conditions_for(query: TableQuery, values: dict[str, Any]) -> list[Any]:
+    """The WHERE of a participants request (search and filters), with its bound values added to `values`.
+    Shared by the table and the invite audience (services/admin/invites.py)."""
+    out: list[Any] = []
+    if query.search:
+        out.append(_search(query.search))
+    for index, f in enumerate(query.filters):
+        negate = f.type == "exclude"
+        match f.name:
+            case "createdOn":
+                out.append(date_range(Account.created_at, index))
+            case "verified":
+                wanted = {v == "yes" for v in f.values}
+                if len(wanted) == 1:
+                    flag = next(iter(wanted)) != negate
+                    out.append(Account.verified.is_(True) if flag else Account.verified.is_(False))
+            case "country":
+                out.append(_in_or_not(ParticipantProfile.country, f.values, f.type))
+            case "seniority":
+                levels = cast(ParticipantProfile.experience_levels, String)
+                match_any = or_(*(levels.like(f'%"{level}"%') for level in f.values))
+                out.append(~match_any if negate else match_any)
+            case "industry":
+                found = exists().where(ProfileIndustry.account_id == Account.id, ProfileIndustry.industry_id == Industry.id,
+                                       Industry.name.in_(f.values))
+                out.append(~found if negate else found)
+            case "audience":
+                found = exists().where(ProfileAudience.account_id == Account.id, ProfileAudience.audience_id == Audience.id,
+                                       Audience.name.in_(f.values))
+                out.append(~found if negate else found)
+            case "changeRequest":
+                found = exists().where(ProfileChangeRequest.account_id == Account.id, ProfileChangeRequest.status == "pending")
+                out.append(~found if negate else found)
+            case "status":
+                wanted = set(f.values)
+                if len(wanted) == 1:
+                    active = ("active" in wanted) != negate
+                    out.append(Account.removed_at.is_(None) if active else Account.removed_at.is_not(None))
+            case "role":
+                staff = [v for v in f.values if v != "participant"]
+                chosen = or_(Account.staff_role.in_(staff) if staff else False,
+                             Account.staff_role.is_(None) if "participant" in f.values else False)
+                out.append(~chosen if negate else chosen)
+    return out
+
+
+def _base(query: TableQuery, values: dict[str, Any]):
+    where = conditions_for(query, values)
+    source = select(Account.id).outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
+    return source.where(and_(*where)) if where else source
+
+
+def list_participants(*, session: Session, actor_id: int, query: TableQuery) -> TablePage:
+    staff = require_staff(session, actor_id, roles.VIEW)
+    values = bound_values(query)
+    base = _base(query, values)
+    total = session.execute(select(func.count()).select_from(base.subquery()), values).scalar_one()
+    column = SORTABLE[query.sort_by]
+    ascending = query.sort_direction == rules.ASCENDING
+    if column.class_ is ParticipantProfile:
+        page_ids = _page_by_profile_column(session, base, column, ascending, query, values)
+    else:
+        order = (column.asc(), Account.id.asc()) if ascending else (column.desc(), Account.id.desc())
+        page_ids = [r[0] for r in session.execute(base.order_by(*order).limit(query.page_size).offset(query.offset), values)]
+    if not page_ids:
+        return TablePage(rows=[], total=int(total))
+    pending = set(session.execute(select(ProfileChangeRequest.account_id).where(
+        ProfileChangeRequest.account_id.in_(page_ids), ProfileChangeRequest.status == "pending")).scalars())
+    found = session.execute(
+        select(Account, ParticipantProfile).outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
+        .where(Account.id.in_(page_ids))
+    ).all()
+    by_id = {account.id: (account, profile) for account, profile in found}
+    return TablePage(rows=[_row(*by_id[i], i in pending, staff) for i in page_ids], total=int(total))
+
+
+def _page_by_profile_column(session: Session, base: Any, column: Any, ascending: bool, query: TableQuery,
+                            values: dict[str, Any]) -> list[int]:
+    """The page's ids sorted by a profile column (name, country): the same rows in the same order as sorting the
+    outer join by (column, id), which PostgreSQL can only do by joining and sorting every account.
+
+    The rows fall into three parts, each read in page order through an index: with a value (`IS NOT NULL` makes
+    the outer join inner: the profile's (column, account_id) index), without a profile (an anti-join along the
+    two primary keys), with a profile but no value (the same index). The first offset + page size rows of each
+    part hold the page, which is taken from them sorted again (wherever the database sorts NULLs).
+    """
+    step = (lambda c: c.asc()) if ascending else (lambda c: c.desc())
+    enough = query.offset + query.page_size
+    keyed = base.add_columns(column.label("sort_key"))
+    profile_id = ParticipantProfile.account_id
+    parts = [keyed.where(column.is_not(None)).order_by(step(column), step(Account.id)),
+             keyed.where(profile_id.is_(None)).order_by(step(Account.id)),
+             keyed.where(profile_id.is_not(None), column.is_(None)).order_by(step(Account.id))]
+    both = union_all(*(select(part.c.id, part.c.sort_key) for part in (p.limit(enough).subquery() for p in parts))).subquery()
+    page = select(both.c.id).order_by(step(both.c.sort_key), step(both.c.id)).limit(query.page_size).offset(query.offset)
+    return [r[0] for r in session.execute(page, values)]
+
+
+def _row(account: Account, profile: ParticipantProfile | None, pending: bool, staff: Any) -> dict[str, str]:
+    """One row; the action fields are non-empty where the caller's role may use the action on this row."""
+    others = account.id != staff.account_id
+    active = account.removed_at is None
+    name = " ".join(p for p in ((profile.first_name if profile else ""), (profile.last_name if profile else "")) if p)
+    levels = (profile.experience_levels if profile else None) or []
+    return {
+        "id": str(account.id),
+        "name": name or "—",
+        "email": account.email or "",
+        "work_email": account.work_email or "",
+        "country": (country_name(profile.country) or profile.country) if profile and profile.country else "",
+        "seniority": ", ".join(SENIORITY_LABELS.get(level, level) for level in levels),
+        "verified": "Verified" if account.verified else "Not verified",
+        "joined": rules.format_date(account.created_at),
+        "change_request": "Pending" if pending else "",
+        "status": "Deactivated" if account.removed_at is not None else "Active",
+        "role": roles.role_label(account.staff_role) or "Participant",
+        "profile_url": f"/profile?participant={account.id}",
+        "role_key": account.staff_role or "participant",
+        "can_deactivate": "yes" if others and active and _may_deactivate(staff, account) else "",
+        "can_reactivate": "yes" if others and not active and _may_deactivate(staff, account) else "",
+        "can_change_role": "yes" if others and active and staff.may(roles.MANAGE_STAFF) else "",
+    }
+
+
+def _may_deactivate(staff: Any, account: Account) -> bool:
+    """Participants: who may deactivate; staff accounts: only who may manage staff."""
+    return staff.may(roles.DEACTIVATE) and (account.staff_role is None or staff.may(roles.MANAGE_STAFF))
+
+
+def parse_ids(raw: Any, limit: int = MAX_BULK) -> list[int]:
+    """Ids sent by the browser (strings or ints), unique and positive; ServiceError when none or too many."""
+    if not isinstance(raw, (list, tuple)):
+        raise ServiceError(NOTHING_SELECTED)
+    ids: list[int] = []
+    for item in raw[: limit + 1]:
+        number = whole_number(item)  # ASCII digits only ('²' is a digit to str.isdigit, not to int), within an id's range
+        if number is not None and number > 0 and number not in ids:
+            ids.append(number)
+    if not ids:
+        raise ServiceError(NOTHING_SELECTED)
+    if len(ids) > limit or len(raw) > limit:
+        raise ServiceError(TOO_MANY)
+    return ids
+
+
+def one_id(raw: Any, missing: str) -> int:
+    """One id sent by the browser, or ServiceError(missing)."""
+    number = whole_number(raw)
+    if number is None or number <= 0:
+        raise ServiceError(missing)
+    return number
+
+
+def set_verified(*, session: Session, actor_id: int, account_ids: Any, verified: Any) -> int:
+    """Verify (or unverify) the chosen participants; returns how many changed. One audit row each."""
+    staff = require_staff(session, actor_id, roles.VERIFY)
+    if not isinstance(verified, bool):
+        raise ServiceError("Choose verify or unverify.")
+    ids = parse_ids(account_ids)
+    changing = session.execute(
+        select(Account.id).where(Account.id.in_(ids), Account.verified.is_(not verified), Account.staff_role.is_(None))
+        .with_for_update()
+    ).scalars().all()
+    if changing:
+        session.execute(update(Account).where(Account.id.in_(changing)).values(verified=verified, updated_at=utcnow()))
+    action = "participant.verify" if verified else "participant.unverify"
+    for account_id in changing:
+        audit.record(session, staff, action, "account", account_id, {"verified": not verified}, {"verified": verified})
+    return len(changing)
+
+
+def set_active(*, session: Session, actor_id: int, account_id: Any, active: Any) -> bool:
+    """Deactivate (sign out everywhere, no new sign-in; history kept) or reactivate an account."""
+    staff = require_staff(session, actor_id, roles.DEACTIVATE)
+    if not isinstance(active, bool):
+        raise ServiceError("Choose deactivate or reactivate.")
+    target_id = one_id(account_id, NOT_FOUND)
+    if target_id == staff.account_id:
+        raise ServiceError(OWN_ROLE)
+    account = session.get(Account, target_id, with_for_update=True)
+    if account is None:
+        raise ServiceError(NOT_FOUND)
+    if account.staff_role is not None and not staff.may(roles.MANAGE_STAFF):
+        raise StaffRefused(STAFF_ACCOUNT)
+    if (account.removed_at is None) == active:
+        return False
+    now = utcnow()
+    before = {"removed_at": account.removed_at}
+    account.removed_at = None if active else now
+    account.updated_at = now
+    session.add(account)
+    if not active:
+        session.execute(update(AuthSession).where(AuthSession.account_id == account.id, AuthSession.revoked_at.is_(None))
+                        .values(revoked_at=now))
+    audit.record(session, staff, "participant.reactivate" if active else "participant.deactivate", "account",
+                 account.id, before, {"removed_at": account.removed_at})
+    return True
+
+
+def set_staff_role(*, session: Session, actor_id: int, account_id: Any, role: Any) -> bool:
+    """Make an account staff with `role`, change its role, or ('participant') take it away. Super-admin only."""
+    staff = require_staff(session, actor_id, roles.MANAGE_STAFF)
+    if role != "participant" and not roles.is_staff(role):
+        raise ServiceError("Choose a role.")
+    target_id = one_id(account_id, NOT_FOUND)
+    if target_id == staff.account_id:
+        raise ServiceError(OWN_ROLE)
+    account = session.get(Account, target_id, with_for_update=True)
+    if account is None or account.removed_at is not None:
+        raise ServiceError(NOT_FOUND)
+    new_role = None if role == "participant" else role
+    if account.staff_role == new_role:
+        return False
+    before = {"staff_role": account.staff_role}
+    account.staff_role = new_role
+    account.updated_at = utcnow()
+    session.add(account)
+    audit.record(session, staff, "staff.role", "account", account.id, before, {"staff_role": new_role})
+    return True

@@ -1,0 +1,257 @@
+"""Staff: submitted reviews (table, one review's answers), approve or reject, the automatic approval,
+the reviews CSV, and clearing expired pending reviews."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import String, and_, bindparam, func, or_, select, update
+from sqlmodel import Session
+
+from portal.domain import kinds
+from portal.domain import table as rules
+from portal.domain.staff import pending, roles
+from portal.domain.staff import reviews as decisions
+from portal.domain.staff.answers import Answer, flatten
+from portal.domain.staff.csv_cells import to_csv
+from portal.models import Account, Review, ReviewSession, Reward, Test
+from portal.models._base import utcnow
+from portal.services.admin import audit
+from portal.services.admin.guard import Staff, require_staff
+from portal.services.admin.participants import AnyId, one_id, parse_ids
+from portal.services.errors import ServiceError
+from portal.services.admin.filters import conditions as filter_conditions
+from portal.services.tables import TablePage, TableQuery, bound_values, clean
+from portal.services.test_definitions import content_of
+from portal.settings import settings
+
+MAX_BULK = 500
+ALREADY_DECIDED = "Only reviews waiting for a decision can be approved or rejected."
+NO_REVIEW = "This review does not exist."
+
+SORTABLE = {"createdOn": Review.created_at}
+FILTERS: dict[str, dict[str, Any]] = {
+    "status": {"type": "list", "options": decisions.STATUSES},
+    "test": {"type": "list", "options": AnyId()},
+    "createdOn": {"type": "range"},
+}
+
+
+def auto_approve_days() -> int:
+    return max(1, settings.auto_approve_days)
+
+
+def clean_query(**raw: Any) -> TableQuery:
+    return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    from datetime import UTC
+
+    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
+
+
+def _duration(started: datetime | None, ended: datetime | None) -> str:
+    if started is None or ended is None:
+        return ""
+    seconds = max(0, int((_aware(ended) - _aware(started)).total_seconds()))
+    minutes, rest = divmod(seconds, 60)
+    return f"{minutes} min {rest:02d} s" if minutes else f"{rest} s"
+
+
+def _answers(session: Session, review: Review, test: Test, known: dict[int, list] | None = None) -> list[Answer]:
+    known = {} if known is None else known
+    if test.id not in known:
+        # The questions as load_definition reads them, from the row at hand (without its two queries per test).
+        known[test.id] = kinds.kind_of(test.product_type).questions(content_of(test))
+    questions = known[test.id]
+    return flatten(review.answers or {}, questions, content_of(test).get("preferenceTest"))
+
+
+def _signals(signals: dict[str, Any]) -> list[dict[str, str]]:
+    out = []
+    for key, value in (signals or {}).items():
+        if isinstance(value, dict):
+            text = ", ".join(f"{k}: {v}" for k, v in value.items())
+        else:
+            text = str(value)
+        out.append({"name": key, "value": text[:300]})
+    return out
+
+
+def list_reviews(*, session: Session, actor_id: int, query: TableQuery) -> TablePage:
+    require_staff(session, actor_id, roles.VIEW)
+    values = bound_values(query)
+    conditions = []
+    if query.search:
+        pattern = bindparam("pattern", type_=String)
+        conditions.append(or_(Account.email.ilike(pattern, escape="\\"), Review.respondent_key.ilike(pattern, escape="\\"),
+                              Test.name.ilike(pattern, escape="\\")))
+    conditions += filter_conditions(query, lists={"status": Review.status}, ids={"test": Review.test_id},
+                                    dates={"createdOn": Review.created_at})
+    source = select(Review.id)
+    if query.search:  # only a search reads the test and the participant (every review has its test: NOT NULL, FK)
+        source = source.join(Test, Test.id == Review.test_id).outerjoin(Account, Account.id == Review.account_id)
+    source = source.where(and_(True, *conditions))
+    total = session.execute(select(func.count()).select_from(source.subquery()), values).scalar_one()
+    ascending = query.sort_direction == rules.ASCENDING
+    order = (Review.created_at.asc(), Review.id.asc()) if ascending else (Review.created_at.desc(), Review.id.desc())
+    ids = [r[0] for r in session.execute(source.order_by(*order).limit(query.page_size).offset(query.offset), values)]
+    if not ids:
+        return TablePage(rows=[], total=int(total))
+    found = session.execute(
+        select(Review, Test, Account.email, ReviewSession.started_at, Reward.amount_cents, Reward.status)
+        .join(Test, Test.id == Review.test_id).outerjoin(Account, Account.id == Review.account_id)
+        .outerjoin(ReviewSession, ReviewSession.id == Review.session_id).outerjoin(Reward, Reward.review_id == Review.id)
+        .where(Review.id.in_(ids))
+    ).all()
+    by_id = {row[0].id: row for row in found}
+    days, known = auto_approve_days(), {}
+    return TablePage(rows=[_row(session, *by_id[i], days, known) for i in ids], total=int(total))
+
+
+def _row(session: Session, review: Review, test: Test, email: str | None, started: datetime | None,
+         amount: int | None, reward_status: str | None, days: int, known: dict) -> dict[str, Any]:
+    answers = _answers(session, review, test, known)
+    due = decisions.auto_approve_at(_aware(review.created_at), days) if review.status == decisions.SUBMITTED else None
+    return {
+        "id": str(review.id),
+        "test": test.name,
+        "test_id": str(test.id),
+        "participant": email or review.respondent_key,
+        "submitted": review.created_at.strftime("%Y-%m-%d %H:%M") if review.created_at else "",
+        "time_taken": _duration(started, review.created_at),
+        "words": str(sum(a.words for a in answers)),
+        "pasted": str(sum(1 for a in answers if a.pasted)),
+        "signals": "Yes" if review.signals else "",
+        "status": review.status,
+        "status_label": decisions.STATUS_LABELS.get(review.status, review.status),
+        "reason": decisions.REJECTION_REASONS.get(review.reject_reason or "", ""),
+        "auto_approve": f"Auto-approves {rules.format_date(due)}" if due else "",
+        "reward": rules.format_money(amount) if amount is not None else "",
+        "undecided": "yes" if review.status == decisions.SUBMITTED else "",
+    }
+
+
+def review_detail(*, session: Session, actor_id: int, review_id: Any) -> dict[str, Any]:
+    require_staff(session, actor_id, roles.VIEW)
+    rid = one_id(review_id, NO_REVIEW)
+    review = session.get(Review, rid)
+    if review is None:
+        raise ServiceError(NO_REVIEW)
+    test = session.get(Test, review.test_id)
+    account = session.get(Account, review.account_id) if review.account_id else None
+    started = session.get(ReviewSession, review.session_id).started_at if review.session_id else None
+    answers = _answers(session, review, test)
+    return {
+        "id": str(review.id), "test": test.name, "participant": (account.email if account else review.respondent_key) or "",
+        "submitted": review.created_at.strftime("%Y-%m-%d %H:%M") if review.created_at else "",
+        "time_taken": _duration(started, review.created_at), "status": review.status,
+        "status_label": decisions.STATUS_LABELS.get(review.status, review.status),
+        "reason": decisions.REJECTION_REASONS.get(review.reject_reason or "", ""), "note": review.reject_note or "",
+        "answers": [{"question": a.question, "text": a.text or "—", "words": str(a.words), "pasted": "Pasted" if a.pasted else ""}
+                    for a in answers],
+        "signals": _signals(review.signals),
+    }
+
+
+def decide(*, session: Session, actor_id: int, review_ids: Any, approve: Any, reason: Any = None, note: Any = None,
+           now: datetime | None = None) -> int:
+    """Approve (the reward becomes payable) or reject with a reason (the reward is canceled) each
+    undecided review; returns how many were decided."""
+    staff = require_staff(session, actor_id, roles.DECIDE_REVIEWS)
+    if not isinstance(approve, bool):
+        raise ServiceError("Choose approve or reject.")
+    note = note.strip() if isinstance(note, str) else None
+    if not approve and (problem := decisions.reason_problem(reason, note)):
+        raise ServiceError(problem, field="reason")
+    ids = parse_ids(review_ids, MAX_BULK)
+    return _decide(session, staff, ids, approve, reason if not approve else None, note or None if not approve else None,
+                   now or utcnow(), strict=len(ids) == 1)
+
+
+def _decide(session: Session, staff: Staff, ids: list[int], approve: bool, reason: str | None, note: str | None,
+            now: datetime, *, strict: bool = False, action: str | None = None) -> int:
+    reviews = session.execute(select(Review).where(Review.id.in_(ids), Review.status == decisions.SUBMITTED)
+                              .with_for_update()).scalars().all()
+    if strict and not reviews:
+        raise ServiceError(ALREADY_DECIDED)
+    for review in reviews:
+        review.status = decisions.APPROVED if approve else decisions.REJECTED
+        review.decided_at, review.decided_by_id = now, staff.account_id or None
+        review.reject_reason, review.reject_note = reason, note
+        session.add(review)
+        reward = session.execute(select(Reward).where(Reward.review_id == review.id).with_for_update()).scalar_one_or_none()
+        reward_before = reward.status if reward else None
+        if reward is not None and reward.status == "PENDING":
+            if approve:
+                reward.approved_at = now
+            else:
+                reward.status = "CANCELED"
+            session.add(reward)
+        audit.record(session, staff, action or ("review.approve" if approve else "review.reject"), "review", review.id,
+                     {"status": decisions.SUBMITTED, "reward": reward_before},
+                     {"status": review.status, "reward": reward.status if reward else None,
+                      **({"reason": reason, "note": note} if not approve else {})})
+    return len(reviews)
+
+
+def due_for_approval(session: Session, now: datetime, days: int) -> list[int]:
+    cutoff = now - timedelta(days=days)
+    return list(session.execute(select(Review.id).where(Review.status == decisions.SUBMITTED, Review.created_at <= cutoff)
+                                .order_by(Review.id).limit(1000)).scalars())
+
+
+def auto_approve(*, session: Session, now: datetime | None = None, days: int | None = None) -> int:
+    """The scheduled job: approve every review left undecided for `days` (settings.auto_approve_days)."""
+    now = now or utcnow()
+    total = 0
+    while ids := due_for_approval(session, now, days or auto_approve_days()):
+        total += _decide(session, audit.SYSTEM, ids, True, None, None, now, action="review.auto-approve")
+        session.flush()
+    return total
+
+
+def export_csv(*, session: Session, actor_id: int, test_id: Any) -> tuple[str, str]:
+    """(file name, CSV text) of a test's reviews: one row per review, one column per question."""
+    staff = require_staff(session, actor_id, roles.EXPORT)
+    tid = one_id(test_id, "Choose a test to export its reviews.")
+    test = session.get(Test, tid)
+    if test is None:
+        raise ServiceError("This test does not exist.")
+    found = session.execute(
+        select(Review, Account.email, ReviewSession.started_at).outerjoin(Account, Account.id == Review.account_id)
+        .outerjoin(ReviewSession, ReviewSession.id == Review.session_id)
+        .where(Review.test_id == tid).order_by(Review.created_at, Review.id)
+    ).all()
+    known: dict = {}
+    flat = [(review, email, started, _answers(session, review, test, known)) for review, email, started in found]
+    columns: dict[str, str] = {}
+    for *_rest, answers in flat:
+        for a in answers:
+            columns.setdefault(a.column, a.question)
+    header = ["review_id", "participant", "submitted_at", "status", "rejection_reason", "time_taken", "words",
+              "pasted_answers", *columns.values()]
+    rows = []
+    for review, email, started, answers in flat:
+        by_column = {a.column: a.text for a in answers}
+        rows.append([review.id, email or review.respondent_key, review.created_at.isoformat() if review.created_at else "",
+                     review.status, decisions.REJECTION_REASONS.get(review.reject_reason or "", ""),
+                     _duration(started, review.created_at), sum(a.words for a in answers),
+                     sum(1 for a in answers if a.pasted), *(by_column.get(c, "") for c in columns)])
+    audit.record(session, staff, "reviews.export", "test", tid, {}, {"rows": len(rows)})
+    return f"reviews-test-{tid}.csv", to_csv(header, rows)
+
+
+def clear_expired_pending(*, session: Session, actor_id: int, now: datetime | None = None) -> str:
+    """'Clear expired pending reviews': the spec's message for what happened."""
+    staff = require_staff(session, actor_id, roles.CLEAR_PENDING)
+    now = now or utcnow()
+    expired = (ReviewSession.status == "active", ReviewSession.deadline_at < now)
+    count = session.execute(update(ReviewSession).where(*expired).values(status="cleared", updated_at=now)).rowcount
+    if not count:
+        return pending.NONE_TO_CLEAR
+    audit.record(session, staff, "pending-reviews.clear", "review-session", "", {"status": "active"},
+                 {"status": "cleared", "count": count})
+    return pending.CLEARED

@@ -1,0 +1,163 @@
+"""Staff: rewards by participant and test with totals; mark paid, failed or canceled; the payout CSV."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import String, and_, bindparam, func, or_, select
+from sqlmodel import Session
+
+from portal.domain import table as rules
+from portal.domain.reference_data import PAYMENT_STATUSES
+from portal.domain.staff import reviews as decisions
+from portal.domain.staff import roles
+from portal.domain.staff.csv_cells import to_csv
+from portal.models import Account, Review, Reward, Test
+from portal.models._base import utcnow
+from portal.services.admin import audit
+from portal.services.admin.guard import require_staff
+from portal.services.admin.participants import AnyId, parse_ids
+from portal.services.errors import ServiceError
+from portal.services.referrals import on_reward_paid
+from portal.services.admin.filters import conditions as filter_conditions
+from portal.services.tables import TablePage, TableQuery, bound_values, clean
+
+PAID, FAILED, CANCELED = "EXECUTED", "FAILED", "CANCELED"
+MARKS = {PAID: "reward.pay", FAILED: "reward.fail", CANCELED: "reward.cancel"}
+MAX_BULK = 1000
+SORTABLE = {"createdOn": Reward.created_at, "amount": Reward.amount_cents}
+FILTERS: dict[str, dict[str, Any]] = {
+    "payable": {"type": "list", "options": ("yes",)},
+    "paymentStatus": {"type": "list", "options": PAYMENT_STATUSES},
+    "test": {"type": "list", "options": AnyId()},
+    "createdOn": {"type": "range"},
+}
+PAYABLE = and_(Reward.status == "PENDING", Reward.approved_at.is_not(None))
+
+
+def clean_query(**raw: Any) -> TableQuery:
+    return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, page_sizes=(100, 200), **raw)
+
+
+def _conditions(query: TableQuery) -> list[Any]:
+    out: list[Any] = []
+    if query.search:
+        pattern = bindparam("pattern", type_=String)
+        out.append(or_(Account.email.ilike(pattern, escape="\\"), Test.name.ilike(pattern, escape="\\")))
+    out += filter_conditions(
+        query, lists={"paymentStatus": Reward.status}, ids={"test": Reward.test_id}, dates={"createdOn": Reward.created_at},
+        own={"payable": lambda f: ~PAYABLE if f.type == "exclude" else PAYABLE},
+    )
+    return out
+
+
+def _source(query: TableQuery):
+    source = select(Reward.id)
+    if query.search:  # only a search reads the test and the participant (a reward's test is its review's, never missing)
+        source = source.join(Test, Test.id == Reward.test_id).outerjoin(Account, Account.id == Reward.account_id)
+    return source.where(and_(True, *_conditions(query)))
+
+
+def list_rewards(*, session: Session, actor_id: int, query: TableQuery) -> TablePage:
+    staff = require_staff(session, actor_id, roles.VIEW)
+    values = bound_values(query)
+    source = _source(query).add_columns(Reward.amount_cents).subquery()
+    total, cents = session.execute(select(func.count(), func.coalesce(func.sum(source.c.amount_cents), 0))
+                                   .select_from(source), values).one()
+    column = SORTABLE[query.sort_by]
+    ascending = query.sort_direction == rules.ASCENDING
+    order = (column.asc(), Reward.id.asc()) if ascending else (column.desc(), Reward.id.desc())
+    ids = [r[0] for r in session.execute(_source(query).order_by(*order).limit(query.page_size).offset(query.offset), values)]
+    rows = []
+    if ids:
+        found = session.execute(select(Reward, Test.name, Account.email).join(Test, Test.id == Reward.test_id)
+                                .outerjoin(Account, Account.id == Reward.account_id).where(Reward.id.in_(ids))).all()
+        by_id = {reward.id: (reward, name, email) for reward, name, email in found}
+        rows = [_row(*by_id[i], may_pay=staff.may(roles.PAY)) for i in ids]
+    page = TablePage(rows=rows, total=int(total))
+    page.total_open = int(cents)  # the amount of every matching reward (shown as the total)
+    return page
+
+
+def _row(reward: Reward, test_name: str, email: str | None, *, may_pay: bool) -> dict[str, str]:
+    payable = reward.status == "PENDING" and reward.approved_at is not None
+    return {
+        "id": str(reward.id), "participant": email or "", "account_id": str(reward.account_id or ""),
+        "test": test_name, "amount": rules.format_money(reward.amount_cents),
+        "created": rules.format_date(reward.created_at),
+        "status": reward.status, "status_label": "Payable" if payable else rules.payment_status_label(reward.status),
+        "approved": rules.format_date(reward.approved_at), "paid_on": rules.format_date(reward.paid_on),
+        "payable": "yes" if payable and may_pay else "",  # the row's 'Mark paid' shows where set
+    }
+
+
+def mark(*, session: Session, actor_id: int, reward_ids: Any, status: Any, now: datetime | None = None) -> int:
+    """Mark rewards paid (EXECUTED, with today's date; payable ones only), failed or canceled; returns how many.
+    Paying credits the referral bonus after a referee's first paid reward, as the CLI does."""
+    staff = require_staff(session, actor_id, roles.PAY)
+    if status not in MARKS:
+        raise ServiceError("Choose paid, failed or canceled.")
+    ids = parse_ids(reward_ids, MAX_BULK)
+    now = now or utcnow()
+    if status == PAID:  # a failed payment may be retried
+        allowed = or_(PAYABLE, and_(Reward.status == FAILED, Reward.approved_at.is_not(None)))
+    elif status == FAILED:  # only a payment that was due can fail (an unapproved one marked failed could never be paid)
+        allowed = PAYABLE
+    else:
+        allowed = Reward.status.in_(("PENDING", FAILED))
+    rewards = session.execute(select(Reward).where(Reward.id.in_(ids), allowed).with_for_update()).scalars().all()
+    if not rewards and len(ids) == 1:
+        raise ServiceError("Only approved, unpaid rewards can be paid." if status == PAID else "This reward cannot be changed now.")
+    for reward in rewards:
+        before = {"status": reward.status, "paid_on": reward.paid_on}
+        reward.status = status
+        reward.paid_on = now if status == PAID else None
+        session.add(reward)
+        session.flush()
+        after: dict[str, Any] = {"status": reward.status, "paid_on": reward.paid_on}
+        if status == PAID and (member := on_reward_paid(session=session, reward_id=reward.id)) is not None:
+            after["referral_bonus_to"] = member.referrer_account_id
+        audit.record(session, staff, MARKS[status], "reward", reward.id, before, after)
+    return len(rewards)
+
+
+def mark_paid_by_system(*, session: Session, reward_id: int) -> tuple[Reward, Any]:
+    """The CLI's mark-reward-paid: the same rules, recorded as the system."""
+    reward = session.get(Reward, reward_id, with_for_update=True)
+    if reward is None:
+        raise ServiceError(f"Reward {reward_id} not found.")
+    if reward.status == PAID:  # paid already (say, before referrals): a bonus not credited yet is credited now
+        return reward, on_reward_paid(session=session, reward_id=reward.id)
+    if reward.status != "PENDING" and reward.status != FAILED:
+        raise ServiceError(f"Reward {reward_id} is {reward.status}: only pending or failed rewards can be paid.")
+    before = {"status": reward.status, "paid_on": reward.paid_on}
+    reward.status, reward.paid_on = PAID, utcnow()
+    reward.approved_at = reward.approved_at or reward.paid_on
+    session.add(reward)
+    review = session.get(Review, reward.review_id, with_for_update=True)
+    if review is not None and review.status == decisions.SUBMITTED:  # paying accepts the review (as migration 0007 did)
+        review.status, review.decided_at = decisions.APPROVED, reward.paid_on
+        session.add(review)
+    session.flush()
+    member = on_reward_paid(session=session, reward_id=reward.id)
+    audit.record(session, audit.SYSTEM, "reward.pay", "reward", reward.id, before, {"status": PAID, "paid_on": reward.paid_on})
+    return reward, member
+
+
+def payout_csv(*, session: Session, actor_id: int) -> tuple[str, str]:
+    """Payable rewards per participant: participant, payment e-mail, amount, reward ids."""
+    staff = require_staff(session, actor_id, roles.PAY)
+    found = session.execute(
+        select(Account.id, Account.email, Account.work_email, func.sum(Reward.amount_cents), func.count(Reward.id))
+        .join(Reward, Reward.account_id == Account.id).where(PAYABLE).group_by(Account.id, Account.email, Account.work_email)
+        .order_by(Account.id)
+    ).all()
+    ids = session.execute(select(Reward.account_id, Reward.id).where(PAYABLE).order_by(Reward.id)).all()
+    by_account: dict[int, list[str]] = {}
+    for account_id, reward_id in ids:
+        by_account.setdefault(account_id, []).append(str(reward_id))
+    rows = [[account_id, email or work_email or "", f"{cents / 100:.2f}", " ".join(by_account.get(account_id, []))]
+            for account_id, email, work_email, cents, _count in found]
+    audit.record(session, staff, "rewards.export", "reward", "", {}, {"participants": len(rows)})
+    return "payouts.csv", to_csv(["participant_id", "payment_email", "amount_usd", "reward_ids"], rows)

@@ -1,0 +1,64 @@
+"""Staff: the tests list of /admin/tests with live counts (part 2 adds editing and import)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import String, and_, bindparam, func, or_, select
+from sqlmodel import Session
+
+from portal.domain import invites as invite_rules
+from portal.domain import table as rules
+from portal.domain.kinds import kind_of
+from portal.domain.staff import roles
+from portal.models import Invite, Review, Test
+from portal.services.admin.guard import require_staff
+from portal.services.admin.participants import one_id
+from portal.services.errors import ServiceError
+from portal.services.admin.filters import conditions as filter_conditions
+from portal.services.tables import TablePage, TableQuery, bound_values, clean
+
+STATUSES = ("draft", "ready-to-launch", "scheduled", "running", "stopped", "completed", "removed")
+SORTABLE = {"createdOn": Test.created_at, "name": Test.name}
+FILTERS: dict[str, dict[str, Any]] = {"status": {"type": "list", "options": STATUSES}}
+
+
+def clean_query(**raw: Any) -> TableQuery:
+    return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
+
+
+def list_tests(*, session: Session, actor_id: int, query: TableQuery) -> TablePage:
+    require_staff(session, actor_id, roles.VIEW)
+    values = bound_values(query)
+    conditions = []
+    if query.search:
+        pattern = bindparam("pattern", type_=String)
+        conditions.append(or_(Test.name.ilike(pattern, escape="\\"), Test.product_type.ilike(pattern, escape="\\")))
+    conditions += filter_conditions(query, lists={"status": Test.status})
+    where = and_(True, *conditions)
+    total = session.execute(select(func.count()).select_from(Test).where(where), values).scalar_one()
+    column = SORTABLE[query.sort_by]
+    order = (column.asc(), Test.id.asc()) if query.sort_direction == rules.ASCENDING else (column.desc(), Test.id.desc())
+    tests = session.execute(select(Test).where(where).order_by(*order).limit(query.page_size).offset(query.offset), values).scalars().all()
+    ids = [t.id for t in tests]
+    invited = dict(session.execute(select(Invite.test_id, func.count()).where(Invite.test_id.in_(ids)).group_by(Invite.test_id)).all())
+    reviews = dict(session.execute(select(Review.test_id, func.count()).where(Review.test_id.in_(ids)).group_by(Review.test_id)).all())
+    waiting = dict(session.execute(select(Review.test_id, func.count()).where(Review.test_id.in_(ids), Review.status == "submitted")
+                                   .group_by(Review.test_id)).all())
+    return TablePage(rows=[{
+        "id": str(t.id), "name": t.name, "kind": kind_of(t.product_type).name.capitalize(),
+        "type": invite_rules.product_type_label(t.product_type), "status": t.status,
+        "invited": str(invited.get(t.id, 0)), "reviews": str(reviews.get(t.id, 0)), "waiting": str(waiting.get(t.id, 0)),
+        "created": rules.format_date(t.created_at), "running": "yes" if t.status == "running" else "",
+    } for t in tests], total=int(total))
+
+
+def test_summary(*, session: Session, actor_id: int, test_id: Any) -> dict[str, str]:
+    require_staff(session, actor_id, roles.VIEW)
+    tid = one_id(test_id, "This test does not exist.")
+    test = session.get(Test, tid)
+    if test is None:
+        raise ServiceError("This test does not exist.")
+    return {"id": str(test.id), "name": test.name, "status": test.status,
+            "type": invite_rules.product_type_label(test.product_type),
+            "limit": str(test.participant_limit) if test.participant_limit is not None else "No limit"}

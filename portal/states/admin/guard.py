@@ -1,0 +1,43 @@
+"""The staff guard of every /admin page, and the caller of every staff handler."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from portal.domain.staff import roles
+from portal.states.auth import current_user, sign_in_url_for
+from portal.states.tab_owner import TabOwned
+
+
+async def caller_id(state: rx.State) -> int | None:
+    """The signed-in account behind this tab (None when signed out): the services check its role."""
+    user = await current_user(state)
+    return user.account_id if user is not None else None
+
+
+async def staff_id(state: rx.State) -> int | None:
+    """The caller's account id when they are staff, else None: page loads skip quietly for anyone else
+    (the page shows them the not-found page; the services refuse them in any case)."""
+    user = await current_user(state)
+    return user.account_id if user is not None and roles.is_staff(user.staff_role) else None
+
+
+class StaffState(TabOwned, rx.State):
+    """What the admin pages show: nothing until checked; the not-found page for anyone but staff."""
+
+    checked: bool = False
+    allowed: bool = False
+    role_label: str = ""
+    can: dict[str, bool] = {}
+
+    @rx.event
+    async def guard(self):
+        """on_load of every /admin page: signed out -> sign-in; a participant -> the not-found page."""
+        user = await current_user(self)
+        if user is None or not user.may_use_private_routes:
+            return rx.redirect(sign_in_url_for(self), replace=True)
+        self.can = roles.permissions_of(user.staff_role)
+        self.allowed = self.can[roles.VIEW]
+        self.role_label = roles.role_label(user.staff_role) if self.allowed else ""
+        self.checked = True
+        return None

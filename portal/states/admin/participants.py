@@ -1,0 +1,133 @@
+"""/admin/participants: the participants table, bulk verification, deactivation, staff roles; and the
+queue of profile change requests."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import reflex as rx
+
+from portal import db
+from portal.domain.accounts import CurrentUser
+from portal.domain.table import selection_label
+from portal.services.admin import change_requests as requests_service
+from portal.services.admin import participants as service
+from portal.services.tables import TablePage, TableQuery
+from portal.states.admin.guard import caller_id, staff_id
+from portal.states.browser import toast
+from portal.states.tab_owner import TabOwned
+from portal.states.table import DataTableState
+
+
+class ParticipantsTable(DataTableState, mixin=True):
+    """The participants table (search, filters, paging), on /admin/participants and, with the
+    invite panel, on a test's invite page."""
+
+    sortable_columns: ClassVar[tuple[str, ...]] = tuple(service.SORTABLE)
+    filter_specs: ClassVar[dict[str, dict[str, Any]]] = service.FILTERS
+    extra_page_sizes: ClassVar[tuple[int, ...]] = (100, 200)
+
+    async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
+        return await db.run(service.list_participants, actor_id=caller.account_id, query=query)
+
+    def _criteria(self) -> dict[str, Any]:
+        """The applied search and filters (the invite page sends invites to the same people)."""
+        query = self._query()
+        return {"search": query.search, "filters": [{"name": f.name, "type": f.type, "values": list(f.values)} for f in query.filters]}
+
+
+class AdminParticipantsState(ParticipantsTable, rx.State):
+    """/admin/participants: the table with bulk verification, deactivation and staff roles."""
+
+    confirm_action: str = ""  # verify | unverify while the confirmation is open
+    role_dialog_id: str = ""
+    role_choice: str = "participant"
+
+    @rx.event
+    def select_page(self):
+        ids = [r["id"] for r in self.rows]
+        everything = all(i in self.selected_ids for i in ids)
+        self.selected_ids = [i for i in self.selected_ids if i not in ids] if everything else list(dict.fromkeys([*self.selected_ids, *ids]))
+
+    @rx.event
+    def ask(self, action: Any):
+        if action in ("verify", "unverify") and self.selected_ids:
+            self.confirm_action = action
+
+    @rx.event
+    def cancel(self):
+        self.confirm_action = ""
+
+    @rx.event
+    async def confirm(self):
+        action, self.confirm_action = self.confirm_action, ""
+        if action not in ("verify", "unverify"):
+            return None
+        changed = await db.run(service.set_verified, actor_id=await caller_id(self), account_ids=self.selected_ids,
+                               verified=action == "verify")
+        self.selected_ids = []
+        await self._reload()
+        noun = "participant" if changed == 1 else "participants"
+        return toast("success", f"{changed} {noun} {'verified' if action == 'verify' else 'unverified'}.")
+
+    @rx.event
+    async def set_active(self, account_id: Any, active: Any):
+        changed = await db.run(service.set_active, actor_id=await caller_id(self), account_id=account_id, active=active)
+        await self._reload()
+        if not changed:
+            return None
+        return toast("success", "Account reactivated." if active is True else "Account deactivated: its sessions are ended.")
+
+    @rx.event
+    def open_role(self, account_id: Any, current: Any = "participant"):
+        if isinstance(account_id, str) and account_id in {r["id"] for r in self.rows}:
+            self.role_dialog_id = account_id
+            self.role_choice = current if current in (*service.roles.ROLES, "participant") else "participant"
+
+    @rx.event
+    def choose_role(self, role: Any):
+        if role in (*service.roles.ROLES, "participant"):
+            self.role_choice = role
+
+    @rx.event
+    def close_role(self):
+        self.role_dialog_id = ""
+
+    @rx.event
+    async def save_role(self):
+        account_id, self.role_dialog_id = self.role_dialog_id, ""
+        changed = await db.run(service.set_staff_role, actor_id=await caller_id(self), account_id=account_id, role=self.role_choice)
+        await self._reload()
+        return toast("success", "Role changed.") if changed else None
+
+    @rx.var
+    def selection_text(self) -> str:
+        return selection_label(len(self.selected_ids))
+
+    @rx.var
+    def confirm_text(self) -> str:
+        count = len(self.selected_ids)
+        noun = "participant" if count == 1 else "participants"
+        return f"{'Verify' if self.confirm_action == 'verify' else 'Unverify'} {count} {noun}?"
+
+
+class ChangeRequestsState(TabOwned, rx.State):
+    rows: list[dict[str, Any]] = []
+    total: int = 0
+    page: int = 1
+    loaded: bool = False
+
+    async def _reload(self) -> None:
+        result = await db.run(requests_service.list_pending, actor_id=await caller_id(self), page=self.page)
+        self.rows, self.total, self.loaded = result.rows, result.total, True
+
+    @rx.event
+    async def load(self):
+        if await staff_id(self) is not None:
+            await self._reload()
+
+    @rx.event
+    async def decide(self, request_id: Any, approve: Any):
+        status = await db.run(requests_service.decide, actor_id=await caller_id(self), request_id=request_id, approve=approve)
+        await self._reload()
+        return toast("success", "Change approved." if status == "approved" else "Change declined: the old values are back.")

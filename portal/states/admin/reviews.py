@@ -1,0 +1,126 @@
+"""/admin/reviews: submitted reviews, one review's answers, approve or reject, CSV, clearing pending reviews."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, ClassVar
+
+import reflex as rx
+
+from portal import db
+from portal.domain.accounts import CurrentUser
+from portal.domain.ids import whole_number
+from portal.domain.staff import pending
+from portal.domain.staff import reviews as decisions
+from portal.services.admin import reviews as service
+from portal.services.errors import ServiceError
+from portal.services.tables import TablePage, TableQuery
+from portal.states.admin.guard import caller_id
+from portal.states.browser import toast
+from portal.states.table import DataTableState
+
+log = logging.getLogger(__name__)
+
+
+class AdminReviewsState(DataTableState, rx.State):
+    sortable_columns: ClassVar[tuple[str, ...]] = tuple(service.SORTABLE)
+    filter_specs: ClassVar[dict[str, dict[str, Any]]] = service.FILTERS
+
+    detail: dict[str, Any] = {}
+    detail_open: bool = False
+    reject_ids: list[str] = []
+    reject_reason: str = ""
+    reject_note: str = ""
+    reject_error: str = ""
+    clear_message: str = ""
+    test_filter: str = ""  # the test chosen by ?test=ID (CSV export)
+
+    async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
+        return await db.run(service.list_reviews, actor_id=caller.account_id, query=query)
+
+    @rx.event
+    async def load_page(self):
+        """on mount: ?test=ID shows that test's reviews (and offers its CSV)."""
+        number = whole_number(self.router.url.query_parameters.get("test", ""))
+        self.test_filter = str(number) if number else ""
+        self._filters = [{"name": "test", "type": "list", "values": [self.test_filter]}] if number else []
+        self.applied_filter_count = len(self._filters)
+        self.page, self.selected_ids, self.clear_message = 1, [], ""
+        await self._reload()
+
+    @rx.event
+    async def open_review(self, review_id: Any):
+        self.detail = await db.run(service.review_detail, actor_id=await caller_id(self), review_id=review_id)
+        self.detail_open = True
+
+    @rx.event
+    def close_review(self):
+        self.detail_open = False
+
+    async def _decide(self, ids: list[str], approve: bool, reason: str | None = None, note: str | None = None):
+        count = await db.run(service.decide, actor_id=await caller_id(self), review_ids=ids, approve=approve,
+                             reason=reason, note=note)
+        self.selected_ids = [i for i in self.selected_ids if i not in ids]
+        self.detail_open = False
+        await self._reload()
+        noun = "review" if count == 1 else "reviews"
+        return toast("success", f"{count} {noun} {'approved' if approve else 'rejected'}.")
+
+    @rx.event
+    async def approve(self, review_id: Any):
+        return await self._decide([review_id] if isinstance(review_id, str) else [], True)
+
+    @rx.event
+    async def approve_selected(self):
+        return await self._decide(list(self.selected_ids), True)
+
+    @rx.event
+    def ask_reject(self, review_id: Any = None):
+        ids = [review_id] if isinstance(review_id, str) else list(self.selected_ids)
+        if ids:
+            self.reject_ids, self.reject_reason, self.reject_note, self.reject_error = ids, "", "", ""
+
+    @rx.event
+    def set_reject_reason(self, reason: Any):
+        self.reject_reason = reason if reason in decisions.REJECTION_REASONS else ""
+        self.reject_error = ""
+
+    @rx.event
+    def set_reject_note(self, note: Any):
+        self.reject_note = note[: decisions.NOTE_MAX + 1] if isinstance(note, str) else ""
+
+    @rx.event
+    def cancel_reject(self):
+        self.reject_ids = []
+
+    @rx.event
+    async def confirm_reject(self):
+        problem = decisions.reason_problem(self.reject_reason, self.reject_note)
+        if problem:
+            self.reject_error = problem
+            return None
+        ids, self.reject_ids = self.reject_ids, []
+        return await self._decide(ids, False, self.reject_reason, self.reject_note)
+
+    @rx.event
+    async def export_csv(self):
+        name, text = await db.run(service.export_csv, actor_id=await caller_id(self), test_id=self.test_filter)
+        return rx.download(data=text.encode("utf-8"), filename=name, mime_type="text/csv;charset=utf-8")
+
+    @rx.event
+    async def clear_pending(self):
+        """The spec's three messages: cleared, nothing to clear, or the error."""
+        actor = await caller_id(self)
+        try:
+            self.clear_message = await db.run(service.clear_expired_pending, actor_id=actor)
+        except ServiceError:
+            raise
+        except Exception:
+            log.exception("clearing expired pending reviews failed")
+            self.clear_message = pending.CLEAR_FAILED
+            return toast("error", pending.CLEAR_FAILED)
+        return toast("success" if self.clear_message == pending.CLEARED else "info", self.clear_message)
+
+    @rx.var
+    def reasons(self) -> list[list[str]]:
+        return [[key, label] for key, label in decisions.REJECTION_REASONS.items()]

@@ -1,0 +1,131 @@
+"""/admin/tests and /admin/tests/[test_id]/invite: the tests list, and inviting participants to one test."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import reflex as rx
+
+from portal import db
+from portal.domain.accounts import CurrentUser
+from portal.domain.ids import whole_number
+from portal.domain.staff import incentives
+from portal.services.admin import invites as invite_service
+from portal.services.admin import tests as service
+from portal.services.errors import ServiceError
+from portal.services.tables import TablePage, TableQuery
+from portal.states.admin.guard import caller_id, staff_id
+from portal.states.admin.participants import ParticipantsTable
+from portal.states.browser import toast
+from portal.states.table import DataTableState
+
+
+class AdminTestsState(DataTableState, rx.State):
+    sortable_columns: ClassVar[tuple[str, ...]] = tuple(service.SORTABLE)
+    filter_specs: ClassVar[dict[str, dict[str, Any]]] = service.FILTERS
+
+    async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
+        return await db.run(service.list_tests, actor_id=caller.account_id, query=query)
+
+
+class InviteState(ParticipantsTable, rx.State):
+    """A test's invite page: the participants table choosing who, and the invite panel (counts, payout,
+    override, sending with progress). The counts follow every change of the table's search and filters."""
+
+    test: dict[str, str] = {}
+    matched: int = 0
+    invited: int = 0
+    reviewed: int = 0
+    to_invite: int = 0
+    places: str = ""
+    payout: str = ""
+    override_text: str = ""
+    override_error: str = ""
+    confirm_open: bool = False
+    sending: bool = False
+    requested: int = 0
+    sent: int = 0
+    skipped: int = 0
+    result: str = ""
+
+    def _test_id(self) -> int | None:
+        return whole_number(self.router.page.params.get("test_id", ""))
+
+    def _override(self) -> int | None:
+        value = incentives.parse_dollars(self.override_text)
+        return value if isinstance(value, int) else None
+
+    async def _reload(self) -> None:
+        await super()._reload()
+        if self.test:
+            await self._count()
+
+    async def _count(self) -> None:
+        found = await db.run(invite_service.audience, actor_id=await caller_id(self), test_id=self._test_id(),
+                             criteria=self._criteria(), override_cents=self._override())
+        self.matched, self.invited, self.reviewed, self.to_invite = found.matched, found.invited, found.reviewed, found.to_invite
+        self.places = "No limit" if found.places is None else str(found.places)
+        self.payout = found.payout_range
+
+    @rx.event
+    async def load_page(self):
+        actor = await staff_id(self)
+        if actor is None:
+            return
+        self.test = await db.run(service.test_summary, actor_id=actor, test_id=self._test_id())
+        self.result, self.sent, self.requested, self.skipped = "", 0, 0, 0
+        await self._reload()
+
+    @rx.event
+    async def recount(self):
+        await self._count()
+
+    @rx.event
+    async def set_override(self, text: Any):
+        self.override_text = text[:20] if isinstance(text, str) else ""
+        problem = incentives.parse_dollars(self.override_text)
+        self.override_error = problem if isinstance(problem, str) else ""
+        await self._count()
+
+    @rx.event
+    def ask(self):
+        if self.to_invite > 0 and not self.override_error and not self.sending:
+            self.confirm_open = True
+
+    @rx.event
+    def cancel(self):
+        self.confirm_open = False
+
+    @rx.event(background=True)
+    async def send(self):
+        """Start the batch, then send it chunk by chunk (one transaction each), showing the progress."""
+        async with self:
+            if self.sending or not self.confirm_open:
+                return
+            self.confirm_open, self.sending, self.result = False, True, ""
+            actor = await caller_id(self)
+            criteria, test_id, override = self._criteria(), self._test_id(), self._override()
+        try:
+            batch = await db.run(invite_service.start_batch, actor_id=actor, test_id=test_id, criteria=criteria,
+                                 override_cents=override)
+            async with self:
+                self.requested, self.sent, self.skipped = batch["requested"], 0, 0
+            while batch["status"] == "running":
+                batch = await db.run(invite_service.run_chunk, actor_id=actor, batch_id=batch["id"])
+                async with self:
+                    self.sent, self.skipped = batch["sent"], batch["skipped"]
+        except ServiceError as refused:
+            async with self:
+                self.sending = False
+            yield toast("error", refused.message)
+            return
+        async with self:
+            self.sending = False
+            noun = "invite" if batch["sent"] == 1 else "invites"
+            self.result = f"{batch['sent']} {noun} sent" + (f", {batch['skipped']} skipped (quota)." if batch["skipped"] else ".")
+            await self._count()
+        yield toast("success", self.result)
+
+    @rx.var
+    def progress(self) -> int:
+        return int(100 * self.sent / self.requested) if self.requested else 0
