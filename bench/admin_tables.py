@@ -80,9 +80,6 @@ ACTIONS = (["review.approve"] * 30 + ["review.auto-approve"] * 10 + ["review.rej
            + ["reward.fail"] + ["reward.cancel"] * 2 + ["participant.verify"] * 12 + ["participant.unverify"]
            + ["participant.deactivate"] + ["change-request.approve"] * 4 + ["change-request.decline"] + ["invites.send"] * 2
            + ["reviews.export"] + ["rewards.export"] + ["pending-reviews.clear"] + ["staff.role"])
-ACTION_TARGETS = {"review": "review", "reward": "reward", "participant": "account", "change-request": "change-request",
-                  "invites": "test", "reviews": "test", "rewards": "reward", "pending-reviews": "review-session",
-                  "staff": "account"}
 STAFF = [("super-admin", "admin"), ("team-owner", "owner"), ("team-manager", "manager")]
 SURVEY_ANSWERS = json.dumps({
     "involvement": {"value": "decider"}, "tools-used": {"value": ["spreadsheets", "bi-suite"]},
@@ -117,8 +114,12 @@ def step(conn: psycopg.Connection, label: str, sql: str, params: dict | None = N
 
 
 def spread_factor(n: int) -> int:
-    """A multiplier k with gcd(k, n) = 1: g -> g * k mod n is then a permutation of 0..n-1 (picks exactly r of n)."""
-    return next(k for k in (1_000_003, 999_983, 999_979, 7_919) if math.gcd(k, n) == 1)
+    """A multiplier k with gcd(k, n) = 1 near n / golden ratio: g -> g * k mod n is then a permutation of 0..n-1
+    whose values are spread evenly over any run of g (so "g * k mod n < r" picks exactly r of n, evenly in time)."""
+    k = round(n * 0.6180339887)
+    while math.gcd(k, n) != 1:
+        k += 1
+    return k
 
 
 # The derived columns of participant g (1..P), shared by the account and the profile inserts.
@@ -315,10 +316,12 @@ def cases(conn: psycopg.Connection) -> list[tuple[str, Callable[..., Any], dict[
         ("participants: page 1000 (100 a page)", participants.list_participants, {"query": pq(page=1000, page_size=100)}),
         (f"invite audience: test {running_test}, 3 filters", invites.audience,
          {"test_id": running_test, "criteria": {"search": "", "filters": audience_filters}}),
-        ("reviews: default page", reviews.list_reviews, {"query": rq()}),
+        ("reviews: unfiltered", reviews.list_reviews, {"query": rq()}),
+        ("reviews: the page's default, waiting for a decision", reviews.list_reviews,
+         {"query": rq(filters=[filt("status", "submitted")])}),
         (f"reviews: one test ({busy_test})", reviews.list_reviews, {"query": rq(filters=[filt("test", str(busy_test))])}),
-        ("rewards: default page", rewards.list_rewards, {"query": wq()}),
-        ("rewards: payable", rewards.list_rewards, {"query": wq(filters=[filt("payable", "yes")])}),
+        ("rewards: unfiltered", rewards.list_rewards, {"query": wq()}),
+        ("rewards: payable (the page's default)", rewards.list_rewards, {"query": wq(filters=[filt("payable", "yes")])}),
         ("audit log: default page", audit.list_audit, {"query": aq()}),
         ("audit log: action 'Marked reward paid'", audit.list_audit, {"query": aq(filters=[filt("action", "reward.pay")])}),
         ("tests: default page", tests.list_tests, {"query": tests.clean_query()}),

@@ -96,7 +96,7 @@ def mark(*, session: Session, actor_id: int, reward_ids: Any, status: Any, now: 
     """Mark rewards paid (EXECUTED, with today's date; payable ones only), failed or canceled; returns how many.
     Paying credits the referral bonus after a referee's first paid reward, as the CLI does."""
     staff = require_staff(session, actor_id, roles.PAY)
-    if status not in MARKS:
+    if not isinstance(status, str) or status not in MARKS:
         raise ServiceError("Choose paid, failed or canceled.")
     ids = parse_ids(reward_ids, MAX_BULK)
     now = now or utcnow()

@@ -40,10 +40,15 @@ class AdminReviewsState(DataTableState, rx.State):
 
     @rx.event
     async def load_page(self):
-        """on mount: ?test=ID shows that test's reviews (and offers its CSV)."""
+        """on load: ?test=ID shows every review of that test (and offers its CSV); otherwise the reviews
+        waiting for a decision, across tests (the daily queue; the filter can be changed)."""
         number = whole_number(self.router.url.query_parameters.get("test", ""))
         self.test_filter = str(number) if number else ""
-        self._filters = [{"name": "test", "type": "list", "values": [self.test_filter]}] if number else []
+        if number:
+            self._filters, self.draft_selected = [{"name": "test", "type": "list", "values": [self.test_filter]}], []
+        else:
+            self._filters = [{"name": "status", "type": "list", "values": [decisions.SUBMITTED]}]
+            self.draft_selected = [f"status:{decisions.SUBMITTED}"]
         self.applied_filter_count = len(self._filters)
         self.page, self.selected_ids, self.clear_message = 1, [], ""
         await self._reload()
@@ -82,7 +87,7 @@ class AdminReviewsState(DataTableState, rx.State):
 
     @rx.event
     def set_reject_reason(self, reason: Any):
-        self.reject_reason = reason if reason in decisions.REJECTION_REASONS else ""
+        self.reject_reason = reason if isinstance(reason, str) and reason in decisions.REJECTION_REASONS else ""
         self.reject_error = ""
 
     @rx.event

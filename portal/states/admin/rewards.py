@@ -42,7 +42,7 @@ class AdminRewardsState(DataTableState, rx.State):
 
     @rx.event
     def ask(self, status: Any):
-        if status in LABELS and self.selected_ids:
+        if isinstance(status, str) and status in LABELS and self.selected_ids:
             self.confirm_status = status
 
     @rx.event
@@ -59,13 +59,13 @@ class AdminRewardsState(DataTableState, rx.State):
     @rx.event
     async def confirm(self):
         status, self.confirm_status = self.confirm_status, ""
-        if status not in LABELS:
+        if not isinstance(status, str) or status not in LABELS:
             return None
         return await self._mark(list(self.selected_ids), status)
 
     @rx.event
     async def mark_one(self, reward_id: Any, status: Any):
-        if status not in LABELS:
+        if not isinstance(status, str) or status not in LABELS:
             return None
         return await self._mark([reward_id] if isinstance(reward_id, str) else [], status)
 
