@@ -40,11 +40,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import psycopg
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import event, text
 from sqlmodel import Session
 
+from bench.table_query import ensure_database, migrate  # the same database set-up as the home tables' bench
 from portal.db import make_engine
 from portal.services.admin import audit, invites, participants, reviews, rewards, tests
 
@@ -90,20 +89,6 @@ OTHER_ANSWERS = json.dumps({
     "first-impression": [{"questionKey": "clarity", "value": "Clear headline but the pricing is hard to find."},
                          {"questionKey": "trust", "value": 4}],
 })
-
-
-def ensure_database(url: str) -> None:
-    base, name = url.rsplit("/", 1)
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def migrate(url: str) -> None:
-    config = Config(str(ROOT / "alembic.ini"))
-    config.set_main_option("sqlalchemy.url", url)
-    config.attributes["configure_logging"] = False
-    command.upgrade(config, "head")
 
 
 def step(conn: psycopg.Connection, label: str, sql: str, params: dict | None = None) -> None:
