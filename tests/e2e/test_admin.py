@@ -15,6 +15,7 @@ from sqlalchemy import text
 from sqlmodel import select
 
 from portal.domain.staff import pending, roles
+from portal.domain.staff import reviews as decisions
 from portal.domain.table import format_date
 from portal.models import Account, AuditEntry, Invite, ProfileChangeRequest, ReviewSession, Reward
 from portal.models._base import utcnow
@@ -280,3 +281,49 @@ def test_an_admin_makes_a_participant_staff_and_an_owner_deactivates_an_account(
     assert db.get(Account, leaving.id).removed_at is not None
     actions = {(e.actor_id, e.action) for e in db.exec(select(AuditEntry)).all()}
     assert {(admin.id, "staff.role"), (owner.id, "participant.deactivate")} <= actions
+
+
+def test_a_rejection_needs_a_reason_and_the_participant_reads_it(page: Page, browser: Browser, app_server, db):
+    from portal.models import Review
+
+    base, tag = app_server.url, uuid.uuid4().hex[:6]
+    me = staff(db, roles.TEAM_MANAGER)
+    (author,) = panelists(db, tag, count=1)
+    test = survey_test(db)
+    review = Review(test_id=test.id, account_id=author.id, respondent_key=f"account:{author.id}", kind="survey",
+                    answers={"0": {"type": "long-text", "value": "=cmd| ok ok"}})
+    db.add(review)
+    db.flush()
+    reward = Reward(review_id=review.id, account_id=author.id, amount_cents=2500, status="PENDING")
+    db.add(reward)
+    db.commit()
+
+    sign_in(page, base, me.email, STAFF_PASSWORD)
+    open_admin(page, base, f"/admin/reviews?test={test.id}")
+    table_search(page, "admin-reviews", author.email)
+    review_row = row(page, "admin-reviews", review.id)
+    review_row.get_by_role("checkbox").click()
+    page.click("#bulk-reject")
+    page.click("#reject-confirm")
+    expect(page.locator("#reject-error")).to_have_text(decisions.REASON_REQUIRED)
+    page.click("#reject-reason")
+    page.get_by_role("option", name=decisions.REJECTION_REASONS["low-effort"]).click()
+    page.fill("#reject-note", "Three words only.")
+    page.click("#reject-confirm")
+    expect(page.get_by_text("1 review rejected.")).to_be_visible()
+    expect(review_row).to_contain_text("Rejected")
+    expect(review_row).to_contain_text(decisions.REJECTION_REASONS["low-effort"])
+    db.expire_all()
+    stored = db.get(Review, review.id)
+    assert (stored.status, stored.reject_reason, stored.reject_note) == ("rejected", "low-effort", "Three words only.")
+    assert db.get(Reward, reward.id).status == "CANCELED"
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(20000)
+    participant = context.new_page()
+    sign_in(participant, base, author.email, PASSWORD)
+    participant.click("#tab-rewards")
+    rejected = row(participant, "rewards", reward.id)
+    expect(rejected.locator('[data-testid="reward-stage"]')).to_have_text("Rejected")
+    expect(rejected.locator('[data-testid="reward-stage-detail"]')).to_have_text(decisions.REJECTION_REASONS["low-effort"])
+    context.close()

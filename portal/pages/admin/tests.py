@@ -57,8 +57,11 @@ def _panel() -> rx.Component:
             rx.hstack(
                 rx.vstack(
                     rx.el.label("Override payout (USD, optional)", html_for="invite-override", style={"fontSize": "14px", "fontWeight": 500}),
-                    rx.input(id="invite-override", placeholder="e.g. 25", value=I.override_text, on_change=I.set_override.debounce(400),
-                             width="160px", inputmode="decimal"),
+                    rx.debounce_input(
+                        rx.input(id="invite-override", placeholder="e.g. 25", value=I.override_text, on_change=I.set_override,
+                                 width="160px", input_mode="decimal"),
+                        debounce_timeout=400,  # one event when typing pauses, not one per key
+                    ),
                     rx.cond(I.override_error != "", rx.text(I.override_error, color="var(--red-11)", size="1", id="invite-override-error")),
                     rx.text(f"From ${incentives.MIN_OVERRIDE_CENTS // 100} to ${incentives.MAX_OVERRIDE_CENTS // 100:,}; "
                             "empty uses the incentive table.", size="1", color="var(--gray-11)"),
