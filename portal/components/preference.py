@@ -152,8 +152,8 @@ def answer() -> rx.Component:
             rx.heading(S.follow_up, size="5", as_="h2", id="follow-up"),
             rx.text_area(
                 default_value=S.answer_text, key=S.test_id.to_string() + "-" + S.selected + "-" + S.epoch.to_string(),
-                on_change=lambda v: S.set_answer_text(S.selected, v).debounce(TEXT_DEBOUNCE_MS),
-                on_blur=lambda v: S.set_answer_text(S.selected, v), placeholder=rules.PLACEHOLDER, rows="7", max_length=10000,
+                on_change=lambda v: S.set_answer_text(S.selected, v, S.epoch).debounce(TEXT_DEBOUNCE_MS),
+                on_blur=lambda v: S.set_answer_text(S.selected, v, S.epoch), placeholder=rules.PLACEHOLDER, rows="7", max_length=10000,
                 id="preference-answer", aria_labelledby="follow-up", width="100%", size="3",
                 custom_attrs={"data-answer-key": "answer", "data-test-id": S.test_id.to_string(), "data-store-key": S.store_key},
             ),

@@ -165,10 +165,13 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
         return [self._url_script(), *events]
 
     @rx.event
-    async def set_answer_text(self, concept: str, text: str):
-        """The typed answer, named with the concept it was typed for: a debounced edit that arrives
-        after the participant went back and chose another concept is dropped, not given to it."""
+    async def set_answer_text(self, concept: str, text: str, epoch: Any = None):
+        """The typed answer, named with the concept and the choice (epoch) it was typed for: a debounced
+        edit that arrives after the participant went back and chose again, another concept or the same
+        one anew (which cleared the answer), is dropped, not given to the new choice."""
         if self.phase != ANSWER or not isinstance(text, str) or concept != self._answers.get("selectedConcept"):
+            return
+        if epoch is not None and epoch != self.epoch:
             return
         self._answers = {**self._answers, "answer": text[: MAX_TEXT_LENGTH + 1]}
         self.answer_text = self._answers["answer"]

@@ -273,6 +273,8 @@ def test_an_admin_makes_a_participant_staff_and_an_owner_deactivates_an_account(
     # A staff account cannot be deactivated by an owner; a participant can.
     expect(row(owner_page, "admin-participants", future_staff.id).get_by_role("button", name="Deactivate")).to_have_count(0)
     row(owner_page, "admin-participants", leaving.id).get_by_role("button", name="Deactivate").click()
+    expect(owner_page.get_by_role("alertdialog")).to_contain_text(f"Deactivate {leaving.email}?")
+    owner_page.click("#deactivate-confirm-confirm")
     expect(owner_page.get_by_text("Account deactivated: its sessions are ended.")).to_be_visible()
     expect(row(owner_page, "admin-participants", leaving.id)).to_contain_text("Deactivated")
     context.close()

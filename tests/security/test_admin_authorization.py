@@ -48,6 +48,7 @@ class World:
     verify_id: int
     verify_email: str
     deactivate_id: int
+    deactivate_email: str
     role_id: int
     role_email: str
     request_id: int
@@ -90,7 +91,7 @@ def make_world(db: Session) -> World:
                             deadline_at=utcnow() - timedelta(minutes=5), status="active")
     db.add(expired)
     db.commit()
-    return World(test.id, marker.email, verify.id, verify.email, deactivate.id, role.id, role.email, request.id, requester.email,
+    return World(test.id, marker.email, verify.id, verify.email, deactivate.id, deactivate.email, role.id, role.email, request.id, requester.email,
                  invitee.email, invitee.id, approve.id, reject.id, payable.id, audit_marker, expired.id)
 
 
@@ -149,7 +150,12 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     await send(f"{P}.cancel")
     await send(f"{P}.ask", {"action": "verify"})
     await send(f"{P}.confirm")
-    await send(f"{P}.set_active", {"account_id": str(w.deactivate_id), "active": False})
+    await send(f"{P}.reactivate", {"account_id": str(w.deactivate_id)})  # active already: nothing to do
+    await send(f"{P}.search", {"text": w.deactivate_email})
+    await send(f"{P}.ask_deactivate", {"account_id": str(w.deactivate_id)})
+    await send(f"{P}.cancel_deactivate")
+    await send(f"{P}.ask_deactivate", {"account_id": str(w.deactivate_id)})
+    await send(f"{P}.confirm_deactivate")
     await send(f"{P}.search", {"text": w.role_email})
     await send(f"{P}.open_role", {"account_id": str(w.role_id), "current": "participant"})
     await send(f"{P}.choose_role", {"role": "team-manager"})

@@ -49,8 +49,8 @@ COLUMNS = [
 def participants_table(state: Any = S, table_id: str = "admin-participants", *, with_actions: bool = True) -> rx.Component:
     actions = [
         RowAction("Profile", lambda row: rx.redirect(row["profile_url"]), icon="user"),
-        RowAction("Deactivate", lambda row: S.set_active(row["id"], False), available_when="can_deactivate"),
-        RowAction("Reactivate", lambda row: S.set_active(row["id"], True), available_when="can_reactivate"),
+        RowAction("Deactivate", lambda row: S.ask_deactivate(row["id"]), available_when="can_deactivate"),
+        RowAction("Reactivate", lambda row: S.reactivate(row["id"]), available_when="can_reactivate"),
         RowAction("Role", lambda row: S.open_role(row["id"], row["role_key"]), available_when="can_change_role"),
     ] if with_actions else []
     return data_table(state, table_id=table_id, columns=COLUMNS, actions=actions, filters=FILTERS, selectable=with_actions,
@@ -100,6 +100,10 @@ def participants_page() -> rx.Component:
                        "Verified participants can take tests that need verification.", "Confirm", S.confirm, S.cancel,
                        "bulk-confirm"),
         _role_dialog(),
+        confirm_dialog(S.deactivate_id != "", rx.text("Deactivate ", S.deactivate_email, "?"),
+                       "They are signed out everywhere at once and cannot sign in; their invites, reviews and rewards are kept. "
+                       "You can reactivate the account later.", "Deactivate", S.confirm_deactivate, S.cancel_deactivate,
+                       "deactivate-confirm", color="red"),
         actions=actions,
     )
 

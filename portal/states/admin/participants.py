@@ -42,6 +42,8 @@ class AdminParticipantsState(ParticipantsTable, rx.State):
     confirm_action: str = ""  # verify | unverify while the confirmation is open
     role_dialog_id: str = ""
     role_choice: str = "participant"
+    deactivate_id: str = ""
+    deactivate_email: str = ""
 
     @rx.event
     def select_page(self):
@@ -71,12 +73,33 @@ class AdminParticipantsState(ParticipantsTable, rx.State):
         return toast("success", f"{changed} {noun} {'verified' if action == 'verify' else 'unverified'}.")
 
     @rx.event
-    async def set_active(self, account_id: Any, active: Any):
+    def ask_deactivate(self, account_id: Any):
+        """Deactivating asks first, naming the account."""
+        found = next((r for r in self.rows if isinstance(account_id, str) and r["id"] == account_id), None)
+        if found is not None:
+            self.deactivate_id, self.deactivate_email = found["id"], found["email"]
+
+    @rx.event
+    def cancel_deactivate(self):
+        self.deactivate_id = ""
+
+    @rx.event
+    async def confirm_deactivate(self):
+        account_id, self.deactivate_id = self.deactivate_id, ""
+        if account_id:
+            return await self._set_active(account_id, False)
+        return None
+
+    @rx.event
+    async def reactivate(self, account_id: Any):
+        return await self._set_active(account_id, True)
+
+    async def _set_active(self, account_id: Any, active: bool):
         changed = await db.run(service.set_active, actor_id=await caller_id(self), account_id=account_id, active=active)
         await self._reload()
         if not changed:
             return None
-        return toast("success", "Account reactivated." if active is True else "Account deactivated: its sessions are ended.")
+        return toast("success", "Account reactivated." if active else "Account deactivated: its sessions are ended.")
 
     @rx.event
     def open_role(self, account_id: Any, current: Any = "participant"):
