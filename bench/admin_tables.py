@@ -43,7 +43,7 @@ import psycopg
 from sqlalchemy import event, text
 from sqlmodel import Session
 
-from bench.table_query import ensure_database, migrate  # the same database set-up as the home tables' bench
+from bench.table_query import ensure_database, migrate, percentile  # set-up and percentiles shared with the home tables' bench
 from portal.db import make_engine
 from portal.services.admin import audit, invites, participants, reviews, rewards, tests
 
@@ -267,11 +267,6 @@ def counts(url: str) -> dict[str, int]:
             return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
         except psycopg.Error:
             return {}
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def filt(name: str, *values: str, kind: str = "list") -> dict[str, Any]:
