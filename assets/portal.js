@@ -433,3 +433,49 @@
     }
   }, true);
 })();
+
+// Test images (staff, /admin/tests/{id}/images): the chosen file goes as the request body to the
+// upload endpoint, with the progress shown in #upload-<slot>-progress. The size limit and its
+// message come with the input (data-max-bytes, data-too-big) from portal/domain/images.py; the
+// server checks everything again. Resolves {slot, ok, message} for AdminImagesState.finished.
+(function () {
+  const NETWORK = "The upload did not finish. Please check your connection and try again.";
+  const GENERIC = "Something went wrong, please try again later";
+
+  function upload(slot, url) {
+    const input = document.getElementById("upload-" + slot + "-input");
+    const file = input && input.files && input.files[0];
+    const done = (ok, message) => {
+      if (input) input.value = ""; // the same file can be chosen again
+      return { slot: slot, ok: ok, message: message || "" };
+    };
+    if (!file) return Promise.resolve(done(false, ""));
+    if (file.size > Number(input.dataset.maxBytes)) return Promise.resolve(done(false, input.dataset.tooBig));
+    return new Promise((resolve) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open("POST", url);
+      xhr.setRequestHeader("Content-Type", file.type || "application/octet-stream");
+      xhr.setRequestHeader("Accept", "application/json");
+      xhr.upload.addEventListener("progress", (event) => {
+        const bar = document.getElementById("upload-" + slot + "-progress");
+        if (bar && event.lengthComputable) bar.value = Math.round((100 * event.loaded) / event.total);
+      });
+      xhr.addEventListener("load", () => {
+        let data = {};
+        try {
+          data = JSON.parse(xhr.responseText || "{}") || {};
+        } catch (e) {
+          data = {};
+        }
+        if (xhr.status >= 200 && xhr.status < 300) return resolve(done(true, ""));
+        const first = Array.isArray(data.errors) && data.errors[0];
+        resolve(done(false, (first && first.message) || GENERIC));
+      });
+      xhr.addEventListener("error", () => resolve(done(false, NETWORK)));
+      xhr.addEventListener("abort", () => resolve(done(false, NETWORK)));
+      xhr.send(file);
+    });
+  }
+
+  window.portalImages = { upload: upload };
+})();

@@ -131,6 +131,19 @@ class Settings:
     auto_approve_days: int = field(default_factory=lambda: _env_int("AUTO_APPROVE_DAYS", 14))
     growthbook_cache_seconds: float = field(default_factory=lambda: float(_env("GROWTHBOOK_CACHE_SECONDS", "60")))
     growthbook_timeout_seconds: float = field(default_factory=lambda: float(_env("GROWTHBOOK_TIMEOUT_SECONDS", "3")))
+    # Test images (issue 16): a local directory served at /media/..., or an S3-compatible store when
+    # S3_BUCKET is set (S3_ENDPOINT_URL for a store other than AWS; S3_PUBLIC_URL: where browsers
+    # read the objects, else they are served through /media/... from the bucket).
+    # (Not under uploaded_files/: Reflex serves that directory as it is at /_upload.)
+    media_dir: Path = field(default_factory=lambda: Path(_env("MEDIA_DIR", str(ROOT / "media"))))
+    # Uploads are written here while they arrive (on disk, never held in memory), then stored.
+    upload_tmp_dir: Path = field(default_factory=lambda: Path(_env("UPLOAD_TMP_DIR", str(ROOT / "media" / ".incoming"))))
+    s3_bucket: str = field(default_factory=lambda: _env("S3_BUCKET"))
+    s3_endpoint_url: str = field(default_factory=lambda: _env("S3_ENDPOINT_URL"))
+    s3_region: str = field(default_factory=lambda: _env("S3_REGION", "us-east-1"))
+    s3_access_key_id: str = field(default_factory=lambda: _env("S3_ACCESS_KEY_ID"))
+    s3_secret_access_key: str = field(default_factory=lambda: _env("S3_SECRET_ACCESS_KEY"))
+    s3_public_url: str = field(default_factory=lambda: _env("S3_PUBLIC_URL").rstrip("/"))
 
     def oidc_configured(self, provider: str) -> bool:
         """Whether sign-in with this provider ('linkedin' or 'google') is offered."""

@@ -18,6 +18,8 @@ NAV = (
     ("Reviews", "/admin/reviews", roles.VIEW),
     ("Rewards", "/admin/rewards", roles.VIEW),
     ("Audit log", "/admin/audit", roles.AUDIT),
+    ("Outbox", "/admin/outbox", roles.OUTBOX),
+    ("Flags", "/admin/flags", roles.FLAGS),
 )
 
 
@@ -85,6 +87,6 @@ def confirm_dialog(open_: Any, title: Any, body: Any, confirm_label: Any, on_con
 
 def status_badge(text: Any) -> rx.Component:
     color = rx.match(text, ("Verified", "green"), ("Approved", "green"), ("Paid", "green"), ("Payable", "blue"),
-                     ("Active", "green"), ("running", "green"), ("Rejected", "red"), ("Failed", "red"),
+                     ("Active", "green"), ("running", "green"), ("Running", "green"), ("Rejected", "red"), ("Failed", "red"),
                      ("Deactivated", "red"), ("Canceled", "gray"), ("Submitted", "amber"), ("Pending", "amber"), "gray")
     return rx.badge(text, color_scheme=color, variant="soft")

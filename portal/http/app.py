@@ -6,6 +6,7 @@ from fastapi import FastAPI
 
 from portal.http import account_routes, errors, oauth_routes, verification_routes
 from portal.http import password_routes
+from portal.http import image_routes, media_routes
 
 
 def build_api() -> FastAPI:
@@ -15,6 +16,9 @@ def build_api() -> FastAPI:
     api.include_router(account_routes.router)
     api.include_router(verification_routes.router)
     api.include_router(password_routes.router)
+    # Test images: staff upload them (streamed, size-checked as they arrive); /media/... serves them.
+    api.include_router(image_routes.router)
+    api.include_router(media_routes.router)
     # LinkedIn and Google (OpenID Connect); its flow cookie middleware wraps only these routes.
     api.mount(oauth_routes.PREFIX, oauth_routes.build_app())
 

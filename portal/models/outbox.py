@@ -12,7 +12,11 @@ from portal.models._base import created_field
 
 class OutboxEmail(SQLModel, table=True):
     __tablename__ = "outbox_email"
-    __table_args__ = (Index("ix_outbox_pending", "sent_at", "next_attempt_at"),)
+    __table_args__ = (
+        Index("ix_outbox_pending", "sent_at", "next_attempt_at"),
+        # The staff outbox page, newest first (migration 0008).
+        Index("ix_outbox_email_created_id", "created_at", "id"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     to_address: str = Field(max_length=320)

@@ -103,8 +103,12 @@ def _aware(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value
 
 
-def _expired(row: ReviewSession, now: datetime) -> bool:
+def session_expired(row: Any, now: datetime) -> bool:
+    """Whether a session's deadline plus the grace has passed (any row with a `deadline_at`)."""
     return now > _aware(row.deadline_at) + timedelta(seconds=GRACE_SECONDS)
+
+
+_expired = session_expired
 
 
 def _test(session: Session, test_id: Any) -> Test:
@@ -309,6 +313,43 @@ def _existing_result(session: Session, review: Review, submission_id: str) -> Su
                         amount_cents=reward.amount_cents if reward else 0)
 
 
+def _submission(answers: Any, worker_data: Any, signals: Any, submission_id: Any) -> tuple[dict, dict, dict]:
+    """A submission's shape and size: the answers, worker data and signals as JSON objects within their limits."""
+    if not isinstance(answers, dict):
+        raise AnswersError(MSG_BAD_DATA, field="answers")
+    answers = _json_dict(answers, MAX_JSON_BYTES, "answers")
+    worker_data = _json_dict(worker_data if worker_data is not None else {}, MAX_POSITION_BYTES, "workerData")
+    signals = _json_dict(signals if signals is not None else {}, MAX_POSITION_BYTES, "signals")
+    if not isinstance(submission_id, str) or not _SUBMISSION_ID.match(submission_id):
+        raise ServiceError(MSG_BAD_DATA, field="submissionId")
+    return answers, worker_data, signals
+
+
+def _portal_kind(test: Test) -> kinds.Kind:
+    kind = kinds.kind_of(test.product_type)
+    if not kind.taken_in_portal:
+        raise ServiceError(access.MSG_NOT_THIS_KIND)
+    return kind
+
+
+def _stored(kind: kinds.Kind, content: dict[str, Any], answers: dict[str, Any]) -> Any:
+    """The answers checked by the kind's own rules (AnswersError with every error), as they are stored."""
+    errors = kind.validate(content, answers)
+    if errors:
+        raise AnswersError(MSG_FIX_ANSWERS, errors=errors)
+    return kind.stored(content, answers)
+
+
+def check_submission(*, session: Session, test_id: Any, answers: Any, worker_data: Any = None, signals: Any = None,
+                     submission_id: Any) -> Any:
+    """Every check submit_review makes of the submission itself (its shape and size, the kind's answer
+    rules), storing nothing: the staff preview's submission (portal/services/admin/preview.py).
+    Returns the answers as a review would keep them; AnswersError / ServiceError otherwise."""
+    answers, _, _ = _submission(answers, worker_data, signals, submission_id)
+    test = _test(session, test_id)
+    return _stored(_portal_kind(test), content_of(test), answers)
+
+
 def submit_review(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, answers: Any,
                   worker_data: Any, submission_id: Any, signals: Any = None, view: str | None = None,
                   now: datetime | None = None) -> SubmitResult:
@@ -321,17 +362,9 @@ def submit_review(*, session: Session, test_id: int, account_id: int | None, res
     (created=False). `signals` are the reading signals the page measured (kept with the review)."""
     key = _key_of(account_id, respondent)
     now = _now(now)
-    if not isinstance(answers, dict):
-        raise AnswersError(MSG_BAD_DATA, field="answers")
-    answers = _json_dict(answers, MAX_JSON_BYTES, "answers")
-    worker_data = _json_dict(worker_data if worker_data is not None else {}, MAX_POSITION_BYTES, "workerData")
-    signals = _json_dict(signals if signals is not None else {}, MAX_POSITION_BYTES, "signals")
-    if not isinstance(submission_id, str) or not _SUBMISSION_ID.match(submission_id):
-        raise ServiceError(MSG_BAD_DATA, field="submissionId")
+    answers, worker_data, signals = _submission(answers, worker_data, signals, submission_id)
     test = _test(session, test_id)
-    kind = kinds.kind_of(test.product_type)
-    if not kind.taken_in_portal:
-        raise ServiceError(access.MSG_NOT_THIS_KIND)
+    kind = _portal_kind(test)
     # Lock the session first: a concurrent submission of the same account waits here, then sees the review.
     row = _latest(session, test.id, key, lock=True)
     existing = _review(session, test.id, key)
@@ -343,10 +376,7 @@ def submit_review(*, session: Session, test_id: int, account_id: int | None, res
         raise SessionExpiredError(MSG_EXPIRED)
     _allowed(session, test.id, account_id, respondent, view or kind.view, now)
     content = content_of(test)
-    errors = kind.validate(content, answers)
-    if errors:
-        raise AnswersError(MSG_FIX_ANSWERS, errors=errors)
-    stored = kind.stored(content, answers)
+    stored = _stored(kind, content, answers)
     # The order the server drew for this participant (what they saw), never the browser's word.
     options_order = kind.order(content, order_seed(key, test.id)) if kind.order else []
     take_access.require_place(session=session, test_id=test.id, account_id=account_id, respondent=key)

@@ -7,11 +7,12 @@ from typing import Any
 from sqlmodel import Session, select
 
 from portal.domain.definition_checks import DefinitionError, join
-from portal.domain.test_definition import TestDefinitionError, parse_test_definition
+from portal.domain.test_definition import TestDefinition, TestDefinitionError, parse_test_definition
+from portal.domain.test_document import document_of
 from portal.models import Qualification, Test, TestQualification
 from portal.models._base import utcnow
 
-__all__ = ["TestDefinitionError", "import_test", "find_test_by_name"]
+__all__ = ["TestDefinitionError", "apply_definition", "document_for", "find_test_by_name", "import_test", "qualification_names"]
 
 
 def find_test_by_name(session: Session, name: str) -> Test | None:
@@ -25,8 +26,13 @@ def import_test(session: Session, data: dict[str, Any]) -> Test:
     Re-importing an unchanged definition writes nothing (so seeding stays idempotent).
     """
     definition = parse_test_definition(data)
+    return apply_definition(session, find_test_by_name(session, definition.columns["name"]), definition)
+
+
+def apply_definition(session: Session, test: Test | None, definition: TestDefinition) -> Test:
+    """Write a valid definition to `test` (a new test when None): only what changed. Raises
+    TestDefinitionError for unknown qualifications, before anything is written."""
     qualification_ids = _qualification_ids(session, definition.qualifications)
-    test = find_test_by_name(session, definition.columns["name"])
     if test is None:
         test = Test(**definition.columns)
         session.add(test)
@@ -41,6 +47,16 @@ def import_test(session: Session, data: dict[str, Any]) -> Test:
             session.flush()
     _sync_qualifications(session, test.id, qualification_ids)
     return test
+
+
+def qualification_names(session: Session, test_id: int) -> list[str]:
+    return sorted(session.exec(select(Qualification.name).join(TestQualification, TestQualification.qualification_id == Qualification.id)
+                               .where(TestQualification.test_id == test_id)).all())
+
+
+def document_for(session: Session, test: Test) -> dict[str, Any]:
+    """The test's JSON definition, which imports back unchanged (docs/test-format.md)."""
+    return document_of(test.model_dump(), qualification_names(session, test.id))
 
 
 def _qualification_ids(session: Session, names: list[str]) -> list[int]:

@@ -130,6 +130,17 @@ def personal_fields(found: TestDefinition, who: Who) -> tuple[str, ...]:
                                          has_linkedin=False)
 
 
+def checked_details(fields: tuple[str, ...], worker_data: Any, different_payment_email: bool | None) -> dict[str, str]:
+    """The personal info of the end step checked again (ServiceError with 'workerData.<field>' errors),
+    as it is submitted; {} when the respondent has no such step."""
+    if not fields:
+        return {}
+    errors = worker_details.validate(worker_data, fields, different_payment_email=different_payment_email)
+    if errors:
+        raise ServiceError(MSG_DETAILS, errors={f"workerData.{k}": v for k, v in errors.items()})
+    return worker_details.for_submission(worker_data, fields, different_payment_email=different_payment_email)
+
+
 def submit(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None, answers: Any,
            worker_data: Any, different_payment_email: bool | None = None, submission_id: Any,
            signals: Any = None, now: datetime | None = None) -> SubmitResult:
@@ -137,11 +148,6 @@ def submit(*, session: Session, token: str | None, test_id: int, view: str, resp
     info (checked again here)."""
     mine = _as(session, token, test_id, respondent)
     fields = personal_fields(definition(session=session, test_id=test_id), Who(mine["account_id"], mine["respondent"]))
-    details: dict[str, str] = {}
-    if fields:
-        errors = worker_details.validate(worker_data, fields, different_payment_email=different_payment_email)
-        if errors:
-            raise ServiceError(MSG_DETAILS, errors={f"workerData.{k}": v for k, v in errors.items()})
-        details = worker_details.for_submission(worker_data, fields, different_payment_email=different_payment_email)
+    details = checked_details(fields, worker_data, different_payment_email)
     return review_sessions.submit_review(**mine, view=view, answers=answers, worker_data=details,
                                          submission_id=submission_id, signals=signals, now=now)

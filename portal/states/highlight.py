@@ -147,7 +147,7 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
 
     async def _save(self) -> list:
         events = await TimedSession._save(self)
-        if self.phase in (QUESTIONS, END) and self._session_id:
+        if self.phase in (QUESTIONS, END) and self._session_id and self.store_key:  # a local copy is kept
             place = {"step": self.phase, "index": self.index, "area": self.current_area}
             events.append(rx.call_script(f"window.portalSurvey.savePlace({self.test_id}, {json_text(place)})"))
         return events

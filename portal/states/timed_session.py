@@ -5,7 +5,9 @@ A kind's state mixes this in (with QuestionFlow and WorkerDetailsStep when it as
 and supplies the few hooks marked below: what it shows on entering, how its draft position and
 answers are restored, the payload it submits and where its errors go. The server work is in
 portal/services/test_taking (the participant's own review session, found from the session cookie,
-checked by the access decision of the test's kind). Nothing is lost: every change is queued for
+checked by the access decision of the test's kind), or, for staff previewing the test, to the
+preview's services (portal/services/admin/preview.py: nothing stored): one seam, the core chosen by
+`_core()` (portal/states/taking_core.py). Nothing is lost: every change is queued for
 the server draft (draft_writer) and written to local storage at once (window.portalSurvey in
 assets/portal.js, which also keeps each keystroke and tells the other tabs). The countdown is
 drawn in the browser from the server deadline; the browser reports its thresholds through one
@@ -30,6 +32,7 @@ from portal.domain.invites import rating_path
 from portal.domain.survey_answers import SUMMARY
 from portal.domain.test_access import respondent_key
 from portal.services import draft_writer, test_taking
+from portal.services.admin.preview import PreviewRun
 from portal.services.errors import ServiceError
 from portal.services.review_sessions import (
     GRACE_SECONDS,
@@ -44,6 +47,7 @@ from portal.services.test_taking import SignedOutError
 from portal.states.auth import session_token, sign_in_url_for
 from portal.states.browser import toast
 from portal.states.tab_owner import TabOwned
+from portal.states.taking_core import PREVIEW_ROUTE, PreviewCore, ServerCore
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +66,6 @@ def _ms(value: Any) -> int:
 
 def json_text(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
-
-
-def latest_draft(row: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The session's newest draft: one still queued in this process, else the stored one."""
-    queued = draft_writer.writer.pending(row.id)
-    return (queued.answers, queued.position) if queued else (row.draft_answers, row.draft_position)
 
 
 class TimedSession(TabOwned, mixin=True):
@@ -115,6 +113,10 @@ class TimedSession(TabOwned, mixin=True):
     _key: str = ""
     _rev: int = 0
     _seed: str = ""
+    # Staff previewing the test (set only after the server checked them as staff): the preview core,
+    # whose run (deadline, extension, draft) is kept here and nothing is stored.
+    _preview: bool = False
+    _preview_run: PreviewRun | None = None
 
     # --- hooks (overridden by the kind's state) --------------------------------------------------
     def _show_kind(self, definition: TestDefinition) -> None:
@@ -150,6 +152,10 @@ class TimedSession(TabOwned, mixin=True):
         return []
 
     # --- helpers -------------------------------------------------------------------------------
+    def _core(self) -> ServerCore | PreviewCore:
+        """Where the session, the draft and the submission go: the server, or the staff preview."""
+        return PreviewCore(self) if self._preview else ServerCore(self)
+
     def _definition(self) -> TestDefinition | None:
         return cached_definition(self.test_id)
 
@@ -169,8 +175,9 @@ class TimedSession(TabOwned, mixin=True):
     def _show(self, definition: TestDefinition, who: test_taking.Who) -> None:
         self._key = respondent_key(who.account_id) if who.account_id is not None else str(who.respondent)
         self._seed = f"{who.account_id or who.respondent}:{definition.test_id}"
-        self.store_key = f"{definition.test_id}{self.STORE_SUFFIX}"
-        self.personal_fields = list(test_taking.personal_fields(definition, who))
+        core = self._core()
+        self.store_key = f"{definition.test_id}{self.STORE_SUFFIX}" if core.local_copy else ""
+        self.personal_fields = list(core.personal_fields(definition, who))
         self.thank_action = worker_details.thank_you_action(panel=definition.panel,
                                                             qualification_based=definition.qualification_based)
         thanks = definition.thank_you
@@ -206,11 +213,16 @@ class TimedSession(TabOwned, mixin=True):
             position.update(details=self.details, differentPayment=self.different_payment)
         return position
 
-    def _local_script(self) -> rx.event.EventSpec:
+    def _local_scripts(self) -> list:
+        """The answers kept in local storage too (none in a preview: it keeps nothing)."""
+        if not self.store_key:
+            return []
         payload = {**self._position(), "answers": self._answers, "sessionId": self._session_id, "dirty": False}
-        return rx.call_script(f"window.portalSurvey.save({json_text(self.store_key)}, {json_text(payload)})")
+        return [rx.call_script(f"window.portalSurvey.save({json_text(self.store_key)}, {json_text(payload)})")]
 
     def _url_script(self) -> rx.event.EventSpec:
+        if not self._core().local_copy:
+            return rx.noop()  # a preview's address stays the preview page's
         step = self._url_step()
         path = f"{rating_path(self.test_id)}/{step}" if step else rating_path(self.test_id)
         return rx.call_script(
@@ -224,45 +236,54 @@ class TimedSession(TabOwned, mixin=True):
             return await self._time_up()
         self._rev += 1
         self._queue()
-        return [self._local_script()]
+        return self._local_scripts()
 
     def _queue(self) -> None:
         if self._session_id:
-            draft_writer.writer.put(draft_writer.Draft(self._session_id, self._key, dict(self._answers), self._position()))
+            self._core().queue(draft_writer.Draft(self._session_id, self._key, dict(self._answers), self._position()))
 
     def _left(self, error: ServiceError) -> list:
         """The session is gone (signed out, or cleared elsewhere): reload the test's page."""
         if isinstance(error, SignedOutError):
             return [toast("error", error.message), rx.redirect(sign_in_url_for(self))]
-        return [rx.redirect(rating_path(self.test_id), replace=True)]
+        return [rx.redirect(self._core().path(), replace=True)]
 
     def _clear_local(self) -> rx.event.EventSpec:
+        if not self.store_key:
+            return rx.noop()
         return rx.call_script(f"window.portalSurvey.clear({self.test_id})")
 
     async def _time_up(self) -> list:
         """The deadline this tab knows has passed: unless the server's session runs on (extended in
-        another tab), it is cleared, local data removed, and the page reloads to its expired state."""
+        another tab), it is cleared, local data removed, and the page reloads to its expired state.
+        A preview just ends (its page shows the end of the preview)."""
+        core = self._core()
         try:
-            row = await db.run(test_taking.draft, **self._me())
+            row = await core.active()
             if row is not None:
                 self._timer(row)
                 return []
-            draft_writer.writer.discard(self._session_id)
-            await db.run(test_taking.clear, **self._me())
+            core.discard(self._session_id)
+            await core.clear()
         except ServiceError:
             pass
         self.phase = EXPIRED
         self.timeout_open = False
-        return [toast("error", test_access.TIME_UP), self._clear_local(), rx.redirect(rating_path(self.test_id), replace=True)]
+        if not core.local_copy:
+            return [toast("error", test_access.TIME_UP)]
+        return [toast("error", test_access.TIME_UP), self._clear_local(), rx.redirect(core.path(), replace=True)]
 
     # --- entering ------------------------------------------------------------------------------
     @rx.event
     async def begin(self):
         """The view is shown (the rating page decided it): a signed-in participant enters at once,
         a visitor without an account first asks the browser for its respondent id."""
+        if self.router.page.path == PREVIEW_ROUTE:
+            return await self._enter_preview(whole_number(self.router.page.params.get("test_id")))
         number = whole_number(self.router.page.params.get("rate_test_id"))
         if not number:
             return
+        self._preview = False
         if session_token(self):
             self._respondent = ""
             return await self._enter(number)
@@ -273,7 +294,7 @@ class TimedSession(TabOwned, mixin=True):
         """Enter the test as the signed-in participant."""
         if not isinstance(test_id, int) or isinstance(test_id, bool) or test_id <= 0:
             return
-        self._respondent = ""
+        self._respondent, self._preview = "", False
         return await self._enter(test_id)
 
     @rx.event
@@ -292,7 +313,20 @@ class TimedSession(TabOwned, mixin=True):
         if not isinstance(browser_id, str) or not _BROWSER_ID.match(browser_id) or not isinstance(project, str):
             return
         self._respondent = f"respondent:{project}:{browser_id}" if _PROJECT.match(project) else f"public:{browser_id}"
+        self._preview = False
         return await self._enter(test_id)
+
+    async def _enter_preview(self, test_id: int | None) -> Any:
+        """Staff previewing the test (its page /admin/tests/{id}/preview): the preview's services check
+        the caller is staff; anyone else gets their refusal and the tab stays a participant's."""
+        if not test_id:
+            return None
+        self._respondent, self._preview = "", True
+        try:
+            return await self._enter(test_id)
+        finally:
+            if self.phase == LOADING:  # refused (or failed): nothing shown, and no preview mode kept
+                self._preview, self._preview_run = False, None
 
     async def _enter(self, test_id: int) -> Any:
         self.test_id = test_id
@@ -301,7 +335,7 @@ class TimedSession(TabOwned, mixin=True):
         self.submitting = False
         self.timeout_open = False
         try:
-            entry = await db.run(test_taking.enter, **self._me(), view=self.VIEW)
+            entry = await self._core().enter(self.VIEW)
         except SignedOutError:
             return rx.redirect(sign_in_url_for(self), replace=True)
         except ServiceError as error:
@@ -316,8 +350,10 @@ class TimedSession(TabOwned, mixin=True):
             self._fresh(entry.definition)
             return [self._url_script()]
         self._timer(entry.active)
-        self._restore(*latest_draft(entry.active), entry.definition)
+        self._restore(*self._core().latest(entry.active), entry.definition)
         self._refresh(entry.definition)
+        if not self.store_key:
+            return [self._url_script()]
         return [
             self._url_script(),
             rx.call_script(f"window.portalSurvey.read({json_text(self.store_key)})", callback=type(self).restore_local),
@@ -351,7 +387,7 @@ class TimedSession(TabOwned, mixin=True):
     async def _start(self) -> list:
         """The server session and its deadline begin (or the running one resumes)."""
         try:
-            row = await db.run(test_taking.start, **self._me(), view=self.VIEW)
+            row = await self._core().start(self.VIEW)
         except AlreadyReviewedError:
             self.phase = REVIEWED
             return []
@@ -361,7 +397,7 @@ class TimedSession(TabOwned, mixin=True):
             return [toast("error", error.message)]
         definition = await self._fresh_definition()
         self._timer(row)
-        self._restore(*latest_draft(row), definition)
+        self._restore(*self._core().latest(row), definition)
         self._refresh(definition)
         events = await self._save()
         return [toast("info", test_access.start_message(self.session_seconds)), self._url_script(),
@@ -377,11 +413,12 @@ class TimedSession(TabOwned, mixin=True):
         yield events
 
     async def _send(self) -> list:
-        draft_writer.writer.discard(self._session_id)  # the submission carries the answers itself
+        core = self._core()
+        core.discard(self._session_id)  # the submission carries the answers itself
         definition = await self._fresh_definition()
         try:
-            result = await db.run(
-                test_taking.submit, **self._me(), view=self.VIEW, answers=self._payload(definition), worker_data=self.details,
+            result = await core.submit(
+                self.VIEW, answers=self._payload(definition), worker_data=self.details,
                 different_payment_email=self.different_payment, submission_id=f"session-{self._session_id}",
                 signals=self._signals_out(),
             )
@@ -411,7 +448,7 @@ class TimedSession(TabOwned, mixin=True):
         self.timeout_open = False
         self.errors, self.detail_errors = {}, {}
         return [
-            rx.call_script(f"window.portalSurvey.completed({self.test_id})"),
+            rx.call_script(f"window.portalSurvey.completed({self.test_id})") if core.local_copy else rx.noop(),
             self._url_script(),
             rx.call_script("window.scrollTo(0, 0)"),
         ]
@@ -420,7 +457,7 @@ class TimedSession(TabOwned, mixin=True):
     @rx.event
     async def extend_time(self):
         try:
-            row = await db.run(test_taking.extend, **self._me(), view=self.VIEW)
+            row = await self._core().extend(self.VIEW)
         except SessionExpiredError:
             return await self._time_up()
         except ServiceError as error:
@@ -477,7 +514,7 @@ class TimedSession(TabOwned, mixin=True):
     async def _check(self) -> list:
         """Back on the tab, and every 5 minutes: is the review still in progress?"""
         try:
-            pending = await db.run(test_taking.check, **self._me())
+            pending = await self._core().check()
         except SignedOutError as error:
             return self._left(error)
         except ServiceError:
@@ -486,5 +523,5 @@ class TimedSession(TabOwned, mixin=True):
             self.phase = REVIEWED
             return [self._clear_local()]
         if not pending.success:
-            return [rx.redirect(rating_path(self.test_id), replace=True)]
+            return [rx.redirect(self._core().path(), replace=True)]
         return []

@@ -238,8 +238,12 @@ CALLS: list[tuple[str, str, Callable[[Session, Any, World], Any]]] = [
 ]
 
 
+# Part 2's permissions (tests, flags, outbox) are checked by their own files the same way.
+PART_TWO = {roles.MANAGE_TESTS, roles.FLAGS, roles.OUTBOX}
+
+
 def test_the_calls_cover_every_permission_of_the_matrix():
-    assert {permission for _name, permission, _call in CALLS} == set(roles.MATRIX)
+    assert {permission for _name, permission, _call in CALLS} == set(roles.MATRIX) - PART_TWO
 
 
 def _actors(world: World) -> list[tuple[str, Any, bool]]:

@@ -317,10 +317,14 @@ def test_every_staff_handler_does_exactly_what_the_callers_role_may(app_server, 
              "pay-export": (shown["pay-export"], roles.may(role, roles.PAY))}
     wrong = {cell: f"took effect={effect}, allowed={allowed}" for cell, (effect, allowed) in cells.items() if effect != allowed}
     assert not wrong, f"{kind}: {wrong}"
-    assert set(roles.MATRIX) <= set(cells)  # every permission of the matrix is a checked cell
+    # every permission of the matrix is a checked cell (part 2's: tests/security/test_admin_*_authorization.py)
+    assert set(roles.MATRIX) - {roles.MANAGE_TESTS, roles.FLAGS, roles.OUTBOX} <= set(cells)
     if role is None:  # nothing of the staff side reached a non-staff tab
         everything = "".join(seen.values())
         assert f"work-{w.marker_email}" not in everything and f"account {w.audit_marker}" not in everything
+
+
+TESTS_PART_TWO = ("open_import", "close_import", "import_file", "export")
 
 
 def test_the_scenario_sends_every_public_handler_of_every_admin_state():
@@ -333,6 +337,8 @@ def test_the_scenario_sends_every_public_handler_of_every_admin_state():
     for letter, state in named.items():
         for handler in state.event_handlers:
             if handler == "setvar":  # refused for every browser (states/event_guard.py)
+                continue
+            if letter == "T" and handler in TESTS_PART_TWO:  # sent by test_admin_tests_authorization.py
                 continue
             generic = handler in TABLE_READS or handler in TABLE_VIEW_ONLY
             loops_over_table = f'await send(f"{{{letter}}}.{{name}}"' in source

@@ -29,6 +29,9 @@ EXPECTED = {
     "pay": {SA, TO},
     "audit": {SA, TO},
     "manage-staff": {SA},
+    "manage-tests": {SA, TO, TM},
+    "outbox": {SA, TO},
+    "flags": {SA},
 }
 
 

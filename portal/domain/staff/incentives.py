@@ -91,16 +91,26 @@ def override_problem(cents: object) -> str:
     return ""
 
 
-def parse_dollars(text: object) -> int | None | str:
-    """A typed override in dollars ('25', '25.50', '$30') as cents; None when empty; the message when not a sum.
-    Only ASCII digits: '²' and other Unicode digits pass str.isdigit() but not int()."""
+def dollars_as_cents(text: object) -> int | None:
+    """A sum typed in dollars ('25', '25.50', '$30', '1,000') as cents; None when empty; ValueError when
+    not a sum. Only ASCII digits: '²' and other Unicode digits pass str.isdigit() but not int()."""
     if text is None or (isinstance(text, str) and not text.strip()):
         return None
     if not isinstance(text, str):
-        return OVERRIDE_OUT_OF_RANGE
+        raise ValueError("not a sum")
     cleaned = text.strip().removeprefix("$").replace(",", "")
     whole, _, part = cleaned.partition(".")
     if not cleaned.isascii() or not whole.isdigit() or (part and (not part.isdigit() or len(part) > 2)) or len(whole) > 7:
+        raise ValueError("not a sum")
+    return int(whole) * 100 + (int(part.ljust(2, "0")) if part else 0)
+
+
+def parse_dollars(text: object) -> int | None | str:
+    """A typed override in dollars as cents; None when empty; the message when not a sum or out of range."""
+    try:
+        cents = dollars_as_cents(text)
+    except ValueError:
         return OVERRIDE_OUT_OF_RANGE
-    cents = int(whole) * 100 + (int(part.ljust(2, "0")) if part else 0)
+    if cents is None:
+        return None
     return override_problem(cents) or cents

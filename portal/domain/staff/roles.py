@@ -24,6 +24,9 @@ PAY = "pay"  # mark rewards paid, failed or canceled; payout CSV
 EXPORT = "export"  # reviews CSV
 AUDIT = "audit"  # read the audit log
 MANAGE_STAFF = "manage-staff"  # make an account staff, change or remove its role
+MANAGE_TESTS = "manage-tests"  # import, export, edit tests: their fields, images and highlight areas
+FLAGS = "flags"  # turn feature flags on or off, their percentage and per-user overrides
+OUTBOX = "outbox"  # read the e-mail outbox and retry an e-mail now
 
 _ALL = frozenset(ROLES)
 MATRIX: dict[str, frozenset[str]] = {
@@ -34,10 +37,13 @@ MATRIX: dict[str, frozenset[str]] = {
     DECIDE_REVIEWS: _ALL,
     CLEAR_PENDING: _ALL,
     EXPORT: _ALL,
+    MANAGE_TESTS: _ALL,
     DEACTIVATE: frozenset({SUPER_ADMIN, TEAM_OWNER}),
     PAY: frozenset({SUPER_ADMIN, TEAM_OWNER}),
     AUDIT: frozenset({SUPER_ADMIN, TEAM_OWNER}),
+    OUTBOX: frozenset({SUPER_ADMIN, TEAM_OWNER}),
     MANAGE_STAFF: frozenset({SUPER_ADMIN}),
+    FLAGS: frozenset({SUPER_ADMIN}),
 }
 PERMISSION_LABELS: dict[str, str] = {
     VIEW: "See participants, tests, reviews and rewards",
@@ -51,6 +57,9 @@ PERMISSION_LABELS: dict[str, str] = {
     PAY: "Mark rewards paid, failed or canceled; export payouts",
     AUDIT: "Read the audit log",
     MANAGE_STAFF: "Make accounts staff and change their roles",
+    MANAGE_TESTS: "Import, export and edit tests, their images and highlight areas",
+    FLAGS: "Change feature flags",
+    OUTBOX: "Read the e-mail outbox and retry e-mails",
 }
 assert set(PERMISSION_LABELS) == set(MATRIX)
 

@@ -8,32 +8,89 @@ from portal.components.admin import admin_layout, confirm_dialog, status_badge
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
 from portal.domain.staff import incentives, roles
 from portal.pages.admin.participants import participants_table
-from portal.services.admin.tests import STATUSES
+from portal.components.admin_test import test_tabs
+from portal.domain.staff.test_edit import STATUS_LABELS
+from portal.services.admin.tests import KINDS, STATUSES
 from portal.states.admin.guard import StaffState
 from portal.states.admin.tests import AdminTestsState as T
 from portal.states.admin.tests import InviteState as I
 
 COLUMNS = [
-    Column("name", "Test", sort_key="name", min_width="260px"),
-    Column("kind", "Kind"),
-    Column("type", "Product type", min_width="140px"),
-    Column("status", "Status", render=lambda row: status_badge(row["status"])),
+    Column("name", "Test", sort_key="name", min_width="240px",
+           render=lambda row: rx.el.a(row["name"], href="/admin/tests/" + row["id"], class_name="admin-row-link")),
+    Column("kind", "Kind", min_width="150px", render=lambda row: rx.vstack(
+        rx.text(row["kind"], size="2"), rx.text(row["type"], size="1", color="var(--gray-11)"), spacing="0")),
+    Column("panel", "Panel", min_width="120px"),
+    Column("status", "Status", sort_key="status", render=lambda row: status_badge(row["status"])),
+    Column("session", "Session"),
+    Column("payout", "Payout", sort_key="payout"),
+    Column("quotas", "Quotas", min_width="150px"),
     Column("invited", "Invited"),
-    Column("reviews", "Reviews"),
+    Column("started", "Started"),
+    Column("reviews", "Submitted"),
+    Column("approved", "Approved"),
     Column("waiting", "To decide"),
     Column("created", "Created", sort_key="createdOn"),
 ]
 
 
+def _import_dialog() -> rx.Component:
+    problems = rx.cond(T.import_problems.length() > 0, rx.box(
+        rx.text("Nothing was written. Fix these and upload the file again:", size="2", weight="medium"),
+        rx.el.ul(rx.foreach(T.import_problems, lambda p: rx.el.li(rx.text(p, size="2", font_family="var(--code-font-family)"))),
+                 class_name="admin-problem-list"),
+        id="import-problems", role="alert",
+    ))
+    done = rx.cond((T.import_outcome != "") & (T.import_outcome != "refused"), rx.callout(
+        rx.hstack(rx.text(T.import_message), rx.el.a("Open the test", href="/admin/tests/" + T.imported_id, id="import-open-test"),
+                  spacing="2", wrap="wrap"),
+        icon="circle-check", color_scheme="green", id="import-result"))
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Import a test"),
+            rx.dialog.description("Upload a test definition (JSON, see docs/test-format.md). It is checked whole before anything is "
+                                  "written; a test with the same name is updated, any other is created.", size="2"),
+            rx.vstack(
+                rx.upload.root(
+                    rx.vstack(rx.icon("file-json", size=28, color="var(--gray-10)"),
+                              rx.text("Drop a .json file here, or ", rx.text.span("choose one", color="var(--accent-11)"), size="2"),
+                              align="center", spacing="2", padding="20px"),
+                    id="import-upload", accept={"application/json": [".json"]}, max_files=1, multiple=False,
+                    on_drop=T.import_file(rx.upload_files(upload_id="import-upload")),
+                    class_name="admin-dropzone", border="1px dashed var(--gray-7)", border_radius="var(--radius-3)", width="100%",
+                ),
+                rx.cond(T.import_outcome == "refused", rx.callout(T.import_message, icon="triangle-alert", color_scheme="red",
+                                                                   id="import-refused")),
+                problems, done,
+                rx.hstack(rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", on_click=T.close_import, id="import-close")),
+                          justify="end", width="100%"),
+                spacing="3", width="100%", margin_top="12px",
+            ),
+            max_width="640px",
+        ),
+        open=T.import_open,
+        on_open_change=lambda _open: T.close_import(),
+    )
+
+
 def tests_page() -> rx.Component:
     actions = [
+        RowAction("Preview", lambda row: rx.redirect("/admin/tests/" + row["id"] + "/preview"), icon="eye"),
+        RowAction("Export JSON", lambda row: T.export(row["id"]), icon="download"),
         RowAction("Reviews", lambda row: rx.redirect("/admin/reviews?test=" + row["id"]), icon="list-checks"),
         RowAction("Invite", lambda row: rx.redirect("/admin/tests/" + row["id"] + "/invite"), available_when="running", icon="send"),
     ]
-    filters = [FilterSpec("status", "Status", "list", tuple(FilterOption(s, s.replace("-", " ").capitalize()) for s in STATUSES))]
+    filters = [
+        FilterSpec("status", "Status", "list", tuple(FilterOption(s, STATUS_LABELS[s]) for s in STATUSES)),
+        FilterSpec("kind", "Kind", "list", tuple(FilterOption(k, k.capitalize()) for k in KINDS)),
+    ]
+    import_button = rx.cond(StaffState.can[roles.MANAGE_TESTS],
+                            rx.button(rx.icon("upload", size=16), "Import JSON", on_click=T.open_import, size="2", id="tests-import"))
     return admin_layout(
         "Tests",
         data_table(T, table_id="admin-tests", columns=COLUMNS, actions=actions, filters=filters, search_placeholder="Search tests"),
+        _import_dialog(),
+        actions=import_button,
     )
 
 
@@ -87,6 +144,7 @@ def _panel() -> rx.Component:
 def invite_page() -> rx.Component:
     return admin_layout(
         "Invite participants",
+        test_tabs("invite"),
         rx.vstack(
             rx.text("To ", rx.text.strong(I.test["name"], id="invite-test-name"), " · ", I.test["type"], " · participant limit ",
                     I.test["limit"], size="3"),

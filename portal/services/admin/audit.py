@@ -34,6 +34,15 @@ ACTIONS: dict[str, str] = {
     "reward.cancel": "Canceled reward",
     "rewards.export": "Exported payouts",
     "staff.role": "Changed staff role",
+    "test.import": "Imported test",
+    "test.edit": "Edited test",
+    "test.status": "Changed test status",
+    "test.image": "Uploaded test image",
+    "test.areas": "Changed highlight areas",
+    "test.export": "Exported test",
+    "flag.change": "Changed feature flag",
+    "flag.user": "Changed feature flag override",
+    "outbox.retry": "Retried e-mail",
 }
 SYSTEM = Staff(account_id=0, email="system", role="")
 

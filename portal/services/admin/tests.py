@@ -11,7 +11,11 @@ from portal.domain import invites as invite_rules
 from portal.domain import table as rules
 from portal.domain.kinds import kind_of
 from portal.domain.staff import roles
-from portal.models import Invite, Review, Test
+from portal.domain.kinds import KINDS as KIND_REGISTRY
+from portal.domain.table import Filter
+from portal.domain.reference_data import PRODUCT_TYPES
+from portal.domain.staff.test_edit import PANEL_LABELS, SESSION_LABELS, STATUS_LABELS, quotas_text
+from portal.models import Invite, Review, ReviewSession, Test
 from portal.services.admin.guard import require_staff
 from portal.services.admin.participants import one_id
 from portal.services.errors import ServiceError
@@ -19,12 +23,21 @@ from portal.services.admin.filters import conditions as filter_conditions
 from portal.services.tables import TablePage, TableQuery, bound_values, clean
 
 STATUSES = ("draft", "ready-to-launch", "scheduled", "running", "stopped", "completed", "removed")
-SORTABLE = {"createdOn": Test.created_at, "name": Test.name}
-FILTERS: dict[str, dict[str, Any]] = {"status": {"type": "list", "options": STATUSES}}
+KINDS = tuple(KIND_REGISTRY)
+# The product types of each kind (the kind is not a column: it follows from the product type).
+PRODUCT_TYPES_OF: dict[str, tuple[str, ...]] = {k: tuple(p for p in PRODUCT_TYPES if kind_of(p).name == k) for k in KINDS}
+SORTABLE = {"createdOn": Test.created_at, "name": Test.name, "payout": Test.payout_cents, "status": Test.status}
+FILTERS: dict[str, dict[str, Any]] = {"status": {"type": "list", "options": STATUSES}, "kind": {"type": "list", "options": KINDS}}
 
 
 def clean_query(**raw: Any) -> TableQuery:
     return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
+
+
+def _of_kinds(f: Filter) -> Any:
+    types = [p for k in f.values if k in PRODUCT_TYPES_OF for p in PRODUCT_TYPES_OF[k]]
+    chosen = Test.product_type.in_(types)
+    return ~chosen if f.type == "exclude" else chosen
 
 
 def list_tests(*, session: Session, actor_id: int, query: TableQuery) -> TablePage:
@@ -34,7 +47,7 @@ def list_tests(*, session: Session, actor_id: int, query: TableQuery) -> TablePa
     if query.search:
         pattern = bindparam("pattern", type_=String)
         conditions.append(or_(Test.name.ilike(pattern, escape="\\"), Test.product_type.ilike(pattern, escape="\\")))
-    conditions += filter_conditions(query, lists={"status": Test.status})
+    conditions += filter_conditions(query, lists={"status": Test.status}, own={"kind": _of_kinds})
     where = and_(True, *conditions)
     total = session.execute(select(func.count()).select_from(Test).where(where), values).scalar_one()
     column = SORTABLE[query.sort_by]
@@ -45,10 +58,17 @@ def list_tests(*, session: Session, actor_id: int, query: TableQuery) -> TablePa
     reviews = dict(session.execute(select(Review.test_id, func.count()).where(Review.test_id.in_(ids)).group_by(Review.test_id)).all())
     waiting = dict(session.execute(select(Review.test_id, func.count()).where(Review.test_id.in_(ids), Review.status == "submitted")
                                    .group_by(Review.test_id)).all())
+    approved = dict(session.execute(select(Review.test_id, func.count()).where(Review.test_id.in_(ids), Review.status == "approved")
+                                    .group_by(Review.test_id)).all())
+    started = dict(session.execute(select(ReviewSession.test_id, func.count(func.distinct(ReviewSession.respondent_key)))
+                                   .where(ReviewSession.test_id.in_(ids)).group_by(ReviewSession.test_id)).all())
     return TablePage(rows=[{
         "id": str(t.id), "name": t.name, "kind": kind_of(t.product_type).name.capitalize(),
-        "type": invite_rules.product_type_label(t.product_type), "status": t.status,
-        "invited": str(invited.get(t.id, 0)), "reviews": str(reviews.get(t.id, 0)), "waiting": str(waiting.get(t.id, 0)),
+        "type": invite_rules.product_type_label(t.product_type), "status": STATUS_LABELS.get(t.status, t.status),
+        "panel": PANEL_LABELS.get(t.panel, t.panel), "session": SESSION_LABELS.get(t.session_seconds, f"{t.session_seconds // 60} minutes"),
+        "payout": rules.format_money(t.payout_cents), "quotas": quotas_text(t.participant_limit, t.seniority_limits),
+        "invited": str(invited.get(t.id, 0)), "started": str(started.get(t.id, 0)), "reviews": str(reviews.get(t.id, 0)),
+        "approved": str(approved.get(t.id, 0)), "waiting": str(waiting.get(t.id, 0)),
         "created": rules.format_date(t.created_at), "running": "yes" if t.status == "running" else "",
     } for t in tests], total=int(total))
 

@@ -11,6 +11,7 @@ from portal.domain.accounts import CurrentUser
 from portal.domain.ids import whole_number
 from portal.domain.staff import incentives
 from portal.services.admin import invites as invite_service
+from portal.services.admin import test_files
 from portal.services.admin import tests as service
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery
@@ -21,11 +22,46 @@ from portal.states.table import DataTableState
 
 
 class AdminTestsState(DataTableState, rx.State):
+    """The tests list; a test's JSON definition uploaded (import) or downloaded (export)."""
+
     sortable_columns: ClassVar[tuple[str, ...]] = tuple(service.SORTABLE)
     filter_specs: ClassVar[dict[str, dict[str, Any]]] = service.FILTERS
 
+    import_open: bool = False
+    importing: bool = False
+    import_message: str = ""
+    import_outcome: str = ""  # created | updated | unchanged | refused
+    import_problems: list[str] = []
+    imported_id: str = ""
+
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(service.list_tests, actor_id=caller.account_id, query=query)
+
+    @rx.event
+    def open_import(self):
+        self.import_open, self.import_message, self.import_outcome, self.import_problems, self.imported_id = True, "", "", [], ""
+
+    @rx.event
+    def close_import(self):
+        self.import_open = False
+
+    @rx.event
+    async def import_file(self, files: list[rx.UploadFile]):
+        """The uploaded definition, checked whole: every problem with its path, or the test created/updated."""
+        actor = await caller_id(self)
+        upload = files[0] if isinstance(files, list) and files else None
+        data = await upload.read(test_files.MAX_FILE_BYTES + 1) if upload is not None else b""
+        result = await db.run(test_files.import_file, actor_id=actor, data=data)
+        self.import_outcome, self.import_message, self.import_problems = result.outcome, result.message, result.problems
+        self.imported_id = str(result.test_id or "")
+        if result.outcome in ("created", "updated"):
+            await self._reload()
+
+    @rx.event
+    async def export(self, test_id: Any):
+        """Download the test's JSON definition."""
+        name, text = await db.run(test_files.export_test, actor_id=await caller_id(self), test_id=test_id)
+        return rx.download(data=text.encode("utf-8"), filename=name, mime_type="application/json;charset=utf-8")
 
 
 class InviteState(ParticipantsTable, rx.State):

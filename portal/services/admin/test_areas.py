@@ -1,0 +1,82 @@
+"""Staff: a highlight (or pricing) test's areas on /admin/tests/{id}/areas: read them, and save them
+with the JSON import's rules (portal/domain/highlight_areas.py runs the import's reader), every
+problem named by its path, nothing written when there is one, and an audit row with before/after."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from sqlmodel import Session
+
+from portal.domain import highlight_areas as rules
+from portal.domain.definition_checks import DefinitionError
+from portal.domain.staff import roles
+from portal.models import Test
+from portal.models._base import utcnow
+from portal.services import test_definitions
+from portal.services.admin import audit
+from portal.services.admin.guard import require_staff
+from portal.services.admin.participants import one_id
+from portal.services.errors import ServiceError
+
+NOT_FOUND = "This test does not exist."
+SAVED = "Highlight areas saved."
+
+
+class AreasRefused(ServiceError):
+    """The areas break the import's rules: `problems` names each one by its path."""
+
+    def __init__(self, problems: list[DefinitionError]):
+        count = len(problems)
+        super().__init__(f"Nothing was saved: {count} problem{'s' if count != 1 else ''} to fix.")
+        self.problems = list(problems)
+
+
+def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
+    test = session.get(Test, one_id(test_id, NOT_FOUND), with_for_update=lock)
+    if test is None:
+        raise ServiceError(NOT_FOUND)
+    if not rules.has_areas(test.product_type):
+        raise ServiceError(rules.NO_AREAS)
+    return test
+
+
+def _areas_of(test: Test) -> list[dict[str, Any]]:
+    return copy.deepcopy(test.selected_areas) if isinstance(test.selected_areas, list) else []
+
+
+def load_areas(*, session: Session, actor_id: int, test_id: Any) -> dict[str, Any]:
+    """What the editor needs: the test, the screenshot the areas are on, its areas, and its blocks
+    (their question keys count for uniqueness, their questions for 'at least one question')."""
+    require_staff(session, actor_id, roles.VIEW)
+    test = _test(session, test_id)
+    return {
+        "id": test.id, "name": test.name, "product_type": test.product_type, "status": test.status,
+        "screenshot": rules.area_screenshot(test.product_type, test.screenshot_url, test.pricing_screenshot_url),
+        "areas": _areas_of(test),
+        "blocks": copy.deepcopy(test.questions) if isinstance(test.questions, dict) else {},
+        "pricing_url": test.pricing_url, "pricing_screenshot_url": test.pricing_screenshot_url,
+    }
+
+
+def save_areas(*, session: Session, actor_id: int, test_id: Any, areas: Any) -> list[dict[str, Any]]:
+    """Replace the test's areas; AreasRefused (nothing written) when the import would refuse them."""
+    staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
+    test = _test(session, test_id, lock=True)
+    found = rules.problems(areas, product_type=test.product_type, blocks=test.questions,
+                           pricing_url=test.pricing_url, pricing_screenshot_url=test.pricing_screenshot_url)
+    if found:
+        session.rollback()
+        raise AreasRefused(found)
+    before = _areas_of(test)
+    after = copy.deepcopy(areas)
+    if after != before:
+        test.selected_areas = after
+        test.updated_at = utcnow()
+        session.add(test)
+        audit.record(session, staff, "test.areas", "test", test.id, {"selectedAreas": before}, {"selectedAreas": after})
+    session.commit()
+    # This worker's copy of the definition is refreshed now (other workers' within CACHE_SECONDS).
+    test_definitions.load_definition(session=session, test_id=test.id)
+    return copy.deepcopy(after)

@@ -1,0 +1,110 @@
+"""Staff: a test's JSON definition uploaded from the browser (checked as the CLI checks it; created or
+updated by name) and downloaded (it imports back unchanged)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session
+
+from portal.domain.staff import roles
+from portal.domain.staff.test_edit import status_problem
+from portal.domain.test_definition import TestDefinitionError, validate_test_definition, parse_test_definition
+from portal.models import Test
+from portal.services.admin import audit
+from portal.services.admin.guard import require_staff
+from portal.services.admin.participants import one_id
+from portal.services.admin.test_edit import mark_launch
+from portal.services.errors import ServiceError
+from portal.services.test_import import apply_definition, document_for, find_test_by_name
+
+MAX_FILE_BYTES = 5 * 1024 * 1024  # a definition with hundreds of questions is well under 1 MB
+TOO_BIG = "The file is bigger than 5 MB: a test definition is a small JSON file."
+NOT_UTF8 = "The file is not UTF-8 text."
+NOT_JSON = "The file is not valid JSON: {detail}."
+NO_TEST = "This test does not exist."
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    outcome: str  # created | updated | unchanged | refused
+    problems: list[str] = field(default_factory=list)  # 'path: message', every one
+    test_id: int | None = None
+    name: str = ""
+
+    @property
+    def message(self) -> str:
+        return {
+            "created": f"Created the test “{self.name}”.",
+            "updated": f"Updated the test “{self.name}”.",
+            "unchanged": f"No change: “{self.name}” is already exactly this definition.",
+        }.get(self.outcome, f"Nothing was imported: {len(self.problems)} problem{'s' if len(self.problems) != 1 else ''} to fix.")
+
+
+def _refused(*problems: str) -> ImportResult:
+    return ImportResult(outcome="refused", problems=list(problems))
+
+
+def read_document(data: Any) -> tuple[Any, str | None]:
+    """The parsed JSON of an uploaded file, or the message saying why it cannot be read."""
+    if not isinstance(data, (bytes, bytearray)):
+        return None, NOT_UTF8
+    if len(data) > MAX_FILE_BYTES:
+        return None, TOO_BIG
+    try:
+        text = bytes(data).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None, NOT_UTF8
+    try:
+        return json.loads(text), None
+    except ValueError as e:
+        return None, NOT_JSON.format(detail=str(e))
+
+
+def import_file(*, session: Session, actor_id: Any, data: Any) -> ImportResult:
+    """Validate the whole file, then create the test or update the one with its name. Nothing is
+    written when there is any problem (they are all listed with their paths)."""
+    staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
+    document, unreadable = read_document(data)
+    if unreadable:
+        return _refused(unreadable)
+    errors = validate_test_definition(document)
+    if errors:
+        return _refused(*(str(e) for e in errors))
+    definition = parse_test_definition(document)
+    existing = find_test_by_name(session, definition.columns["name"])
+    if existing is not None:
+        session.refresh(existing, with_for_update=True)
+        moved = status_problem(existing.status, definition.columns["status"])
+        if moved:
+            return _refused(f"status: {moved}")
+    before = document_for(session, existing) if existing is not None else None
+    old_status = existing.status if existing is not None else None
+    try:
+        test = apply_definition(session, existing, definition)
+    except TestDefinitionError as e:
+        session.rollback()
+        return _refused(*(str(x) for x in e.errors))
+    mark_launch(test, old_status)
+    after = document_for(session, test)
+    if before == after:
+        return ImportResult(outcome="unchanged", test_id=test.id, name=test.name)
+    outcome = "created" if existing is None else "updated"
+    changed = sorted(k for k in set(after) | set(before or {}) if (before or {}).get(k) != after.get(k))
+    audit.record(session, staff, "test.import", "test", test.id, before={"fields": changed} if before else None,
+                 after={"name": test.name, "outcome": outcome})
+    return ImportResult(outcome=outcome, test_id=test.id, name=test.name)
+
+
+def export_test(*, session: Session, actor_id: Any, test_id: Any) -> tuple[str, str]:
+    """(file name, JSON text) of a test's definition."""
+    staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
+    test = session.get(Test, one_id(test_id, NO_TEST))
+    if test is None:
+        raise ServiceError(NO_TEST)
+    text = json.dumps(document_for(session, test), indent=2, ensure_ascii=False) + "\n"
+    audit.record(session, staff, "test.export", "test", test.id, after={"name": test.name})
+    return f"test-{test.id}.json", text
+

@@ -1,0 +1,178 @@
+"""Staff: a test's images (page screenshot, pricing page screenshot, preference concepts).
+
+An upload goes: `check_upload` (who may, which test, which slot: before a byte of the body is
+read) -> the bytes arrive on disk with their size counted (portal/http/image_routes.py) ->
+`keep_upload` (the image rule on the file's header, the storage, then `set_image` in its own
+short transaction with its audit row). Only the slots that fit the test's kind exist
+(portal/domain/images.py).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, UnidentifiedImageError
+from sqlmodel import Session
+
+from portal.domain import images as rules
+from portal.domain.ids import whole_number
+from portal.domain.staff import roles
+from portal.models import Test
+from portal.models._base import utcnow
+from portal.services.admin import audit
+from portal.services.admin.guard import require_staff
+from portal.services.errors import ServiceError
+from portal.services.storage import Storage, storage as default_storage
+
+log = logging.getLogger(__name__)
+
+NO_TEST = "This test does not exist."
+
+
+class NotFound(ServiceError):
+    """No such test, or the test has no such image slot."""
+
+
+class ImageRefused(ServiceError):
+    """The file breaks the image rule; `status` is the HTTP answer's (413, 415 or 422)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message, field="image")
+        self.status = status
+
+
+@dataclass(frozen=True)
+class ImageFile:
+    """An upload as it arrived: on disk, its size counted and its digest taken while it came in."""
+
+    path: Path
+    size: int
+    sha256: str
+
+
+def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
+    tid = whole_number(test_id)
+    test = session.get(Test, tid, with_for_update=lock) if tid else None
+    if test is None:
+        raise NotFound(NO_TEST)
+    return test
+
+
+def _slots(test: Test) -> list[rules.Slot]:
+    return rules.slots(test.product_type, test.screenshot_url, test.pricing_screenshot_url, test.preference_test)
+
+
+def _slot(test: Test, slot: Any) -> rules.Slot:
+    found = rules.slot_named(_slots(test), slot)
+    if found is None:
+        raise NotFound(rules.NO_SUCH_SLOT)
+    return found
+
+
+def images_of_test(*, session: Session, actor_id: Any, test_id: Any) -> dict[str, Any]:
+    """The test's name and its image slots with their current images (what the images page shows)."""
+    require_staff(session, actor_id, roles.VIEW)
+    test = _test(session, test_id)
+    return {"id": str(test.id), "name": test.name,
+            "slots": [{"key": s.key, "label": s.label, "url": s.url} for s in _slots(test)]}
+
+
+def check_upload(*, session: Session, actor_id: Any, test_id: Any, slot: Any) -> None:
+    """Before the body is read: the caller may manage tests, the test exists and has this slot."""
+    require_staff(session, actor_id, roles.MANAGE_TESTS)
+    _slot(_test(session, test_id), slot)
+
+
+def read_header(path: Path) -> tuple[str | None, int | None, int | None]:
+    """(Pillow's format, width, height) from the file's header only; (None, None, None) for a file
+    that is no image Pillow knows."""
+    try:
+        with Image.open(path) as image:  # lazy: reads the header, decodes no pixels
+            return image.format, image.width, image.height
+    except Image.DecompressionBombError:
+        return "BOMB", None, None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        return None, None, None
+
+
+def image_problem(path: Path, size: int) -> tuple[str, int] | None:
+    """(message, HTTP status) when the file breaks the image rule, else None."""
+    message = rules.size_message(size)
+    if message:
+        return message, 413 if size > rules.MAX_IMAGE_BYTES else 422
+    pillow_format, width, height = read_header(path)
+    if pillow_format == "BOMB":
+        return rules.TOO_MANY_PIXELS, 422
+    message = rules.image_message(pillow_format, width, height)
+    if message == rules.NOT_AN_IMAGE:
+        return message, 415
+    return (message, 422) if message else None
+
+
+def set_image(*, session: Session, actor_id: Any, test_id: Any, slot: Any, url: str) -> str:
+    """Point a slot of the test at `url` (a stored image), with its audit row; returns the URL."""
+    staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
+    test = _test(session, test_id, lock=True)
+    found = _slot(test, slot)
+    if not isinstance(url, str) or not url or len(url) > 2000:
+        raise ServiceError("The image address is not valid.")
+    before = found.url
+    if found.key == rules.SCREENSHOT:
+        test.screenshot_url = url
+    elif found.key == rules.PRICING_SCREENSHOT:
+        test.pricing_screenshot_url = url
+    else:
+        preference = copy.deepcopy(test.preference_test)
+        preference["images"][found.concept_index]["url"] = url
+        test.preference_test = preference  # a new value, so the JSON column is written
+    test.updated_at = utcnow()
+    session.add(test)
+    audit.record(session, staff, "test.image", "test", test.id, {found.key: before}, {found.key: url})
+    session.flush()
+    return url
+
+
+def storage_key(upload: ImageFile, pillow_format: str) -> str:
+    """Content-addressed: the same bytes get the same key, a key never changes its content."""
+    return f"images/{upload.sha256}.{rules.IMAGE_TYPES[pillow_format].extension}"
+
+
+def keep_upload(*, session_factory: Any, actor_id: Any, test_id: Any, slot: Any, upload: ImageFile,
+                storage: Storage | None = None) -> str:
+    """Check the arrived file against the image rule, store it and point the slot at it.
+
+    `session_factory()` gives a transaction (a context manager yielding a Session): the storage is
+    written between two short transactions, never inside one. Raises ImageRefused, NotFound or
+    StaffRefused; nothing is stored or changed then. Returns the image's URL."""
+    store = storage or default_storage()
+    with session_factory() as session:  # again: the role or the test may have changed meanwhile
+        check_upload(session=session, actor_id=actor_id, test_id=test_id, slot=slot)
+    problem = image_problem(upload.path, upload.size)
+    if problem:
+        raise ImageRefused(*problem)
+    pillow_format, _, _ = read_header(upload.path)
+    key = storage_key(upload, str(pillow_format))
+    existed = store.exists(key)
+    if not existed:
+        with upload.path.open("rb") as stream:
+            store.put(key, stream, rules.IMAGE_TYPES[str(pillow_format)].content_type)
+    try:
+        with session_factory() as session:
+            return set_image(session=session, actor_id=actor_id, test_id=test_id, slot=slot, url=store.url(key))
+    except BaseException:
+        if not existed:  # nothing points at it: do not keep it
+            try:
+                store.delete(key)
+            except Exception:  # the refusal matters more than the leftover
+                log.exception("could not remove the unused image %s", key)
+        raise
+
+
+def digest() -> Any:
+    """The digest an upload's bytes are fed into as they arrive (its hex names the stored object)."""
+    return hashlib.sha256()

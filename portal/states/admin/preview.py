@@ -1,0 +1,41 @@
+"""/admin/tests/[test_id]/preview: which screen previews the test (the kind's own view, which then
+enters the preview itself: TimedSession.begin on this route -> the preview core, staff checked again)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from portal import db
+from portal.domain.ids import whole_number
+from portal.services.admin import preview as service
+from portal.services.errors import ServiceError
+from portal.states.admin.guard import staff_id
+from portal.states.tab_owner import TabOwned
+
+LOADING, NOT_FOUND, UNAVAILABLE = "", "not-found", "unavailable"
+NOT_TAKEN = "This kind of test is not taken in the portal, so it has no preview."
+
+
+class PreviewState(TabOwned, rx.State):
+    # '' while loading | the kind's view (survey, highlight, preference) | unavailable | not-found
+    view: str = LOADING
+    name: str = ""
+    shown_id: int = 0
+    # Bumped on every load: the kind's view remounts (and enters the preview again).
+    loads: int = 0
+
+    @rx.event
+    async def load(self):
+        self.view, self.name, self.shown_id = LOADING, "", 0
+        self.loads += 1
+        actor = await staff_id(self)
+        if actor is None:
+            return
+        try:
+            target = await db.run(service.open_preview, actor_id=actor,
+                                  test_id=whole_number(self.router.page.params.get("test_id", "")))
+        except ServiceError:  # no such test (or no longer staff)
+            self.view = NOT_FOUND
+            return
+        self.name, self.shown_id = target.name, target.test_id
+        self.view = target.view or UNAVAILABLE
