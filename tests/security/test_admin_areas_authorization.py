@@ -9,12 +9,11 @@ import copy
 from typing import Any
 
 import pytest
-from sqlmodel import Session
 
 from portal.domain.staff import roles
-from portal.models import Account, Test
+from portal.models import Test
 from portal.states.admin.test_areas import AreasEditorState
-from tests.support.people import ANONYMOUS, Person, demo_test, person
+from tests.support.people import caller, demo_test
 from tests.support.raw_tab import RawTab, run
 
 S = AreasEditorState.get_full_name()
@@ -43,18 +42,6 @@ HOSTILE: list[tuple[str, dict[str, Any]]] = [
     *(("set_question_required", {"area": 0, "question": 0, "required": value}) for value in ("yes", 0, None, [True], NAN)),
     *(("remove_question", {"area": a, "question": q}) for a, q in ((0, 5), (9, 0), (None, None), ("x", []), (NAN, 0))),
 ]
-
-
-def caller(db: Session, kind: str) -> Person:
-    if kind == "anonymous":
-        return ANONYMOUS
-    who = person(db)
-    if kind != "participant":
-        account = db.get(Account, who.account_id)
-        account.staff_role = kind
-        db.add(account)
-        db.commit()
-    return who
 
 
 def stored(app_server, test_id: int) -> list[dict[str, Any]]:

@@ -27,7 +27,7 @@ from portal.states.admin.participants import AdminParticipantsState, ChangeReque
 from portal.states.admin.rewards import AdminRewardsState
 from portal.states.admin.reviews import AdminReviewsState
 from portal.states.admin.tests import AdminTestsState, InviteState
-from tests.support.people import ANONYMOUS, Person, demo_test, person
+from tests.support.people import Person, caller, demo_test, person
 from tests.support.raw_tab import RawTab, run
 
 P, C, T, I, R, W, A, G = (s.get_full_name() for s in (AdminParticipantsState, ChangeRequestsState, AdminTestsState, InviteState,
@@ -93,18 +93,6 @@ def make_world(db: Session) -> World:
     db.commit()
     return World(test.id, marker.email, verify.id, verify.email, deactivate.id, deactivate.email, role.id, role.email, request.id, requester.email,
                  invitee.email, invitee.id, approve.id, reject.id, payable.id, audit_marker, expired.id)
-
-
-def caller(db: Session, kind: str) -> Person:
-    if kind == "anonymous":
-        return ANONYMOUS
-    who = person(db)
-    if kind != "participant":
-        account = db.get(Account, who.account_id)
-        account.staff_role = kind
-        db.add(account)
-        db.commit()
-    return who
 
 
 async def act(base: str, cookie: str, w: World) -> dict[str, str]:

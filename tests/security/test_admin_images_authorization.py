@@ -13,34 +13,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlmodel import Session, select
+from sqlmodel import select
 
 from portal.domain import images as rules
 from portal.domain.staff import roles
-from portal.models import Account, AuditEntry, Test
+from portal.models import AuditEntry, Test
 from portal.services.admin.guard import NOT_ALLOWED
 from portal.settings import Settings
 from portal.states.admin.test_images import AdminImagesState
 from tests.support.images import chunks_of, png
-from tests.support.people import ANONYMOUS, Person, demo_test, person
+from tests.support.people import Person, caller, demo_test
 from tests.support.raw_tab import RawTab, run
 from tests.support.raw_upload import raw_upload
 
 CALLERS = ("anonymous", "participant", *roles.ROLES)
 S = AdminImagesState.get_full_name()
 MEDIA = Settings().media_dir  # the app's: the e2e fixtures set no MEDIA_DIR
-
-
-def caller(db: Session, kind: str) -> Person:
-    if kind == "anonymous":
-        return ANONYMOUS
-    who = person(db)
-    if kind != "participant":
-        account = db.get(Account, who.account_id)
-        account.staff_role = kind
-        db.add(account)
-        db.commit()
-    return who
 
 
 def media_files() -> set[Path]:

@@ -15,13 +15,13 @@ import pytest
 from sqlmodel import Session, select
 
 from portal.domain.staff import roles
-from portal.models import Account, Invite
+from portal.models import Invite
 from portal.states.admin.preview import PreviewState
 from portal.states.survey import SurveyState
 from portal.states.timed_session import TimedSession
 from tests.e2e.test_admin_preview import stored
 from tests.support.demo_survey import good_answers
-from tests.support.people import ANONYMOUS, ROOT, Person, demo_test, invite, person
+from tests.support.people import ROOT, Person, caller, demo_test, invite, person
 from tests.support.raw_tab import RawTab, run
 
 PREVIEW, SURVEY = PreviewState.get_full_name(), SurveyState.get_full_name()
@@ -40,18 +40,6 @@ def world(db: Session) -> tuple[int, str, Person]:
     other = person(db)
     invite(db, other, test)
     return test.id, marker, other
-
-
-def caller(db: Session, kind: str) -> Person:
-    if kind == "anonymous":
-        return ANONYMOUS
-    who = person(db)
-    if kind != "participant":
-        account = db.get(Account, who.account_id)
-        account.staff_role = kind
-        db.add(account)
-        db.commit()
-    return who
 
 
 async def preview_by_events(base: str, who: Person, test_id: int) -> RawTab:

@@ -12,7 +12,7 @@ from typing import Any
 from sqlmodel import Session
 
 from portal.http.client import SESSION_COOKIE
-from portal.models import Invite, Test
+from portal.models import Account, Invite, Test
 from portal.models._base import utcnow
 from portal.services.sessions import create_session
 from portal.services.test_import import import_test
@@ -58,3 +58,16 @@ def invite(db: Session, who: Person, test: Test, status: str = "open", hours: in
     db.add(row)
     db.commit()
     return row
+
+
+def caller(db: Session, kind: str) -> Person:
+    """Who sends the events: 'anonymous', a 'participant', or a new account with the staff role `kind`."""
+    if kind == "anonymous":
+        return ANONYMOUS
+    who = person(db)
+    if kind != "participant":
+        account = db.get(Account, who.account_id)
+        account.staff_role = kind
+        db.add(account)
+        db.commit()
+    return who

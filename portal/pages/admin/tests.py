@@ -15,21 +15,29 @@ from portal.states.admin.guard import StaffState
 from portal.states.admin.tests import AdminTestsState as T
 from portal.states.admin.tests import InviteState as I
 
+LIVE_COUNTS = (("invited", "invited"), ("started", "started"), ("reviews", "submitted"), ("approved", "approved"),
+               ("waiting", "to decide"))
+
+
+def _live_counts(row) -> rx.Component:
+    """The live counts in one compact column, so they show beside the name without scrolling."""
+    return rx.el.dl(
+        *[rx.el.div(rx.el.dt(label), rx.el.dd(row[key]), class_name="admin-count") for key, label in LIVE_COUNTS],
+        class_name="admin-counts",
+    )
+
+
 COLUMNS = [
-    Column("name", "Test", sort_key="name", min_width="240px",
+    Column("name", "Test", sort_key="name", min_width="220px",
            render=lambda row: rx.el.a(row["name"], href="/admin/tests/" + row["id"], class_name="admin-row-link")),
-    Column("kind", "Kind", min_width="150px", render=lambda row: rx.vstack(
+    Column("kind", "Kind", min_width="130px", render=lambda row: rx.vstack(
         rx.text(row["kind"], size="2"), rx.text(row["type"], size="1", color="var(--gray-11)"), spacing="0")),
+    Column("status", "Status", sort_key="status", min_width="90px", render=lambda row: status_badge(row["status"])),
+    Column("counts", "Live counts", min_width="190px", render=_live_counts),
+    Column("payout", "Payout", sort_key="payout", min_width="80px"),
+    Column("session", "Session", min_width="100px"),
     Column("panel", "Panel", min_width="120px"),
-    Column("status", "Status", sort_key="status", render=lambda row: status_badge(row["status"])),
-    Column("session", "Session"),
-    Column("payout", "Payout", sort_key="payout"),
     Column("quotas", "Quotas", min_width="150px"),
-    Column("invited", "Invited"),
-    Column("started", "Started"),
-    Column("reviews", "Submitted"),
-    Column("approved", "Approved"),
-    Column("waiting", "To decide"),
     Column("created", "Created", sort_key="createdOn"),
 ]
 
