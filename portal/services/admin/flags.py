@@ -110,8 +110,16 @@ def list_flags(*, session: Session, actor_id: Any) -> FlagsPage:
     return FlagsPage(flags=flags, growthbook=growthbook)
 
 
-def _record(session: Session, staff: Staff, row: FeatureFlag, before: dict[str, Any]) -> None:
+def _change(session: Session, staff: Staff, key: str, field: str, value: bool | int) -> bool:
+    """Set the flag's `field` ('enabled' or 'percentage') with the row locked, audited; False when it already was."""
+    row = _flag_row(session, key, lock=True)
+    if getattr(row, field) == value:
+        return False
+    before = {"enabled": row.enabled, "percentage": row.percentage}
+    setattr(row, field, value)
+    session.add(row)
     audit.record(session, staff, "flag.change", "flag", row.key, before, {"enabled": row.enabled, "percentage": row.percentage})
+    return True
 
 
 def set_enabled(*, session: Session, actor_id: Any, flag_key: Any, enabled: Any) -> bool:
@@ -120,14 +128,7 @@ def set_enabled(*, session: Session, actor_id: Any, flag_key: Any, enabled: Any)
     key = _flag_key(flag_key)
     if not isinstance(enabled, bool):
         raise ServiceError("Choose on or off.")
-    row = _flag_row(session, key, lock=True)
-    if row.enabled == enabled:
-        return False
-    before = {"enabled": row.enabled, "percentage": row.percentage}
-    row.enabled = enabled
-    session.add(row)
-    _record(session, staff, row, before)
-    return True
+    return _change(session, staff, key, "enabled", enabled)
 
 
 def set_percentage(*, session: Session, actor_id: Any, flag_key: Any, percentage: Any) -> bool:
@@ -137,14 +138,7 @@ def set_percentage(*, session: Session, actor_id: Any, flag_key: Any, percentage
     number = rules.parse_percentage(percentage)
     if number is None:
         raise ServiceError(rules.PERCENTAGE_MESSAGE, field="percentage")
-    row = _flag_row(session, key, lock=True)
-    if row.percentage == number:
-        return False
-    before = {"enabled": row.enabled, "percentage": row.percentage}
-    row.percentage = number
-    session.add(row)
-    _record(session, staff, row, before)
-    return True
+    return _change(session, staff, key, "percentage", number)
 
 
 def _account_by_email(session: Session, email: Any) -> Account:
