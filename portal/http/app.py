@@ -6,13 +6,15 @@ from fastapi import FastAPI
 
 from portal.http import account_routes, errors, oauth_routes, verification_routes
 from portal.http import password_routes
-from portal.http import image_routes, media_routes
+from portal.http import health_routes, image_routes, media_routes
 
 
 def build_api() -> FastAPI:
     api = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     # Refused JSON bodies answer 400, anything unhandled a generic 500 (no stack trace).
     errors.install(api)
+    # /health and /ready for load balancers.
+    api.include_router(health_routes.router)
     api.include_router(account_routes.router)
     api.include_router(verification_routes.router)
     api.include_router(password_routes.router)
@@ -21,9 +23,5 @@ def build_api() -> FastAPI:
     api.include_router(media_routes.router)
     # LinkedIn and Google (OpenID Connect); its flow cookie middleware wraps only these routes.
     api.mount(oauth_routes.PREFIX, oauth_routes.build_app())
-
-    @api.get("/api/health")
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
 
     return api

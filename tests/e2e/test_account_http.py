@@ -73,3 +73,16 @@ def test_malformed_cookie_in_the_browser_lands_on_sign_in(page, app_server):
     page.goto(f"{app_server.url}/")
     expect(page).to_have_url(re.compile(r"/sign-in"))
     expect(page.locator("#sign-in-title")).to_have_text("Log in as participant")
+
+
+@pytest.mark.parametrize("path", ["/health", "/api/health"])
+def test_health_says_the_process_is_up(client, path):
+    answer = client.get(path)
+    assert answer.status_code == 200 and answer.json() == {"status": "ok"}
+    assert answer.headers["cache-control"] == "no-store"
+
+
+def test_ready_checks_the_database_and_its_migrations(client):
+    answer = client.get("/ready")
+    assert answer.status_code == 200
+    assert answer.json() == {"status": "ready", "checks": {"database": "ok", "migrations": "ok", "redis": "not configured"}}

@@ -78,6 +78,13 @@ def test_state_lives_in_redis(scaled_app):
         client.close()
 
 
+def test_ready_checks_postgresql_and_redis(scaled_app):
+    base_url, _, _ = scaled_app
+    answer = httpx.get(f"{base_url}/ready", timeout=30)
+    assert answer.status_code == 200
+    assert answer.json() == {"status": "ready", "checks": {"database": "ok", "migrations": "ok", "redis": "ok"}}
+
+
 def _post_sign_in(base_url: str, body: dict, **headers: str) -> httpx.Response:
     return httpx.post(f"{base_url}/api/account/sign-in", json=body, headers=headers, timeout=30)
 

@@ -19,7 +19,7 @@ ROUTES = [
     ("POST", "/api/account/forgot-password"), ("GET", "/api/account/reset-password/check-token"),
     ("POST", "/api/account/reset-password"), ("GET", "/api/account/verify-email"), ("GET", "/api/auth/linkedin/start"), ("GET", "/api/auth/google/start"),
     ("GET", "/api/auth/linkedin/callback"), ("GET", "/api/auth/google/callback"), ("GET", "/api/auth/nope/start"),
-    ("GET", "/sign-in/"), ("GET", "/not-a-page"), ("GET", "/_event/"),
+    ("GET", "/sign-in/"), ("GET", "/not-a-page"), ("GET", "/_event/"), ("GET", "/health"), ("GET", "/ready"),
 ]
 
 

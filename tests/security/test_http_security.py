@@ -25,6 +25,8 @@ ANSWERS = [
     ("GET", "/portal.js"),
     ("GET", "/favicon.ico"),
     ("GET", "/api/health"),
+    ("GET", "/health"),
+    ("GET", "/ready"),
     ("POST", "/api/account/sign-in"),
     ("GET", "/no-such-page"),
     ("GET", "/api/no-such-route"),
