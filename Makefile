@@ -46,6 +46,7 @@ integration: install
 # Browser tests run in their own pytest process (Playwright's loop and pytest-asyncio do not mix).
 e2e: install chromium
 	$(PY) -m pytest tests/e2e
+	$(PY) -m pytest tests/e2e_default
 	$(PY) -m pytest tests/e2e_production
 
 # Raw websocket events and HTTP requests against the real app (authorization matrix, fuzz, headers).
@@ -56,6 +57,7 @@ test: install chromium
 	$(PY) -m pytest tests/unit tests/integration
 	$(PY) -m pytest tests/e2e
 	$(PY) -m pytest tests/security
+	$(PY) -m pytest tests/e2e_default
 	$(PY) -m pytest tests/e2e_production
 
 clean:

@@ -6,11 +6,15 @@ Each setting has a documented default (see README.md, "Settings") so that
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from portal.domain import local_oidc
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -124,6 +128,10 @@ class Settings:
     google_client_id: str = field(default_factory=lambda: _env("GOOGLE_CLIENT_ID"))
     google_client_secret: str = field(default_factory=lambda: _env("GOOGLE_CLIENT_SECRET"))
     google_metadata_url: str = field(default_factory=lambda: _env("GOOGLE_METADATA_URL", "https://accounts.google.com/.well-known/openid-configuration"))
+    # The local sign-in stand-in (portal/domain/local_oidc.py): auto | on | off. When it runs, both
+    # providers above point at it (see __post_init__) and `local_oidc_active` is True.
+    local_oidc: str = field(default_factory=lambda: _env("LOCAL_OIDC", "auto"))
+    local_oidc_active: bool = field(default=False, init=False)
     # Feature flags from GrowthBook when a client key is set (else the feature_flag table only).
     growthbook_client_key: str = field(default_factory=lambda: _env("GROWTHBOOK_CLIENT_KEY"))
     growthbook_api_host: str = field(default_factory=lambda: _env("GROWTHBOOK_API_HOST", "https://cdn.growthbook.io"))
@@ -144,6 +152,20 @@ class Settings:
     s3_access_key_id: str = field(default_factory=lambda: _env("S3_ACCESS_KEY_ID"))
     s3_secret_access_key: str = field(default_factory=lambda: _env("S3_SECRET_ACCESS_KEY"))
     s3_public_url: str = field(default_factory=lambda: _env("S3_PUBLIC_URL").rstrip("/"))
+
+    def __post_init__(self) -> None:
+        configured = tuple(p for p in local_oidc.TENANTS if getattr(self, f"{p}_client_id"))
+        if not local_oidc.active(self.local_oidc, self.base_url, configured):
+            return
+        object.__setattr__(self, "local_oidc_active", True)
+        for tenant in local_oidc.TENANTS:
+            object.__setattr__(self, f"{tenant}_client_id", local_oidc.client_id(tenant))
+            object.__setattr__(self, f"{tenant}_client_secret", self.local_oidc_secret(tenant))
+            object.__setattr__(self, f"{tenant}_metadata_url", local_oidc.metadata_url(self.base_url, tenant))
+
+    def local_oidc_secret(self, tenant: str) -> str:
+        """The stand-in's client secret for a tenant, derived from SECRET_KEY (never configured by hand)."""
+        return hmac.new(self.secret_key.encode(), f"local-oidc:{tenant}".encode(), hashlib.sha256).hexdigest()
 
     def oidc_configured(self, provider: str) -> bool:
         """Whether sign-in with this provider ('linkedin' or 'google') is offered."""

@@ -6,7 +6,8 @@ from fastapi import FastAPI
 
 from portal.http import account_routes, errors, oauth_routes, verification_routes
 from portal.http import password_routes
-from portal.http import health_routes, image_routes, media_routes
+from portal.http import health_routes, image_routes, local_oidc_routes, media_routes
+from portal.settings import settings
 
 
 def build_api() -> FastAPI:
@@ -21,6 +22,9 @@ def build_api() -> FastAPI:
     # Test images: staff upload them (streamed, size-checked as they arrive); /media/... serves them.
     api.include_router(image_routes.router)
     api.include_router(media_routes.router)
+    # `make run` on this machine with no LinkedIn or Google configured: the local sign-in stand-in.
+    if settings.local_oidc_active:
+        api.include_router(local_oidc_routes.router(settings))
     # LinkedIn and Google (OpenID Connect); its flow cookie middleware wraps only these routes.
     api.mount(oauth_routes.PREFIX, oauth_routes.build_app())
 
