@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import uuid
-from datetime import timedelta
 
 import pytest
 from PIL import Image, ImageDraw
@@ -15,14 +14,13 @@ from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
 
 from portal.domain.staff import roles
-from portal.models import Account, AuditEntry, Invite, Test
+from portal.models import AuditEntry, Test
 from portal.models._base import utcnow
-from portal.services.seeding import DEMO_PARTICIPANT
 from tests.e2e.helpers import sign_in
-from tests.e2e.taking import named
+from tests.e2e.taking import invited, named
 from tests.e2e.test_admin import STAFF_PASSWORD, open_admin, staff
 from tests.e2e.test_highlight import LANDING
-from tests.e2e.test_survey import shot
+from tests.e2e.test_survey import PASSWORD, shot
 
 TOLERANCE = 0.6  # percent: rounding to 0.01 and sub-pixel layout
 
@@ -172,14 +170,13 @@ def test_draw_resize_save_and_the_participant_sees_the_same_rectangles(page: Pag
         "What does this headline promise you?", "Would this section make you sign up?"]
     assert db.exec(select(AuditEntry).where(AuditEntry.action == "test.areas", AuditEntry.target_id == str(test.id))).one()
 
-    # The demo participant's highlight test draws exactly these rectangles.
-    participant = db.exec(select(Account).where(Account.email == DEMO_PARTICIPANT.email)).one()
-    db.add(Invite(account_id=participant.id, test_id=test.id, amount_cents=1500, expires_at=utcnow() + timedelta(hours=24)))
-    db.commit()
+    # An invited participant's highlight test draws exactly these rectangles. (A new participant, not the
+    # demo one: the home-table tests count the demo participant's invites.)
+    participant = invited(db, test, 1500)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(20000)
     them = context.new_page()
-    sign_in(them, base, DEMO_PARTICIPANT.email, DEMO_PARTICIPANT.password)
+    sign_in(them, base, participant.email, PASSWORD)
     them.goto(f"{base}/test/{test.id}/rate")
     them.click("#start-test")
     them.click("#precheck-confirm")

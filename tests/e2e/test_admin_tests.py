@@ -24,6 +24,9 @@ from tests.e2e.helpers import sign_in
 from tests.e2e.taking import invited
 from tests.e2e.test_survey import PASSWORD
 
+# An upload goes to the server, is checked and stored before the dialog answers: more than expect()'s
+# default 5 s on a busy 2-core machine.
+UPLOAD_TIMEOUT_MS = 20000
 DEMO_SURVEY = Path(__file__).resolve().parents[2] / "portal" / "data" / "demo_tests" / "01-survey.json"
 
 
@@ -52,7 +55,7 @@ def test_import_refuses_two_problems_then_creates_and_the_export_imports_back_un
     page.click("#tests-import")
     upload(page, tmp_path / "bad.json")
     problems = page.locator("#import-problems li")
-    expect(problems).to_have_count(2)
+    expect(problems).to_have_count(2, timeout=UPLOAD_TIMEOUT_MS)
     expect(problems.nth(0)).to_contain_text("sessionSeconds: must be one of")
     expect(problems.nth(1)).to_contain_text("survey.questions[0].type: ")
     expect(page.locator("#import-refused")).to_have_text("Nothing was imported: 2 problems to fix.")
@@ -60,7 +63,7 @@ def test_import_refuses_two_problems_then_creates_and_the_export_imports_back_un
     assert db.exec(select(Test).where(Test.name == name)).first() is None
 
     upload(page, tmp_path / "good.json")
-    expect(page.locator("#import-result")).to_contain_text(f"Created the test “{name}”.")
+    expect(page.locator("#import-result")).to_contain_text(f"Created the test “{name}”.", timeout=UPLOAD_TIMEOUT_MS)
     expect(page.locator("#import-problems")).to_have_count(0)
     db.expire_all()
     test = db.exec(select(Test).where(Test.name == name)).one()
@@ -82,7 +85,8 @@ def test_import_refuses_two_problems_then_creates_and_the_export_imports_back_un
     open_admin(page, app_server.url, "/admin/tests")
     page.click("#tests-import")
     upload(page, exported)
-    expect(page.locator("#import-result")).to_contain_text(f"No change: “{name}” is already exactly this definition.")
+    expect(page.locator("#import-result")).to_contain_text(f"No change: “{name}” is already exactly this definition.",
+                                                           timeout=UPLOAD_TIMEOUT_MS)
     db.expire_all()
     assert db.get(Test, test.id).updated_at == updated_at
     assert len(db.exec(select(Test).where(Test.name == name)).all()) == 1
