@@ -49,7 +49,8 @@ class AdminTestsState(DataTableState, rx.State):
     async def import_file(self, files: list[rx.UploadFile]):
         """The uploaded definition, checked whole: every problem with its path, or the test created/updated."""
         actor = await caller_id(self)
-        upload = files[0] if isinstance(files, list) and files else None
+        # A raw event can send anything in place of the uploaded files: only a real upload is read.
+        upload = files[0] if isinstance(files, list) and files and isinstance(files[0], rx.UploadFile) else None
         data = await upload.read(test_files.MAX_FILE_BYTES + 1) if upload is not None else b""
         result = await db.run(test_files.import_file, actor_id=actor, data=data)
         self.import_outcome, self.import_message, self.import_problems = result.outcome, result.message, result.problems
