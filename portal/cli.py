@@ -86,6 +86,9 @@ def cmd_seed_demo(_args: argparse.Namespace) -> None:
         accounts = seed_demo(session)
     print("Demo data is in place. Demo accounts:\n")
     print_table(("role", "email", "password"), accounts)
+    if settings.local_oidc_active:
+        print(f"\nLinkedIn and Google are not configured: their buttons open the local sign-in stand-in at "
+              f"{settings.base_url}/local-oidc/ (not LinkedIn or Google; see README.md).")
 
 
 def cmd_import_test(args: argparse.Namespace) -> None:

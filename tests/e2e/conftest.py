@@ -10,7 +10,7 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -102,13 +102,14 @@ def oidc_provider() -> Iterator[OidcProvider]:
     provider.stop()
 
 
-@pytest.fixture(scope="session")
-def app_server(tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer, oidc_provider: OidcProvider) -> Iterator[AppServer]:
-    data = tmp_path_factory.mktemp("app")
+def served_app(tmp_path_factory: pytest.TempPathFactory, name: str,
+               settings: Callable[[int, str], dict[str, str]]) -> Iterator[AppServer]:
+    """The app on a free port with its own SQLite file, its environment made by `settings(port, database_url)`;
+    stopped when the session ends."""
+    data = tmp_path_factory.mktemp(name)
     port = free_port()
-    database_url = f"sqlite:///{data}/e2e.db"
-    # Loopback is a trusted proxy here, so tests can speak for distinct clients with X-Forwarded-For.
-    env = app_env(port, database_url, TRUSTED_PROXIES="127.0.0.1", **smtp_env(smtp_server), **oidc_provider.env())
+    database_url = f"sqlite:///{data}/{name}.db"
+    env = settings(port, database_url)
     log_path = data / "server.log"
     server = AppServer(url=env["BASE_URL"], database_url=database_url, log_path=log_path, env=env,
                        proc=start_app(port, env, log_path))
@@ -117,6 +118,13 @@ def app_server(tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer
     finally:
         if server.proc is not None:
             stop_app(server.proc)
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer, oidc_provider: OidcProvider) -> Iterator[AppServer]:
+    # Loopback is a trusted proxy here, so tests can speak for distinct clients with X-Forwarded-For.
+    yield from served_app(tmp_path_factory, "app", lambda port, database_url: app_env(
+        port, database_url, TRUSTED_PROXIES="127.0.0.1", **smtp_env(smtp_server), **oidc_provider.env()))
 
 
 CONSOLE = ConsoleWatch()

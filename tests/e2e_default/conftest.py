@@ -4,7 +4,6 @@ frontend for its own port. The browser fixtures are tests/e2e/conftest.py's (con
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
@@ -16,28 +15,18 @@ from tests.e2e.conftest import (  # noqa: F401 (fixtures)
     console_guard,
     context,
     db,
-    free_port,
     page,
-    start_app,
-    stop_app,
+    served_app,
 )
 
+# What a developer's shell might carry that a fresh `make run` does not have.
 PROVIDER_SETTINGS = ("LINKEDIN_", "GOOGLE_", "LOCAL_OIDC", "SMTP_", "TRUSTED_PROXIES", "CAPTCHA_")
+
+
+def default_env(port: int, database_url: str) -> dict[str, str]:
+    return {k: v for k, v in app_env(port, database_url).items() if not k.startswith(PROVIDER_SETTINGS)}
 
 
 @pytest.fixture(scope="session")
 def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    data = tmp_path_factory.mktemp("default-run")
-    port = free_port()
-    database_url = f"sqlite:///{data}/default.db"
-    env = {k: v for k, v in app_env(port, database_url).items() if not k.startswith(PROVIDER_SETTINGS)}
-    assert not any(k.startswith(PROVIDER_SETTINGS) for k in env), "the default run has no provider settings"
-    os.environ.pop("LOCAL_OIDC", None)
-    log_path = data / "server.log"
-    server = AppServer(url=env["BASE_URL"], database_url=database_url, log_path=log_path, env=env,
-                       proc=start_app(port, env, log_path))
-    try:
-        yield server
-    finally:
-        if server.proc is not None:
-            stop_app(server.proc)
+    yield from served_app(tmp_path_factory, "default-run", default_env)
