@@ -226,11 +226,11 @@ class AreasEditorState(TabOwned, rx.State):
     @rx.event
     def set_question_type(self, area: Any, question: Any, kind: Any):
         found = self._question(area, question)
-        if found is None or kind not in rules.EDITOR_TYPES:
+        if found is None or not isinstance(kind, str) or kind not in rules.EDITOR_TYPES:
             return
         a, q, areas = found
         current = areas[a]["questions"][q]
-        if current.get("type") not in rules.EDITOR_TYPES:
+        if not isinstance(current.get("type"), str) or current.get("type") not in rules.EDITOR_TYPES:
             return  # other types keep their own fields; they are changed by importing the test
         areas[a]["questions"][q] = rules.with_type(current, kind)
         self._edited(areas)
