@@ -52,7 +52,13 @@ class AdminTestsState(DataTableState, rx.State):
         # A raw event can send anything in place of the uploaded files: only a real upload is read.
         upload = files[0] if isinstance(files, list) and files and isinstance(files[0], rx.UploadFile) else None
         data = await upload.read(test_files.MAX_FILE_BYTES + 1) if upload is not None else b""
-        result = await db.run(test_files.import_file, actor_id=actor, data=data)
+        try:
+            result = await db.run(test_files.import_file, actor_id=actor, data=data)
+        except ServiceError as refused:
+            # An upload is answered over HTTP (Reflex's /_upload), not through the event handler's
+            # exception hook: the refusal is shown here, in the dialog.
+            self.import_outcome, self.import_message, self.import_problems, self.imported_id = "refused", refused.message, [], ""
+            return
         self.import_outcome, self.import_message, self.import_problems = result.outcome, result.message, result.problems
         self.imported_id = str(result.test_id or "")
         if result.outcome in ("created", "updated"):
