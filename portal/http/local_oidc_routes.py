@@ -88,10 +88,11 @@ def _tenant(tenant: str) -> str | None:
 
 def router(config: Settings = settings) -> APIRouter:
     """The stand-in's routes. Refuses (LocalOidcRefused) where the stand-in may not run."""
-    configured = () if config.local_oidc_active else tuple(p for p in rules.TENANTS if config.oidc_configured(p))
-    reason = rules.refusal(config.base_url, configured)
-    if reason is not None or not config.local_oidc_active:
-        raise rules.LocalOidcRefused(reason or "The local sign-in stand-in is off (LOCAL_OIDC).")
+    if not config.local_oidc_active:  # Settings applied the rule: off, another address, or a configured provider
+        raise rules.LocalOidcRefused("The local sign-in stand-in does not run here (LOCAL_OIDC, BASE_URL or a configured provider).")
+    reason = rules.refusal(config.base_url, ())  # the address once more, in case settings were built by hand
+    if reason is not None:
+        raise rules.LocalOidcRefused(reason)
     api = APIRouter(prefix=rules.PREFIX)
 
     @api.get("/{tenant}/.well-known/openid-configuration")
