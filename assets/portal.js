@@ -479,3 +479,7 @@
 
   window.portalImages = { upload: upload };
 })();
+
+// Last line: every window.portal* object above exists. Server events that call into this file
+// (states/browser.portal_call) wait for this flag, since an event can reach a page before the script.
+window.portalJsLoaded = true;

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.http import security_headers, unread_body
+from portal.http import security_headers, static_paths, unread_body
 from portal.http.app import build_api
 from portal.http.security_headers import portal_config_script
-from portal.services import draft_writer, mail_sender
+from portal.services import draft_writer, error_reporting, mail_sender
 from portal.services.admin import scheduler as review_scheduler
 from portal.services.captcha import script_url as captcha_script_url
 from portal.settings import settings
@@ -24,6 +24,7 @@ from portal.pages.admin.test_edit import test_edit_page
 from portal.pages.admin.test_images import images_page
 from portal.pages.admin.tests import invite_page, tests_page
 from portal.pages.demo import demo_page
+from portal.pages.descriptions import DESCRIPTIONS
 from portal.pages.home import home_page
 from portal.pages.profile import profile_page
 from portal.pages.rate import ROUTE as RATE_ROUTE, rate_page
@@ -57,31 +58,45 @@ from portal.states.rate import RateState
 from portal.states.referral import ReferralState
 from portal.states.sign_in import SignInState
 from portal.states.event_guard import guard_events, on_backend_exception
+from portal.states.render_failure import on_frontend_exception
+from portal.components.page_failure import page_error_boundary
 from portal.states.tab_owner import TabOwnerMiddleware
 
 BRAND = "Participants Portal"
 
+# Errors and logged warnings go to Sentry when SENTRY_DSN is set (once per backend process).
+error_reporting.init()
+
 
 def head_scripts() -> list[rx.Component]:
-    """Public browser config (captcha provider and site key), the captcha script, portal.js.
-    The config script is inline; the Content-Security-Policy allows exactly its text by hash."""
-    scripts = [rx.script(portal_config_script()), rx.script(src="/portal.js")]
+    """The favicon (SVG, and the ICO for browsers without SVG icons), the public browser config
+    (captcha provider and site key), the captcha script, portal.js. The config script is inline;
+    the Content-Security-Policy allows exactly its text by hash."""
+    scripts = [
+        rx.el.link(rel="icon", href="/favicon.ico", sizes="32x32"),
+        rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
+        rx.script(portal_config_script()),
+        rx.script(src="/portal.js"),
+    ]
     if settings.captcha_enabled:
         scripts.append(rx.script(src=captcha_script_url(), custom_attrs={"async": True, "defer": True}))
     return scripts
 
 
 app = rx.App(
-    theme=rx.theme(appearance="light", accent_color="indigo", gray_color="slate", radius="large", scaling="100%"),
     stylesheets=["/portal.css"],
     head_components=head_scripts(),
     toaster=rx.toast.provider(duration=5000, close_button=True, position="top-center"),
     # The portal's FastAPI routes around Reflex's app, the security headers around everything, and
     # an answer given before its request's body was read says Connection: close.
-    api_transformer=[build_api(), security_headers.wrap, unread_body.wrap],
+    # Page links are served without a redirect to their trailing-slash folder, hashed assets cached a year.
+    api_transformer=[build_api(), static_paths.wrap, security_headers.wrap, unread_body.wrap],
     html_lang="en",
     backend_exception_handler=on_backend_exception,
+    frontend_exception_handler=on_frontend_exception,
 )
+# A page that fails to render shows the portal's fallback and reports what crashed (logged, Sentry).
+app.app_wraps[(55, "ErrorBoundary")] = page_error_boundary
 # Malformed websocket events are refused with one log line; every text they carry is cleaned.
 guard_events()
 
@@ -95,28 +110,28 @@ app.register_lifespan_task(draft_writer.writer.lifespan)
 app.register_lifespan_task(review_scheduler.run_forever)
 
 # Public pages (auth layout).
-app.add_page(sign_in_page, route="/sign-in", title=f"Sign in | {BRAND}", on_load=SignInState.load)
-app.add_page(sign_up_page, route="/sign-up", title=f"Sign up | {BRAND}", on_load=SessionState.load_public)
+app.add_page(sign_in_page, route="/sign-in", title=f"Sign in | {BRAND}", description=DESCRIPTIONS["/sign-in"], on_load=SignInState.load)
+app.add_page(sign_up_page, route="/sign-up", title=f"Sign up | {BRAND}", description=DESCRIPTIONS["/sign-up"], on_load=SessionState.load_public)
 # LinkedIn and Google (accounts issue).
 # Onboarding (issue 4): the three steps of finishing the sign-up.
-app.add_page(onboarding_page, route="/sign-up/finish", title=f"Finish your registration | {BRAND}", on_load=OnboardingState.load)
-app.add_page(existing_account_page, route="/existing-account", title=f"Existing account | {BRAND}", on_load=SessionState.load_public)
-app.add_page(verify_account_page, route="/verify-account", title=f"Verify your account | {BRAND}", on_load=[SessionState.load_public, VerifyAccountState.reset_status])
-app.add_page(linkedin_connect_page, route="/linkedin-connect", title=f"Connect LinkedIn | {BRAND}", on_load=SessionState.guard_private)
+app.add_page(onboarding_page, route="/sign-up/finish", title=f"Finish your registration | {BRAND}", description=DESCRIPTIONS["/sign-up/finish"], on_load=OnboardingState.load)
+app.add_page(existing_account_page, route="/existing-account", title=f"Existing account | {BRAND}", description=DESCRIPTIONS["/existing-account"], on_load=SessionState.load_public)
+app.add_page(verify_account_page, route="/verify-account", title=f"Verify your account | {BRAND}", description=DESCRIPTIONS["/verify-account"], on_load=[SessionState.load_public, VerifyAccountState.reset_status])
+app.add_page(linkedin_connect_page, route="/linkedin-connect", title=f"Connect LinkedIn | {BRAND}", description=DESCRIPTIONS["/linkedin-connect"], on_load=SessionState.guard_private)
 # Password recovery. /reset keeps its token out of Referer headers.
-app.add_page(site_decider_page, route="/site-decider", title=f"Recover your password | {BRAND}", on_load=SessionState.load_public)
-app.add_page(forgot_page, route="/forgot", title=f"Forgot your password | {BRAND}", on_load=[SessionState.load_public, ForgotPasswordState.load])
-app.add_page(reset_page, route="/reset", title=f"Create new password | {BRAND}", on_load=[SessionState.load_public, ResetPasswordState.load], meta=[{"name": "referrer", "content": "no-referrer"}])
+app.add_page(site_decider_page, route="/site-decider", title=f"Recover your password | {BRAND}", description=DESCRIPTIONS["/site-decider"], on_load=SessionState.load_public)
+app.add_page(forgot_page, route="/forgot", title=f"Forgot your password | {BRAND}", description=DESCRIPTIONS["/forgot"], on_load=[SessionState.load_public, ForgotPasswordState.load])
+app.add_page(reset_page, route="/reset", title=f"Create new password | {BRAND}", description=DESCRIPTIONS["/reset"], on_load=[SessionState.load_public, ResetPasswordState.load], meta=[{"name": "referrer", "content": "no-referrer"}])
 
 # Private pages (main layout).
-app.add_page(home_page, route="/", title=f"Tests | {BRAND}", on_load=[SessionState.guard_private, *HOME_TABLES_ON_LOAD, DemoOptInState.load])
-app.add_page(profile_page, route="/profile", title=f"My profile | {BRAND}", on_load=[SessionState.guard_private, ProfileState.load])
-app.add_page(demo_page, route="/demo", title=f"Live demo meetings | {BRAND}", on_load=[SessionState.guard_private, DemoOptInState.load_page])
-app.add_page(referral_page, route="/referral", title=f"Referral | {BRAND}", on_load=[SessionState.guard_private, ReferralState.load])
+app.add_page(home_page, route="/", title=f"Tests | {BRAND}", description=DESCRIPTIONS["/"], on_load=[SessionState.guard_private, *HOME_TABLES_ON_LOAD, DemoOptInState.load])
+app.add_page(profile_page, route="/profile", title=f"My profile | {BRAND}", description=DESCRIPTIONS["/profile"], on_load=[SessionState.guard_private, ProfileState.load])
+app.add_page(demo_page, route="/demo", title=f"Live demo meetings | {BRAND}", description=DESCRIPTIONS["/demo"], on_load=[SessionState.guard_private, DemoOptInState.load_page])
+app.add_page(referral_page, route="/referral", title=f"Referral | {BRAND}", description=DESCRIPTIONS["/referral"], on_load=[SessionState.guard_private, ReferralState.load])
 
-app.add_page(rate_page, route=RATE_ROUTE, title=f"Rate the test | {BRAND}", on_load=[SessionState.load_public, RateState.load_page])
+app.add_page(rate_page, route=RATE_ROUTE, title=f"Rate the test | {BRAND}", description=DESCRIPTIONS[RATE_ROUTE], on_load=[SessionState.load_public, RateState.load_page])
 
-app.add_page(thank_you_page, route="/thank-you", title=f"Thank you | {BRAND}", on_load=SessionState.guard_signed_in)
+app.add_page(thank_you_page, route="/thank-you", title=f"Thank you | {BRAND}", description=DESCRIPTIONS["/thank-you"], on_load=SessionState.guard_signed_in)
 
 # Staff pages (issue 15): one guard; anyone but staff gets the not-found page (and its title) at the same address.
 ADMIN_PAGES = (
@@ -137,6 +152,6 @@ ADMIN_PAGES = (
 )
 for _route, _page, _title, _load in ADMIN_PAGES:
     app.add_page(_page, route=_route, title=rx.cond(StaffState.allowed, f"{_title} | Admin | {BRAND}", f"Page not found | {BRAND}"),
-                 on_load=[SessionState.load_public, StaffState.guard, _load])
+                 description=DESCRIPTIONS["404"], on_load=[SessionState.load_public, StaffState.guard, _load])
 
-app.add_page(not_found_page, route="404", title=f"Page not found | {BRAND}", on_load=SessionState.load_public)
+app.add_page(not_found_page, route="404", title=f"Page not found | {BRAND}", description=DESCRIPTIONS["404"], on_load=SessionState.load_public)

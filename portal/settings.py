@@ -94,6 +94,12 @@ class Settings:
     login_max_failures_per_ip: int = field(default_factory=lambda: _env_int("LOGIN_MAX_FAILURES_PER_IP", 30))
     login_window_seconds: int = field(default_factory=lambda: _env_int("LOGIN_WINDOW_SECONDS", 900))
     log_level: str = field(default_factory=lambda: _env("LOG_LEVEL", "INFO"))
+    # Error reporting (portal/services/error_reporting.py): empty SENTRY_DSN leaves the Sentry SDK off.
+    sentry_dsn: str = field(default_factory=lambda: _env("SENTRY_DSN"))
+    # Empty: "development" on a loopback BASE_URL, else "production" (see sentry_environment_name).
+    sentry_environment: str = field(default_factory=lambda: _env("SENTRY_ENVIRONMENT"))
+    # Empty: the SDK's default (the checkout's git commit, else a CI commit variable, else none).
+    sentry_release: str = field(default_factory=lambda: _env("SENTRY_RELEASE"))
     # E-mail delivery. No SMTP_HOST: messages stay in the outbox (python -m portal.cli outbox).
     smtp_host: str = field(default_factory=lambda: _env("SMTP_HOST"))
     smtp_port: int = field(default_factory=lambda: _env_int("SMTP_PORT", 587))
@@ -135,6 +141,8 @@ class Settings:
     # Feature flags from GrowthBook when a client key is set (else the feature_flag table only).
     growthbook_client_key: str = field(default_factory=lambda: _env("GROWTHBOOK_CLIENT_KEY"))
     growthbook_api_host: str = field(default_factory=lambda: _env("GROWTHBOOK_API_HOST", "https://cdn.growthbook.io"))
+    # The SDK connection's decryption key (base64 AES key) when it serves encrypted features.
+    growthbook_decryption_key: str = field(default_factory=lambda: _env("GROWTHBOOK_DECRYPTION_KEY"))
     # Reviews nobody decided are approved automatically after this many days (issue 15).
     auto_approve_days: int = field(default_factory=lambda: _env_int("AUTO_APPROVE_DAYS", 14))
     growthbook_cache_seconds: float = field(default_factory=lambda: float(_env("GROWTHBOOK_CACHE_SECONDS", "60")))
@@ -192,6 +200,11 @@ class Settings:
                         if f"{parts.scheme}://{name}{port}" not in origins]
         origins += [o for o in self.cors_extra_origins if o not in origins]
         return origins
+
+    @property
+    def sentry_environment_name(self) -> str:
+        """SENTRY_ENVIRONMENT, else "development" on a loopback BASE_URL and "production" elsewhere."""
+        return self.sentry_environment or ("development" if local_oidc.is_loopback(self.base_url) else "production")
 
     @property
     def captcha_enabled(self) -> bool:

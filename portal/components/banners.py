@@ -25,7 +25,7 @@ def _banner(kind: str, label: str, address: rx.Var[str]) -> rx.Component:
                     on_click=VerificationState.resend(kind),
                     id=f"resend-{kind}",
                 ),
-                rx.link("Update your email addresses", href="/profile", size="2", id=f"update-emails-{kind}"),
+                rx.link("Update your email addresses", href="/profile", size="2", high_contrast=True, id=f"update-emails-{kind}"),
                 spacing="3",
                 align="center",
                 flex_shrink="0",
@@ -37,6 +37,7 @@ def _banner(kind: str, label: str, address: rx.Var[str]) -> rx.Component:
             width="100%",
         ),
         color_scheme="amber",
+        high_contrast=True,  # amber-11 on amber-3 is 4.24:1; the high-contrast text is AA
         role="status",
         id=f"banner-{kind}",
         width="100%",

@@ -79,7 +79,8 @@ def _header(state: Any, table_id: str, columns: list[Column], actions: list[RowA
 
 def _cell(column: Column, row: Row) -> rx.Component:
     body = column.render(row) if column.render else row[column.key]
-    return rx.table.cell(body, white_space="nowrap")
+    # data-label: the column's name beside the value when narrow screens stack a row as a card.
+    return rx.table.cell(body, white_space="nowrap", custom_attrs={"data-label": column.label})
 
 
 def _actions_cell(actions: list[RowAction], row: Row) -> rx.Component:
@@ -92,7 +93,7 @@ def _actions_cell(actions: list[RowAction], row: Row) -> rx.Component:
             class_name="dt-action",
         )
         buttons.append(rx.cond(row[action.available_when] != "", button) if action.available_when else button)
-    return rx.table.cell(rx.hstack(*buttons, spacing="2", justify="end"), white_space="nowrap")
+    return rx.table.cell(rx.hstack(*buttons, spacing="2", justify="end"), white_space="nowrap", class_name="dt-actions")
 
 
 def _body(state: Any, columns: list[Column], actions: list[RowAction], selectable: bool,
@@ -238,7 +239,9 @@ def _toolbar(state: Any, table_id: str, filters: list[FilterSpec], search_placeh
         on_click=state.toggle_filters,
         id=f"{table_id}-filters-toggle",
     )
-    return rx.flex(search, filter_button if filters else rx.fragment(), gap="8px", align="center", class_name="dt-toolbar")
+    # data-search: the search the rows below were loaded for (tests wait for it instead of the debounce).
+    return rx.flex(search, filter_button if filters else rx.fragment(), gap="8px", align="center", class_name="dt-toolbar",
+                   id=f"{table_id}-toolbar", data_search=state.search_text)
 
 
 def _pagination(state: Any, table_id: str) -> rx.Component:

@@ -91,7 +91,7 @@ def precheck() -> rx.Component:
     return rx.vstack(
         rx.card(
             rx.vstack(
-                rx.heading(rx.cond(home, rules.PRICING_HOME_TITLE, rules.PRECHECK_TITLE), size="6", as_="h2", id="precheck-title"),
+                rx.heading(rx.cond(home, rules.PRICING_HOME_TITLE, rules.PRECHECK_TITLE), size="6", as_="h1", id="precheck-title"),
                 rx.text(rx.cond(home, rules.PRICING_HOME_TEXT, rules.PRECHECK_TEXT), size="3", color="var(--gray-11)",
                         id="precheck-text"),
                 spacing="2",

@@ -96,7 +96,7 @@ def _font_switch() -> rx.Component:
 
 def choose() -> rx.Component:
     return rx.vstack(
-        rx.heading(S.prompt, size="6", as_="h2", id="preference-prompt"),
+        rx.heading(S.prompt, size="6", as_="h1", id="preference-prompt"),
         rx.cond(~S.is_image, _font_switch()),
         rx.box(
             rx.cond(
@@ -149,7 +149,7 @@ def detail_dialog() -> rx.Component:
 def answer() -> rx.Component:
     return rx.card(
         rx.vstack(
-            rx.heading(S.follow_up, size="5", as_="h2", id="follow-up"),
+            rx.heading(S.follow_up, size="5", as_="h1", id="follow-up"),
             rx.text_area(
                 default_value=S.answer_text, key=S.test_id.to_string() + "-" + S.selected + "-" + S.epoch.to_string(),
                 on_change=lambda v: S.set_answer_text(S.selected, v, S.epoch).debounce(TEXT_DEBOUNCE_MS),
@@ -174,7 +174,7 @@ def answer() -> rx.Component:
 
 def _summary() -> rx.Component:
     return rx.vstack(
-        rx.heading("Confirm your feedback", size="5", as_="h2"),
+        rx.heading("Confirm your feedback", size="5", as_="h1"),
         rx.text("You chose ", rx.el.strong("concept " + S.selected_letter), ".", size="3", id="confirm-choice"),
         rx.blockquote(S.answer_text, size="3", id="confirm-answer"),
         spacing="2", width="100%",

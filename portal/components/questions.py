@@ -241,7 +241,7 @@ def question_body(S, *, heading_size: str = "5") -> rx.Component:
     """The current question: text, description, images, video, the answer, hint and error."""
     current = S.current
     return rx.vstack(
-        rx.heading(current["text"].to(str), size=heading_size, id="question-text", as_="h2"),
+        rx.heading(current["text"].to(str), size=heading_size, id="question-text", as_="h1"),
         rx.cond(current["description"].to(str) != "", rx.text(current["description"].to(str), size="3", color="var(--gray-11)")),
         rx.foreach(current["images"].to(list[str]), lambda src: rx.image(src=src, alt="Question image", max_width="100%", border_radius="8px")),
         rx.cond(

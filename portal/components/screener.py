@@ -186,7 +186,7 @@ def screener_view() -> rx.Component:
         rx.cond(
             ScreenerState.loaded,
             rx.vstack(
-                rx.heading(rules.HEADING, as_="h2", size="6", id="screener-heading"),
+                rx.heading(rules.HEADING, as_="h1", size="6", id="screener-heading"),
                 rx.cond(
                     ScreenerState.failed,
                     _failed(),

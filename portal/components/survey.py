@@ -52,7 +52,8 @@ def question() -> rx.Component:
                 rx.cond(
                     SurveyState.is_last,
                     rx.button(rx.cond(SurveyState.submitting, view.SUBMITTING, "Submit"), size="3",
-                              on_click=SurveyState.submit, disabled=SurveyState.submitting, loading=SurveyState.submitting,
+                              on_click=SurveyState.submit, disabled=SurveyState.submitting | ~SurveyState.can_submit,
+                              loading=SurveyState.submitting,
                               id="survey-submit"),
                     rx.button("Continue", size="3", on_click=SurveyState.go_next, id="survey-continue"),
                 ),

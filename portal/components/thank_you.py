@@ -5,8 +5,20 @@ from __future__ import annotations
 import reflex as rx
 
 from portal.domain import worker_details
+from portal.states.close_window import CloseWindowState, close_window_event
 
 _CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
+
+
+def _close_window() -> rx.Component:
+    """The crowd-work ending: the spec's button; if the browser will not close the tab, say so."""
+    return rx.vstack(
+        rx.button(worker_details.CLOSE_WINDOW, size="3", on_click=close_window_event(), id="thank-you-close"),
+        # A live region present from the start, so a screen reader announces the text when it appears.
+        rx.text(rx.cond(CloseWindowState.refused, worker_details.CLOSE_WINDOW_REFUSED, ""), size="2",
+                color="var(--gray-11)", role="status", id="thank-you-close-refused"),
+        align="center", spacing="2",
+    )
 
 
 def thank_you(S, *, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Component:
@@ -22,12 +34,12 @@ def thank_you(S, *, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Compo
             ),
             rx.match(
                 S.thank_action,
-                (worker_details.CLOSE_WINDOW, rx.text("You can now close this window.", size="3", id="thank-you-close")),
+                (worker_details.CLOSE_WINDOW, _close_window()),
                 (worker_details.SIGN_UP_PROMO_BUTTON, rx.cond(
                     signed_in,
                     rx.link(rx.button(worker_details.BACK_TO_HOMEPAGE, size="3"), href="/", id="thank-you-home"),
                     rx.vstack(
-                        rx.heading(worker_details.SIGN_UP_PROMO_TITLE, size="4"),
+                        rx.heading(worker_details.SIGN_UP_PROMO_TITLE, size="4", as_="h2"),
                         rx.text(worker_details.SIGN_UP_PROMO_TEXT, size="3"),
                         rx.link(rx.button(worker_details.SIGN_UP_PROMO_BUTTON, size="3"), href="/sign-up", id="thank-you-sign-up"),
                         align="center", id="thank-you-promo",

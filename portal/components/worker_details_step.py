@@ -77,9 +77,11 @@ def end_step(S, *, back_label: str = view.BACK_TO_QUESTIONS, submit_label: str =
     return rx.card(
         rx.vstack(
             summary if summary is not None else rx.fragment(),
-            rx.callout(view.MESSAGING_BANNER, icon="info", color_scheme="amber", width="100%", id="survey-banner")
+            rx.callout(view.MESSAGING_BANNER, icon="info", color_scheme="amber", high_contrast=True, width="100%",
+                       id="survey-banner")
             if summary is None else rx.fragment(),
-            rx.cond(has_fields, rx.heading(view.PERSONAL_INFO, size="5", as_="h2", id="personal-info-title")),
+            rx.cond(has_fields, rx.heading(view.PERSONAL_INFO, size="5", as_="h2" if summary is not None else "h1",
+                                              id="personal-info-title")),
             rx.cond(S.lookup_pending, rx.hstack(rx.spinner(size="1"), rx.text("Looking up your details...", size="2"))),
             *[_detail_field(S, field) for field in worker_details.FIELDS],
             rx.cond(

@@ -76,6 +76,8 @@ DIFFERENT_PAYMENT_EMAIL_LABEL = "I want to be paid to a different email"
 SIGN_UP_PROMO_TITLE = "Want more paid tests like this one?"
 SIGN_UP_PROMO_TEXT = "Create a free participant account and we will invite you to tests that match your profile."
 SIGN_UP_PROMO_BUTTON = "Sign up"
+CLOSE_WINDOW_REFUSED = ("Your browser keeps this window open. Your answers are submitted: "
+                        "close this tab or window yourself.")
 
 REQUIRED = "{label} is required"  # 'First name is required', 'Email is required' as in the profile
 BAD_VALUE = "Please enter text"

@@ -1,8 +1,8 @@
 """How the API answers what went wrong: refused JSON bodies (400) and unhandled errors (500).
 
 Every error answer has the shape the pages read: {"errors": [{"field": "_global", "message": ...}]}.
-An unhandled exception is logged as one line (its traceback only at DEBUG level) and answered
-with a generic message: never a stack trace to the caller.
+An unhandled exception is logged as one line (its traceback only at DEBUG level), sent to Sentry
+when error reporting is on, and answered with a generic message: never a stack trace to the caller.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from portal.domain import messages
 from portal.http.json_body import JsonBodyError
+from portal.services.error_reporting import report_exception
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,9 @@ class UnhandledErrorMiddleware:
             await self.app(scope, receive, tracking_send)
         except Exception as exc:
             detail = " ".join(str(exc).split())[:300]
-            log.error("unhandled error in %s %s: %s: %s", scope.get("method"), scope.get("path"), type(exc).__name__, detail)
+            # One log line; the exception with its stack goes to Sentry when it is configured.
+            report_exception(exc, "unhandled error in %s %s: %s: %s", scope.get("method"), scope.get("path"),
+                             type(exc).__name__, detail, logger=log)
             log.debug("traceback of the unhandled error", exc_info=True)
             if not started:  # once the answer has begun there is nothing left to say
                 await global_error(messages.SOMETHING_WENT_WRONG, 500)(scope, receive, send)

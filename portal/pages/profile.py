@@ -359,7 +359,7 @@ def _actions() -> rx.Component:
     return rx.vstack(
         rx.foreach(
             ProfileState.warnings,
-            lambda text: rx.callout(text, icon="mail", color_scheme="amber", class_name="verify-warning", width="100%"),
+            lambda text: rx.callout(text, icon="mail", color_scheme="amber", high_contrast=True, class_name="verify-warning", width="100%"),
         ),
         rx.cond(
             ProfileState.form_error != "",

@@ -20,8 +20,15 @@ def _message() -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.icon("info", size=32, color="var(--accent-9)"),
-            rx.cond(RateState.message_title != "", rx.heading(RateState.message_title, size="6", id="access-title")),
-            rx.text(RateState.message_text, size="4", id="access-text"),
+            # The title is the page's heading; a message without one is the heading itself.
+            rx.cond(
+                RateState.message_title != "",
+                rx.fragment(
+                    rx.heading(RateState.message_title, size="6", id="access-title"),
+                    rx.text(RateState.message_text, size="4", id="access-text"),
+                ),
+                rx.heading(RateState.message_text, size="4", weight="regular", id="access-text"),
+            ),
             rx.cond(RateState.link_label != "", rx.link(rx.button(RateState.link_label, size="3"), href=RateState.link_url, id="access-link")),
             rx.link("Back to homepage", href="/", size="2"),
             spacing="3", align="center", text_align="center",

@@ -37,7 +37,7 @@ def _step(number: int, title: str, text: str) -> rx.Component:
 def _link_card() -> rx.Component:
     return rx.card(
         rx.vstack(
-            rx.text("Your referral link", weight="bold", as_="label", html_for="referral-link"),
+            rx.el.label(rx.text("Your referral link", weight="bold"), html_for="referral-link"),
             rx.flex(
                 rx.input(
                     value=ReferralState.link,

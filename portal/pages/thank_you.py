@@ -56,7 +56,7 @@ def thank_you_page() -> rx.Component:
                     "if you pass verification.",
                     color="var(--gray-11)",
                 ),
-                rx.text("So our invites reach your inbox, add us to your safe senders:", size="2", weight="medium"),
+                rx.heading("So our invites reach your inbox, add us to your safe senders:", as_="h2", size="2", weight="medium"),
                 rx.accordion.root(
                     *[_guide(name, steps) for name, steps in GUIDES],
                     type="single",
@@ -65,7 +65,9 @@ def thank_you_page() -> rx.Component:
                     width="100%",
                 ),
                 rx.link(
-                    rx.button("You are all set! Back to Dashboard.", size="3", width="100%"),
+                    # The label wraps on a phone: the button grows with it instead of spilling out.
+                    rx.button("You are all set! Back to Dashboard.", size="3", width="100%", height="auto",
+                              min_height="var(--base-button-height)", padding_y="8px"),
                     href="/",
                     width="100%",
                     id="back-to-dashboard",

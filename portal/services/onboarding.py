@@ -133,7 +133,10 @@ def finish_sign_up(*, session: Session, account_id: int, raw: object) -> FinishR
     now = utcnow()
     first_time = not account.is_registration_complete
     work_changed = form.workEmail != normalize_email(account.work_email)
-    if form.email != normalize_email(account.email):
+    email_changed = form.email != normalize_email(account.email)
+    # A newcomer whose provider did not vouch for the address gets a link too: the banner says one was sent.
+    send_personal = email_changed or (first_time and account.email_verified_at is None)
+    if send_personal:
         verification.check_send_allowed(session=session, account_id=account.id, kind="personal", address=form.email)
     if work_changed or (first_time and account.work_email_verified_at is None):
         verification.check_send_allowed(session=session, account_id=account.id, kind="work", address=form.workEmail)
@@ -146,7 +149,6 @@ def finish_sign_up(*, session: Session, account_id: int, raw: object) -> FinishR
     profile.updated_at = now
 
     old_email = normalize_email(account.email)
-    email_changed = form.email != old_email
     if email_changed:
         account.email = form.email
         account.email_verified_at = None
@@ -167,10 +169,10 @@ def finish_sign_up(*, session: Session, account_id: int, raw: object) -> FinishR
         return FinishResult(ok=False, errors={taken: fields.EMAIL_EXISTS})
 
     sent: list[str] = []
-    if email_changed:
+    if send_personal:
         sent.append(verification.send_verification(session=session, account=account, kind="personal"))
-        if old_email:
-            verification.notify_email_changed(session=session, old_email=old_email, new_email=form.email)
+    if email_changed and old_email:
+        verification.notify_email_changed(session=session, old_email=old_email, new_email=form.email)
     if account.work_email_verified_at is None and (work_changed or first_time):
         sent.append(verification.send_verification(session=session, account=account, kind="work"))
     if first_time:

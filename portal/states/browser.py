@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import reflex as rx
 
@@ -12,6 +13,17 @@ TOAST_MS = 5000  # the spec's toast auto-close
 def toast(level: str, message: str):
     show = {"success": rx.toast.success, "error": rx.toast.error, "warning": rx.toast.warning}.get(level, rx.toast.info)
     return show(message, duration=TOAST_MS)
+
+
+# Until /portal.js has run, a call waits for it (polled every 25 ms); once it has, it runs at once.
+_WHEN_LOADED = "new Promise((go) => { const check = () => (window.portalJsLoaded ? go() : setTimeout(check, 25)); check(); })"
+
+
+def portal_call(code: str, callback: Any = None):
+    """`rx.call_script` for a call into /portal.js (`window.portalSurvey.read(...)`): an event's script
+    can reach a freshly opened page before the script has loaded, so the call waits for it."""
+    script = f"(window.portalJsLoaded ? ({code}) : {_WHEN_LOADED}.then(() => ({code})))"
+    return rx.call_script(script, callback=callback) if callback is not None else rx.call_script(script)
 
 
 def remove_query_params_js(names: tuple[str, ...] | list[str]) -> str:

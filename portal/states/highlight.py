@@ -12,7 +12,6 @@ server's clock and kept with the draft, then stored with the review.
 
 from __future__ import annotations
 
-import logging
 import time
 from typing import Any, ClassVar
 
@@ -22,13 +21,12 @@ from portal.domain import kinds
 from portal.domain import survey_view as view
 from portal.domain.kinds import highlight as rules
 from portal.domain.survey_answers import SUMMARY
+from portal.services.error_reporting import report_browser_error
 from portal.services.test_definitions import TestDefinition
-from portal.states.browser import toast
+from portal.states.browser import portal_call, toast
 from portal.states.question_flow import QuestionFlow
 from portal.states.timed_session import END, THANK_YOU, TimedSession, json_text
 from portal.states.worker_details_step import WorkerDetailsStep
-
-log = logging.getLogger(__name__)
 
 INTRO, PRECHECK, QUESTIONS = "intro", "precheck", view.QUESTIONS
 HOME, PAGE = "home", "page"  # the pre-check's pages: a pricing test's home page, then the page under test
@@ -149,7 +147,7 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         events = await TimedSession._save(self)
         if self.phase in (QUESTIONS, END) and self._session_id and self.store_key:  # a local copy is kept
             place = {"step": self.phase, "index": self.index, "area": self.current_area}
-            events.append(rx.call_script(f"window.portalSurvey.savePlace({self.test_id}, {json_text(place)})"))
+            events.append(portal_call(f"window.portalSurvey.savePlace({self.test_id}, {json_text(place)})"))
         return events
 
     # --- the question flow's hooks -------------------------------------------------------------
@@ -248,7 +246,7 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     def _scroll_area(self) -> list:
         if self.current_area < 0:
             return []
-        return [rx.call_script(f"window.portalSurvey.scrollToArea({self.current_area}, {rules.SCROLL_OFFSET_PX})")]
+        return [portal_call(f"window.portalSurvey.scrollToArea({self.current_area}, {rules.SCROLL_OFFSET_PX})")]
 
     async def _move(self, definition: TestDefinition, index: int) -> list:
         before = self.current_area
@@ -297,7 +295,6 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     def form_crashed(self, error: str, info: str):
         """The form failed to render: logged, the test's local answers cleared (the server draft
         stays, so a reload resumes), and 'Something went wrong with the form.' shown."""
-        text = " | ".join(str(error)[:500].splitlines())  # one log line, whatever the browser sent
-        log.error("highlight form crashed for test %s: %s", self.test_id, text)
+        report_browser_error(f"highlight form of test {self.test_id}", error, info)
         self.crashed = True
         return [self._clear_local(), toast("error", FORM_CRASHED)]

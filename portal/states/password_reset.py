@@ -16,6 +16,7 @@ from portal.domain import password_policy as policy
 from portal.domain import password_reset as rules
 from portal.services.password_reset import check_token
 from portal.states.tab_owner import TabOwned
+from portal.states.browser import portal_call
 
 _GENERIC = "Something went wrong, please try again later"
 # The longest text the checklist looks at; anything longer is too long anyway.
@@ -73,7 +74,7 @@ class ForgotPasswordState(TabOwned, rx.State):
             return None
         self.submitting = True
         self.email_error = self.global_error = ""
-        return rx.call_script("window.portalPasswords.forgot('forgot-form')", callback=ForgotPasswordState.show_result)
+        return portal_call("window.portalPasswords.forgot('forgot-form')", callback=ForgotPasswordState.show_result)
 
     @rx.event
     def show_result(self, result: Any):
@@ -153,7 +154,7 @@ class ResetPasswordState(TabOwned, rx.State):
             return None
         self.submitting = True
         self.global_error = ""
-        return rx.call_script("window.portalPasswords.reset('reset-form')", callback=ResetPasswordState.show_result)
+        return portal_call("window.portalPasswords.reset('reset-form')", callback=ResetPasswordState.show_result)
 
     @rx.event
     def show_result(self, result: Any):

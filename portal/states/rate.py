@@ -22,6 +22,8 @@ from portal.services.rating_page import open_test
 from portal.services.test_loading import TestNotFound
 from portal.states.auth import SessionState, session_token, sign_in_url_for
 from portal.states.tab_owner import TabOwned
+from portal.states.route_params import route_arg
+from portal.states.browser import portal_call
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +53,7 @@ class RateState(TabOwned, rx.State):
     async def load_page(self):
         self.status = "loading"
         self.loads += 1
-        test_id = whole_number(self.router.page.params.get("rate_test_id"))
+        test_id = whole_number(route_arg(self, "rate_test_id"))
         query = dict(self.router.url.query_parameters)
         respondent = query.get(RESPONDENT_PARAM)
         respondent = respondent[:200] if isinstance(respondent, str) and respondent.strip() else None
@@ -87,7 +89,7 @@ class RateState(TabOwned, rx.State):
         if load.view in TAKING_VIEWS:
             self.status = load.view
             if test_access.RESTART_PARAM in query:
-                events.append(rx.call_script(f"window.portalSurvey.clear({load.test_id})"))
+                events.append(portal_call(f"window.portalSurvey.clear({load.test_id})"))
             return events
         if load.view == test_access.FREE_JOIN:
             self.status = "redirect"

@@ -28,6 +28,7 @@ from portal.states.auth import current_user
 from portal.states.browser import toast
 from portal.states.rate import RateState
 from portal.states.tab_owner import TabOwned
+from portal.states.route_params import route_arg
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ class ScreenerState(TabOwned, rx.State):
     @rx.event
     async def begin(self):
         """The view is shown (the rating page decided it is the screener): load it for the route's test."""
-        return await self._load(self.router.page.params.get("rate_test_id"))
+        return await self._load(route_arg(self, "rate_test_id"))
 
     @rx.event
     async def load(self, test_id: int):

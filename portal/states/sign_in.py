@@ -10,6 +10,7 @@ from portal.domain.navigation import after_password_sign_in
 from portal.states.auth import SessionState
 from portal.states.oidc import GOOGLE_CONFIGURED, LINKEDIN_CONFIGURED, sign_in_notices
 from portal.states.tab_owner import TabOwned
+from portal.states.browser import portal_call
 
 _GENERIC = "Something went wrong, please try again later"
 
@@ -36,8 +37,9 @@ class SignInState(TabOwned, rx.State):
     @rx.event
     async def load(self):
         """A signed-in user does not need this page: finished users go on, unfinished ones to sign-up."""
+        # The e-mail form is not closed here: a click on 'toggle' that reaches the server before this
+        # load event (a slow hydration) would otherwise be undone under the person's cursor.
         self.submitting = False
-        self.email_form_open = EMAIL_FORM_OPEN_BY_DEFAULT
         session = await self.get_state(SessionState)
         user = await session._refresh()
         onward = None
@@ -61,7 +63,7 @@ class SignInState(TabOwned, rx.State):
             return None
         self.submitting = True
         self.email_error = self.password_error = self.global_error = ""
-        return rx.call_script("window.portalAuth.signIn('sign-in-form')", callback=SignInState.show_result)
+        return portal_call("window.portalAuth.signIn('sign-in-form')", callback=SignInState.show_result)
 
     @rx.event
     def show_result(self, result: Any):

@@ -34,6 +34,8 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     description: str = ""
     start_label: str = view.START_LABEL
     is_last: bool = False
+    # The last question's Submit stays disabled until every required answer on the route is valid (spec).
+    can_submit: bool = False
 
     _history: list[int] = []
 
@@ -79,7 +81,9 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     def _nav_values(self, definition: TestDefinition) -> dict[str, Any]:
         question = self._current_question(definition)
         target = branching.next_index(definition.questions, self.index, self._answers, definition.conditional) if question else None
-        return {"is_last": target == branching.END, "can_go_back": len(self._history) > 1}
+        is_last = target == branching.END
+        can_submit = is_last and not branching.validate_submission(definition.questions, self._answers, definition.conditional)
+        return {"is_last": is_last, "can_go_back": len(self._history) > 1, "can_submit": can_submit}
 
     def _changed(self, definition: TestDefinition, index: int, old: Any, answer: dict[str, Any],
                  answers: dict[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from portal.domain import table as rules
 from portal.services import invites as invite_service
 from portal.services import rewards as reward_service
 from portal.domain.accounts import CurrentUser
+from portal.services.error_reporting import report_browser_error
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery
 from portal.states.auth import current_user
@@ -236,7 +237,7 @@ class DataTableState(TabOwned, rx.State, mixin=True):
 
     @rx.event
     def log_render_failure(self, error: Any, component_stack: Any):
-        log.error("table %s failed to render: %s\n%s", type(self).__name__, str(error)[:2000], str(component_stack)[:2000])
+        report_browser_error(f"table {type(self).__name__}", error, component_stack)
 
     # What the component shows ---------------------------------------------------------------
 

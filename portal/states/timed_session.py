@@ -45,9 +45,10 @@ from portal.services.review_sessions import (
 from portal.services.test_definitions import TestDefinition, cached_definition
 from portal.services.test_taking import SignedOutError
 from portal.states.auth import session_token, sign_in_url_for
-from portal.states.browser import toast
+from portal.states.browser import portal_call, toast
 from portal.states.tab_owner import TabOwned
 from portal.states.taking_core import PREVIEW_ROUTE, PreviewCore, ServerCore
+from portal.states.route_params import route_arg, route_pattern
 
 log = logging.getLogger(__name__)
 
@@ -218,7 +219,7 @@ class TimedSession(TabOwned, mixin=True):
         if not self.store_key:
             return []
         payload = {**self._position(), "answers": self._answers, "sessionId": self._session_id, "dirty": False}
-        return [rx.call_script(f"window.portalSurvey.save({json_text(self.store_key)}, {json_text(payload)})")]
+        return [portal_call(f"window.portalSurvey.save({json_text(self.store_key)}, {json_text(payload)})")]
 
     def _url_script(self) -> rx.event.EventSpec:
         if not self._core().local_copy:
@@ -251,7 +252,7 @@ class TimedSession(TabOwned, mixin=True):
     def _clear_local(self) -> rx.event.EventSpec:
         if not self.store_key:
             return rx.noop()
-        return rx.call_script(f"window.portalSurvey.clear({self.test_id})")
+        return portal_call(f"window.portalSurvey.clear({self.test_id})")
 
     async def _time_up(self) -> list:
         """The deadline this tab knows has passed: unless the server's session runs on (extended in
@@ -278,16 +279,16 @@ class TimedSession(TabOwned, mixin=True):
     async def begin(self):
         """The view is shown (the rating page decided it): a signed-in participant enters at once,
         a visitor without an account first asks the browser for its respondent id."""
-        if self.router.page.path == PREVIEW_ROUTE:
-            return await self._enter_preview(whole_number(self.router.page.params.get("test_id")))
-        number = whole_number(self.router.page.params.get("rate_test_id"))
+        if route_pattern(self) == PREVIEW_ROUTE:
+            return await self._enter_preview(whole_number(route_arg(self, "test_id")))
+        number = whole_number(route_arg(self, "rate_test_id"))
         if not number:
             return
         self._preview = False
         if session_token(self):
             self._respondent = ""
             return await self._enter(number)
-        return rx.call_script(f"window.portalSurvey.who({number})", callback=type(self).enter_public)
+        return portal_call(f"window.portalSurvey.who({number})", callback=type(self).enter_public)
 
     @rx.event
     async def enter(self, test_id: int):
@@ -356,7 +357,7 @@ class TimedSession(TabOwned, mixin=True):
             return [self._url_script()]
         return [
             self._url_script(),
-            rx.call_script(f"window.portalSurvey.read({json_text(self.store_key)})", callback=type(self).restore_local),
+            portal_call(f"window.portalSurvey.read({json_text(self.store_key)})", callback=type(self).restore_local),
         ]
 
     @rx.event
@@ -448,7 +449,7 @@ class TimedSession(TabOwned, mixin=True):
         self.timeout_open = False
         self.errors, self.detail_errors = {}, {}
         return [
-            rx.call_script(f"window.portalSurvey.completed({self.test_id})") if core.local_copy else rx.noop(),
+            portal_call(f"window.portalSurvey.completed({self.test_id})") if core.local_copy else rx.noop(),
             self._url_script(),
             rx.call_script("window.scrollTo(0, 0)"),
         ]

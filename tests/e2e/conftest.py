@@ -24,6 +24,7 @@ from tests.support.browser_console import ConsoleWatch, unexpected
 from tests.support.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
 from tests.support.oidc_provider import OidcProvider
 from tests.support.portal_server import start_portal, stop_portal
+from tests.support.sentry_server import SentryServer
 from tests.support.smtp_server import SmtpServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,10 +122,21 @@ def served_app(tmp_path_factory: pytest.TempPathFactory, name: str,
 
 
 @pytest.fixture(scope="session")
-def app_server(tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer, oidc_provider: OidcProvider) -> Iterator[AppServer]:
+def sentry_server() -> Iterator[SentryServer]:
+    """The app's Sentry: a stand-in on loopback that keeps the events and log lines the SDK sends."""
+    server = SentryServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer, oidc_provider: OidcProvider,
+               sentry_server: SentryServer) -> Iterator[AppServer]:
     # Loopback is a trusted proxy here, so tests can speak for distinct clients with X-Forwarded-For.
+    # Error reporting is on, as in production: every test runs with the SDK sending to the stand-in.
     yield from served_app(tmp_path_factory, "app", lambda port, database_url: app_env(
-        port, database_url, TRUSTED_PROXIES="127.0.0.1", **smtp_env(smtp_server), **oidc_provider.env()))
+        port, database_url, TRUSTED_PROXIES="127.0.0.1", **smtp_env(smtp_server), **oidc_provider.env(),
+        **sentry_server.env()))
 
 
 CONSOLE = ConsoleWatch()

@@ -86,3 +86,32 @@ def test_ready_checks_the_database_and_its_migrations(client):
     answer = client.get("/ready")
     assert answer.status_code == 200
     assert answer.json() == {"status": "ready", "checks": {"database": "ok", "migrations": "ok", "redis": "not configured"}}
+
+
+@pytest.mark.parametrize("path", ["/sign-in", "/sign-up", "/forgot", "/profile", "/admin/tests"])
+def test_page_links_are_served_without_a_redirect(client, path):
+    """A link to /sign-in gets the page itself, not a 307 to /sign-in/ (issue 18, item 5)."""
+    direct = client.get(path)
+    assert direct.status_code == 200 and "location" not in direct.headers
+    assert direct.text == client.get(f"{path}/").text
+    assert "content-security-policy" in direct.headers  # still inside the security headers
+    assert client.head(path).status_code == 200
+
+
+def test_hashed_assets_are_cached_for_a_year_and_the_rest_revalidated(client):
+    import re
+
+    page = client.get("/sign-in")
+    assets = sorted(set(re.findall(r'"(/assets/[^"]+\.(?:js|css))"', page.text)))
+    assert assets, "the page names its hashed bundles"
+    for asset in assets[:5]:
+        r = client.get(asset)
+        assert r.status_code == 200
+        assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
+    plain = client.get("/portal.js")
+    assert plain.status_code == 200 and "immutable" not in plain.headers.get("cache-control", "")
+    assert "etag" in plain.headers
+    missing = client.get("/assets/no-such-file-123.js")
+    assert missing.status_code == 404 and "immutable" not in missing.headers.get("cache-control", "")
+    # Paths that try to leave the frontend's folder are not turned into pages.
+    assert client.get("/..%2f..%2fetc").status_code in (404, 400)

@@ -54,7 +54,8 @@ def open_admin(page: Page, base: str, path: str) -> None:
 def table_search(page: Page, table_id: str, text_: str) -> None:
     page.fill(f"#{table_id}-search", text_)
     expect(page.locator(f"#{table_id}-search")).to_have_value(text_)
-    page.wait_for_timeout(1800)  # the table searches 1.5 s after typing stops
+    # The table searches 1.5 s after typing stops; its toolbar then names the search its rows are for.
+    expect(page.locator(f"#{table_id}-toolbar")).to_have_attribute("data-search", text_, timeout=15000)
 
 
 def row(page: Page, table_id: str, row_id: int):

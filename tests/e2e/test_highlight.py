@@ -14,6 +14,7 @@ from portal.models import Review, ReviewSession, Test
 from tests.e2e.helpers import sign_in
 from tests.e2e.test_survey import FIFTEEN_WORDS, PASSWORD, counts, shot
 from tests.support.browser_console import WEBSOCKET_REFUSED
+from tests.support.drafts import answer_of, wait_for_draft
 from tests.e2e.taking import invited, named
 
 LANDING = "Demo: Landing page - Acme Analytics homepage"
@@ -205,7 +206,7 @@ def test_an_answer_in_the_second_area_survives_a_backend_restart(page: Page, app
     sign_in(page, app_server.url, account.email, PASSWORD)
     landing_to_second_area(page, app_server.url, test)
     pick(page, "Clear reports")
-    page.wait_for_timeout(800)  # the server draft is written within half a second
+    wait_for_draft(app_server, account.id, lambda row: "reports" in str(answer_of(row, "lp-features")))  # written behind
 
     app_server.restart()
     page.reload()

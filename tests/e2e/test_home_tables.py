@@ -120,6 +120,28 @@ def test_open_invite_goes_to_its_test(page: Page, app_server, db):
     expect(page).to_have_url(re.compile(rf"/test/{invites['open'].test_id}/rate/?$"))
 
 
+def test_at_375_px_each_invite_is_a_card_with_its_start_button_on_screen(page: Page, app_server, db):
+    """No sideways scrolling on a phone: every value sits under its column's name and 'Start test'
+    is within the screen, and it opens the test."""
+    invites = _demo_invites(db)
+    sign_in(page, app_server.url, DEMO_EMAIL, DEMO_PASSWORD)
+    page.set_viewport_size({"width": 375, "height": 800})
+    expect(page.locator(INVITE_ROWS)).to_have_count(13)
+    box = page.locator("#invites .dt-scroll")
+    assert box.evaluate("el => el.scrollWidth <= el.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    row = _row(page, invites["open"].id)
+    expect(row.locator("td[data-label='Invite status']")).to_contain_text("Open")
+    button = row.get_by_role("button", name="Start test")
+    button.scroll_into_view_if_needed()
+    edge = button.bounding_box()
+    assert edge is not None and edge["x"] >= 0 and edge["x"] + edge["width"] <= 375
+    # The sort control stays reachable above the cards.
+    expect(page.locator("#invites-sort-createdOn")).to_be_visible()
+    button.click()
+    expect(page).to_have_url(re.compile(rf"/test/{invites['open'].test_id}/rate/?$"))
+
+
 def test_expired_filled_and_completed_invites_say_why(page: Page, app_server, db):
     invites = _demo_invites(db)
     sign_in(page, app_server.url, DEMO_EMAIL, DEMO_PASSWORD)
@@ -172,4 +194,4 @@ def test_screenshots(page: Page, app_server):
     page.click("#invites-filters-toggle")
     expect(page.locator("#invites-filters")).to_be_visible()
     page.screenshot(path=str(out / "filters-375.png"), full_page=True)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 376  # the table scrolls inside its card
+    assert page.evaluate("document.documentElement.scrollWidth") <= 376  # rows are cards: nothing scrolls sideways

@@ -17,6 +17,7 @@ from portal.services.test_definitions import content_of
 from tests.e2e.helpers import sign_in
 from tests.e2e.test_survey import FIFTEEN_WORDS, PASSWORD, counts, shot
 from tests.support.browser_console import WEBSOCKET_REFUSED
+from tests.support.drafts import answer_of, wait_for_draft
 from tests.e2e.taking import invited, named
 
 IMAGE = "Demo: Image preference - Homepage hero concepts"
@@ -156,7 +157,7 @@ def test_the_text_preference_test_with_the_font_size_switch(page: Page, app_serv
     expect(option).to_have_css("font-size", "24px")
     page.get_by_role("radio", name="Small").click()
     expect(option).to_have_css("font-size", "14px")
-    page.wait_for_timeout(800)  # the draft is written behind
+    wait_for_draft(app_server, account.id, lambda row: row.draft_position.get("fontSize") == "small")  # written behind
     page.reload()
     expect(page.locator(".preference-text-option").first).to_have_css("font-size", "14px")  # kept with the draft
     shot(page, "preference-text-1280")
@@ -190,7 +191,7 @@ def test_a_choice_and_answer_survive_a_backend_restart(page: Page, app_server):
     page.click("#preference-continue")
     page.fill("#preference-answer", FIFTEEN_WORDS)
     page.locator("#preference-answer").blur()
-    page.wait_for_timeout(800)  # the server draft is written within half a second
+    wait_for_draft(app_server, account.id, lambda row: answer_of(row, "answer") == FIFTEEN_WORDS)  # written behind
 
     app_server.restart()
     page.reload()

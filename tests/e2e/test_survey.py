@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -13,10 +15,12 @@ from sqlmodel import func, select
 
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.models._base import utcnow
+from portal.services.test_import import import_test
 from tests.support.factories import make_participant
 from tests.e2e.helpers import sign_in
 
 PASSWORD = "Correct-Horse-42!"
+DEMO_TESTS = Path(__file__).resolve().parents[2] / "portal/data/demo_tests"
 DEMO_SURVEY = "Demo: Survey - How teams buy analytics software"
 FIFTEEN_WORDS = "We compared three vendors over two months and picked the one our analysts liked best overall."
 
@@ -192,6 +196,24 @@ def test_a_reload_resumes_at_the_same_question_with_the_typed_text(page: Page, a
     expect(page.locator("#survey-text")).to_have_value("Head of data")
 
 
+def test_a_reload_whose_portal_script_arrives_late_still_restores_the_typed_text(page: Page, app_server, db, leave_warnings):
+    """The page's first events call window.portalSurvey before a slow /portal.js has run: they wait
+    for it (no browser exception; the suite fails on any console error) and the local copy returns."""
+    test, account = begin(page, app_server, db)
+    option(page, "I am not involved")
+    page.wait_for_timeout(600)
+
+    def slow(route) -> None:
+        time.sleep(1.5)  # the request waits; the page goes on without the script
+        route.continue_()
+
+    page.route("**/portal.js*", slow)
+    page.reload()
+    expect(page.locator("#survey-progress")).to_have_text(re.compile(r"Question \d+/13"))
+    expect(page.get_by_label("I am not involved")).to_be_checked()
+    page.unroute_all(behavior="wait")
+
+
 def test_two_tabs_submitting_the_same_survey_store_one_review(page: Page, app_server, db):
     test, account = begin(page, app_server, db)
     option(page, "I am not involved")
@@ -346,6 +368,12 @@ def test_a_public_respondent_takes_a_public_qualification_test_without_an_accoun
     expect(page.get_by_text("You have 15 minutes to complete the test.")).to_be_visible()
     option(page, "Python")
     continue_to(page, "Question 2/2")
+    # The last question's Submit stays disabled until every required answer is valid.
+    expect(page.locator("#survey-submit")).to_be_disabled()
+    page.fill("#survey-text", "GitHub Actions")
+    expect(page.locator("#survey-submit")).to_be_enabled()
+    page.fill("#survey-text", "   ")
+    expect(page.locator("#survey-submit")).to_be_disabled()
     page.fill("#survey-text", "GitHub Actions")
     page.click("#survey-submit")
     # Personal info for a qualification-based audience: first name, job title, e-mail, LinkedIn.
@@ -374,6 +402,21 @@ def test_a_public_respondent_takes_a_public_qualification_test_without_an_accoun
     # This browser recorded the test as completed: opening it again shows the completed state.
     page.goto(f"{app_server.url}/test/{test.id}/rate")
     expect(page.locator("#completed-text")).to_be_visible()
+
+
+def test_a_signed_out_respondent_of_a_public_test_with_a_screener_goes_straight_to_the_survey(page: Page, app_server, db):
+    """Signed-out respondents are not screened (docs/decisions.md): the survey opens, never an empty
+    'Screening question' page."""
+    data = json.loads((DEMO_TESTS / "08-public-qualification.json").read_text())
+    data["name"] = "Public qualification with a screener"
+    data["screenerQuestion"] = json.loads((DEMO_TESTS / "07-screener.json").read_text())["screenerQuestion"]
+    test = import_test(db, data)
+    db.commit()
+    page.goto(f"{app_server.url}/test/{test.id}/rate")
+    expect(page.locator("#survey-welcome")).to_be_visible()
+    expect(page.locator("#screener-heading")).to_have_count(0)
+    page.click("#start-survey")
+    at_question(page, "Question 1/2")
 
 
 def test_a_signed_out_visitor_of_a_members_test_signs_in_first(page: Page, app_server, db):

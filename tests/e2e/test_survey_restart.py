@@ -13,6 +13,7 @@ from portal.models._base import utcnow
 from tests.e2e.helpers import sign_in
 from tests.e2e.test_survey import PASSWORD, answer_five, continue_to, option, start, survey_test
 from tests.support.browser_console import WEBSOCKET_REFUSED
+from tests.support.drafts import answer_of, wait_for_draft
 from tests.support.factories import make_participant
 
 
@@ -28,7 +29,7 @@ def test_answers_survive_a_backend_restart_and_are_accepted_once(page: Page, app
     sign_in(page, base, account.email, PASSWORD)
     start(page, base, test)
     answer_five(page)
-    page.wait_for_timeout(500)
+    wait_for_draft(app_server, account.id, lambda row: answer_of(row, "discovery-channel") == "peers")
 
     app_server.restart()
     page.reload()

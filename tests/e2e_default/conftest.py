@@ -20,7 +20,7 @@ from tests.e2e.conftest import (  # noqa: F401 (fixtures)
 )
 
 # What a developer's shell might carry that a fresh `make run` does not have.
-PROVIDER_SETTINGS = ("LINKEDIN_", "GOOGLE_", "LOCAL_OIDC", "SMTP_", "TRUSTED_PROXIES", "CAPTCHA_")
+PROVIDER_SETTINGS = ("LINKEDIN_", "GOOGLE_", "LOCAL_OIDC", "SMTP_", "TRUSTED_PROXIES", "CAPTCHA_", "SENTRY_")
 
 
 def default_env(port: int, database_url: str) -> dict[str, str]:

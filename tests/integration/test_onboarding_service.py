@@ -85,6 +85,22 @@ def test_changed_personal_email_becomes_unverified_with_a_link(session):
     assert _mails(session, new) and _mails(session, account.email)  # the link, and the notice to the old address
 
 
+def test_a_newcomer_whose_address_was_not_vouched_for_gets_a_personal_link(session):
+    """The banner says 'We sent you a link': finishing the sign-up sends it, without a Resend."""
+    account = _newcomer(session, email_verified=False)
+    fields = _fields(account)
+    result = service.finish_sign_up(session=session, account_id=account.id, raw=fields)
+    session.commit()
+    assert result.ok and account.email in result.sent_to
+    [mail] = _mails(session, account.email)
+    assert "verify-email?token=" in mail.body_text
+    # Saving again later sends nothing new: the link stays the one sent at sign-up (Resend gives another).
+    again = service.finish_sign_up(session=session, account_id=account.id, raw=fields)
+    session.commit()
+    assert again.ok and again.sent_to == ()
+    assert len(_mails(session, account.email)) == 1
+
+
 @pytest.mark.parametrize(
     ("changes", "errors"),
     [

@@ -113,6 +113,18 @@ def test_a_public_qualification_test_opens_signed_out(session: Session):
     assert got.has_public_qualifications and got.qualification_based
 
 
+def test_a_signed_out_respondent_of_a_public_test_with_a_screener_is_not_screened(session: Session):
+    """A public test with a screener opens on its survey for a signed-out visitor (screener.applies):
+    never the screener's heading with nothing under it. Signed in, the same test screens first."""
+    seed_reference(session)
+    screener = json.loads((DEMO / "07-screener.json").read_text())["screenerQuestion"]
+    public = demo(session, "08-public-qualification.json", name="Public with screener", screenerQuestion=screener)
+    got = load(session, public, None)
+    assert (got.state, got.view) == (ta.OK, ta.SURVEY_VIEW)
+    assert load(session, public, None, respondent_project_id="proj-7").view == ta.SURVEY_VIEW
+    assert load(session, public, participant(session)).view == ta.SCREENER
+
+
 def test_a_private_qualification_makes_the_audience_qualification_based(session: Session):
     seed_reference(session)
     test = demo(session, "01-survey.json", name="Qualified survey", qualifications=["SaaS purchase decision makers"])

@@ -22,6 +22,7 @@ from tests.e2e.conftest import (  # noqa: F401 (fixtures)
     db,
     oidc_provider,
     page,
+    sentry_server,
     smtp_server,
 )
 

@@ -10,6 +10,7 @@ from sqlmodel import select
 
 from portal.models import ReviewSession
 from portal.states.survey import SurveyState
+from tests.support.drafts import answer_of, wait_for_draft
 from tests.support.people import ANONYMOUS, demo_test, invite, person
 from tests.support.raw_tab import RawTab, run
 
@@ -61,9 +62,9 @@ def test_the_next_person_on_a_tab_cannot_write_into_the_previous_persons_survey(
         await tab.close()
 
     token = run(a_starts())
-    time.sleep(1.5)  # drafts are written behind, within a second
+    wait_for_draft(app_server, a.account_id, lambda row: answer_of(row, "involvement") == "decider")  # written behind
     run(b_writes(token))
-    time.sleep(1.5)
+    time.sleep(1.5)  # deliberate: give B's writes, which must not land, the time they would take
     with app_server.db() as db:
         row = db.exec(select(ReviewSession).where(ReviewSession.account_id == a.account_id)).one()
         assert row.draft_answers["involvement"]["value"] == "decider"

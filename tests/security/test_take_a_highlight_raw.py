@@ -116,4 +116,4 @@ def test_a_reported_render_crash_is_logged_and_shows_the_forms_message(app_serve
     tab = run(crash())
     assert tab.var(HIGHLIGHT, "crashed") is True
     assert "Something went wrong with the form." in tab.text()
-    assert f"highlight form crashed for test {test_id}: TypeError: boom" in app_server.log_path.read_text()
+    assert f"the browser failed to render highlight form of test {test_id}: TypeError: boom (in div)" in app_server.log_path.read_text()

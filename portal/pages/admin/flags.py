@@ -130,6 +130,8 @@ def flags_page() -> rx.Component:
         F.growthbook,
         ("on", rx.callout("GrowthBook is configured: a flag it defines takes its on/off and rollout from GrowthBook; the "
                           "overrides here still win.", icon="info", color_scheme="amber")),
+        ("stale", rx.callout("GrowthBook cannot be reached at the moment: the flags it defines keep the last rules fetched "
+                             "from it; the overrides here still win.", icon="triangle-alert", color_scheme="amber")),
         ("unreachable", rx.callout("GrowthBook is configured but cannot be reached: users get its flags as off, except for the "
                                    "overrides here.", icon="triangle-alert", color_scheme="red")),
         rx.fragment(),

@@ -3,13 +3,12 @@
 Flags are read from the database on every evaluation (portal/services/flags.py: each page load
 refreshes the user's flags), with no per-process cache of the table: a change made here reaches every
 backend worker at once, and each user at their next page load. With GrowthBook configured, a flag that
-GrowthBook defines takes its on/off and rollout from GrowthBook (cached GROWTHBOOK_CACHE_SECONDS per
-process); per-user overrides made here still win over it.
+GrowthBook defines takes its on/off and rollout from GrowthBook (its SDK, the features kept per process and
+refreshed every GROWTHBOOK_CACHE_SECONDS); per-user overrides made here still win over it.
 """
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,13 +20,10 @@ from portal.domain.ids import whole_number
 from portal.domain.staff import flag_rules as rules
 from portal.domain.staff import roles
 from portal.models import Account, FeatureFlag, FeatureFlagUser
+from portal.services import growthbook_features
 from portal.services.admin import audit
 from portal.services.admin.guard import Staff, require_staff
 from portal.services.errors import ServiceError
-from portal.services.flags import growthbook_features
-from portal.settings import settings
-
-log = logging.getLogger(__name__)
 
 MAX_EMAIL_LENGTH = 320
 ENTER_EMAIL = "Enter the e-mail address of the person's account."
@@ -50,7 +46,7 @@ class FlagView:
 @dataclass
 class FlagsPage:
     flags: list[FlagView]
-    growthbook: str  # "" (not configured), "on", or "unreachable"
+    growthbook: str  # "" (not configured), "on", "stale" (last fetch failed: last known in force), "unreachable" (none yet)
 
 
 def _flag_key(value: Any) -> str:
@@ -70,13 +66,14 @@ def _flag_row(session: Session, key: str, *, lock: bool = False) -> FeatureFlag:
 
 
 def _growthbook_keys() -> tuple[str, set[str]]:
-    if not settings.growthbook_client_key:
+    """GrowthBook's state for the page and the flags it defines (from this process's last known features)."""
+    store = growthbook_features.store()
+    if store is None:
         return "", set()
-    try:
-        return "on", set(growthbook_features())
-    except Exception:  # the portal counts such flags as off; the page says so
-        log.warning("GrowthBook could not be reached for the flags page", exc_info=True)
+    snapshot = store.snapshot()
+    if snapshot is None:  # the portal counts GrowthBook's flags as off; the page says so
         return "unreachable", set()
+    return ("stale" if store.failing else "on"), set(snapshot.features)
 
 
 def list_flags(*, session: Session, actor_id: Any) -> FlagsPage:

@@ -11,6 +11,7 @@ from portal.services.admin import preview as service
 from portal.services.errors import ServiceError
 from portal.states.admin.guard import staff_id
 from portal.states.tab_owner import TabOwned
+from portal.states.route_params import route_arg
 
 LOADING, NOT_FOUND, UNAVAILABLE = "", "not-found", "unavailable"
 NOT_TAKEN = "This kind of test is not taken in the portal, so it has no preview."
@@ -33,7 +34,7 @@ class PreviewState(TabOwned, rx.State):
             return
         try:
             target = await db.run(service.open_preview, actor_id=actor,
-                                  test_id=whole_number(self.router.page.params.get("test_id", "")))
+                                  test_id=whole_number(route_arg(self, "test_id")))
         except ServiceError:  # no such test (or no longer staff)
             self.view = NOT_FOUND
             return

@@ -23,6 +23,7 @@ from portal.services.errors import ServiceError
 from portal.states.admin.guard import caller_id, staff_id
 from portal.states.browser import toast
 from portal.states.tab_owner import TabOwned
+from portal.states.route_params import route_arg
 
 
 @dataclasses.dataclass
@@ -109,7 +110,7 @@ class AreasEditorState(TabOwned, rx.State):
         if actor is None:
             return
         try:
-            found = await db.run(service.load_areas, actor_id=actor, test_id=self.router.page.params.get("test_id", ""))
+            found = await db.run(service.load_areas, actor_id=actor, test_id=route_arg(self, "test_id"))
         except ServiceError as refused:
             self.load_error = refused.message
             return

@@ -20,6 +20,8 @@ from portal.services.admin import test_images as service
 from portal.services.errors import ServiceError
 from portal.states.admin.guard import caller_id, staff_id
 from portal.states.tab_owner import TabOwned
+from portal.states.route_params import route_arg
+from portal.states.browser import portal_call
 
 UPLOAD_URL = "/api/admin/tests/{test_id}/images/{slot}"
 MAX_MESSAGE = 300
@@ -34,7 +36,7 @@ class AdminImagesState(TabOwned, rx.State):
     slots: list[dict[str, str]] = []
 
     def _test_id(self) -> int | None:
-        return whole_number(self.router.page.params.get("test_id", ""))
+        return whole_number(route_arg(self, "test_id"))
 
     def _index(self, slot: Any) -> int | None:
         return next((i for i, s in enumerate(self.slots) if isinstance(slot, str) and s["key"] == slot), None)
@@ -67,7 +69,7 @@ class AdminImagesState(TabOwned, rx.State):
         key = self.slots[index]["key"]
         self.slots[index] = {**self.slots[index], "error": "", "busy": "yes"}
         url = UPLOAD_URL.format(test_id=test_id, slot=key)
-        return rx.call_script(f"window.portalImages.upload({json.dumps(key)}, {json.dumps(url)})",
+        return portal_call(f"window.portalImages.upload({json.dumps(key)}, {json.dumps(url)})",
                               callback=AdminImagesState.finished)
 
     @rx.event

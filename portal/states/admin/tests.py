@@ -19,6 +19,7 @@ from portal.states.admin.guard import caller_id, staff_id
 from portal.states.admin.participants import ParticipantsTable
 from portal.states.browser import toast
 from portal.states.table import DataTableState
+from portal.states.route_params import route_arg
 
 
 class AdminTestsState(DataTableState, rx.State):
@@ -92,7 +93,7 @@ class InviteState(ParticipantsTable, rx.State):
     result: str = ""
 
     def _test_id(self) -> int | None:
-        return whole_number(self.router.page.params.get("test_id", ""))
+        return whole_number(route_arg(self, "test_id"))
 
     def _override(self) -> int | None:
         value = incentives.parse_dollars(self.override_text)
