@@ -39,6 +39,9 @@ def _detail_control(S, field: str, field_id: str) -> rx.Component:
         return rx.input(
             default_value=S.details.get("workerId", ""), key=S.epoch.to_string() + "-workerId", id=field_id,
             on_change=S.lookup_worker.debounce(worker_details.LOOKUP_DEBOUNCE_MS), size="3", width="100%",
+            # Leaving the field (a click on Submit blurs it first) keeps what was typed at once, so a
+            # Submit within the look-up's debounce does not find the worker ID empty.
+            on_blur=lambda v: S.set_detail("workerId", v),
         )
     kind = "email" if field in ("email", "paymentEmail") else ("tel" if field == "phoneNumber" else "text")
     return rx.input(

@@ -72,3 +72,25 @@ def test_a_tab_the_browser_will_not_close_says_so(page: Page, app_server, db):
     expect(refused).to_have_text(worker_details.CLOSE_WINDOW_REFUSED)
     expect(refused).to_have_attribute("role", "status")
     assert not page.is_closed()
+
+
+def test_a_worker_id_typed_just_before_submit_is_kept(page: Page, app_server, db):
+    """Submit right after typing the worker ID (within the look-up's 500 ms debounce): it is submitted."""
+    test = crowd_work_test(db)
+    page.goto(f"{app_server.url}/test/{test.id}/rate")
+    expect(page.locator("#survey-welcome")).to_be_visible()
+    page.click("#start-survey")
+    page.locator("label.survey-option", has_text="Go").first.click()
+    page.click("#survey-continue")
+    page.fill("#survey-text", "Buildkite")
+    page.click("#survey-submit")
+    expect(page.locator("#personal-info-title")).to_be_visible()
+    page.fill("#detail-firstName", "Sam")
+    page.locator("#detail-firstName").blur()
+    page.select_option("#detail-state", "US-NY")
+    page.fill("#detail-workerId", "C3QUICK")
+    page.click("#details-submit")
+    expect(page.locator("#thank-you-title")).to_be_visible()
+    expect(page.get_by_text("Worker ID is required")).to_have_count(0)
+    review = db.exec(select(Review).where(Review.test_id == test.id)).one()
+    assert review.worker_data["workerId"] == "C3QUICK"
