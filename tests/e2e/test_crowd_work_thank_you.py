@@ -27,7 +27,8 @@ def fill_worker_id(page: Page, worker_id: str) -> None:
     expect(looking_up).to_have_count(0)
 
 
-def take_it_to_the_thank_you(page: Page, worker_id: str) -> None:
+def answer_the_questions(page: Page) -> None:
+    """From the welcome page to the personal-info step."""
     expect(page.locator("#survey-welcome")).to_be_visible()
     page.click("#start-survey")
     page.locator("label.survey-option", has_text="Go").first.click()
@@ -36,6 +37,10 @@ def take_it_to_the_thank_you(page: Page, worker_id: str) -> None:
     page.click("#survey-submit")
     # Crowd-work workers give their worker ID, first name and state.
     expect(page.locator("#personal-info-title")).to_be_visible()
+
+
+def take_it_to_the_thank_you(page: Page, worker_id: str) -> None:
+    answer_the_questions(page)
     fill_worker_id(page, worker_id)
     page.fill("#detail-firstName", "Sam")
     page.locator("#detail-firstName").blur()
@@ -78,13 +83,7 @@ def test_a_worker_id_typed_just_before_submit_is_kept(page: Page, app_server, db
     """Submit right after typing the worker ID (within the look-up's 500 ms debounce): it is submitted."""
     test = crowd_work_test(db)
     page.goto(f"{app_server.url}/test/{test.id}/rate")
-    expect(page.locator("#survey-welcome")).to_be_visible()
-    page.click("#start-survey")
-    page.locator("label.survey-option", has_text="Go").first.click()
-    page.click("#survey-continue")
-    page.fill("#survey-text", "Buildkite")
-    page.click("#survey-submit")
-    expect(page.locator("#personal-info-title")).to_be_visible()
+    answer_the_questions(page)
     page.fill("#detail-firstName", "Sam")
     page.locator("#detail-firstName").blur()
     page.select_option("#detail-state", "US-NY")
