@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
+from tests.support.loopback import LoopbackServer
 
 SECRET = "test-captcha-secret"
 SITE_KEY = "test-captcha-site-key"
@@ -27,7 +28,7 @@ window.grecaptcha = {
 """
 
 
-class CaptchaProvider:
+class CaptchaProvider(LoopbackServer):
     def __init__(self) -> None:
         self.issued: dict[str, str] = {}  # token -> action
         self.verify_calls = 0
@@ -66,9 +67,7 @@ class CaptchaProvider:
                 answer = provider.verify(form.get("secret", [""])[0], form.get("response", [""])[0])
                 self._send(200, json.dumps(answer), "application/json")
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._listen(Handler)
 
     def issue(self, action: str = "sign_in") -> str:
         token = secrets.token_urlsafe(32)
@@ -94,11 +93,3 @@ class CaptchaProvider:
             "CAPTCHA_VERIFY_URL": f"{self.url}/siteverify",
             "CAPTCHA_SCRIPT_URL": f"{self.url}/api.js",
         }
-
-    def start(self) -> "CaptchaProvider":
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()

@@ -13,11 +13,12 @@ import hashlib
 import json
 import os
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from cryptography.hazmat.primitives import padding
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from tests.support.loopback import LoopbackServer
 
 CLIENT_KEY = "sdk-test-portal"
 
@@ -49,7 +50,7 @@ def encrypted_payload(features: dict[str, Any], key: str) -> dict[str, Any]:
             "dateUpdated": "2026-11-24T00:00:00Z"}
 
 
-class GrowthBookApi:
+class GrowthBookApi(LoopbackServer):
     """Set `payload` (a dict served as JSON), or `status` (an error answer) or `raw` (a body sent as is)."""
 
     def __init__(self, client_key: str = CLIENT_KEY) -> None:
@@ -89,9 +90,7 @@ class GrowthBookApi:
                 self.end_headers()
                 self.wfile.write(body)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._listen(Handler)
 
     def serve(self, payload: dict[str, Any]) -> None:
         with self.lock:
@@ -101,12 +100,3 @@ class GrowthBookApi:
         """Answer with an error status, or with this body (e.g. not JSON) and 200."""
         with self.lock:
             self.status, self.raw = status, raw
-
-    def start(self) -> "GrowthBookApi":
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Close the socket: the host is down from now on (connections refused)."""
-        self.server.shutdown()
-        self.server.server_close()

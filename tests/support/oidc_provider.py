@@ -24,11 +24,12 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from joserfc import jwt
 from joserfc.jwk import RSAKey
+from tests.support.loopback import LoopbackServer
 
 CLIENTS = {
     "linkedin": {"client_id": "test-linkedin-client", "client_secret": "test-linkedin-secret", "auth": ("client_secret_post",)},
@@ -70,7 +71,7 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-class OidcProvider:
+class OidcProvider(LoopbackServer):
     def __init__(self) -> None:
         self.key = RSAKey.generate_key(2048, parameters={"kid": "test-key-1", "use": "sig", "alg": "RS256"}, private=True)
         self.other_key = RSAKey.generate_key(2048, parameters={"kid": "test-key-1"}, private=True)
@@ -125,9 +126,7 @@ class OidcProvider:
                 status, body = provider.token(tenant, form, self.headers.get("Authorization", ""))
                 return self._json(status, body)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._listen(Handler)
 
     # ---- what tests use -------------------------------------------------------------------------
 
@@ -148,14 +147,6 @@ class OidcProvider:
             "GOOGLE_CLIENT_SECRET": CLIENTS["google"]["client_secret"],
             "GOOGLE_METADATA_URL": f"{self.issuer('google')}/.well-known/openid-configuration",
         }
-
-    def start(self) -> "OidcProvider":
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
     # ---- the protocol ---------------------------------------------------------------------------
 

@@ -14,10 +14,11 @@ import re
 import threading
 import time
 import zlib
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Callable
 
 from sentry_sdk.envelope import Envelope
+from tests.support.loopback import LoopbackServer
 
 ENVELOPE_PATH = re.compile(r"^/api/(\d+)/envelope/?$")
 
@@ -34,7 +35,7 @@ def _decode(body: bytes, encoding: str) -> bytes:
     return body
 
 
-class SentryServer:
+class SentryServer(LoopbackServer):
     def __init__(self) -> None:
         self.events: list[dict[str, Any]] = []
         self.logs: list[dict[str, Any]] = []
@@ -59,8 +60,7 @@ class SentryServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self._httpd.server_address[1]
+        self._listen(Handler)
         self.dsn = f"http://public@127.0.0.1:{self.port}/1"
 
     def take(self, data: bytes) -> None:
@@ -73,14 +73,6 @@ class SentryServer:
                 elif item.type == "log":
                     self.logs.extend(json.loads(item.get_bytes()).get("items", []))
             self._changed.notify_all()
-
-    def start(self) -> "SentryServer":
-        threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
-        return self
-
-    def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
 
     def clear(self) -> None:
         with self._changed:
