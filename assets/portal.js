@@ -242,6 +242,22 @@
   window.portalSurvey = {
     save(key, payload) { writeRaw(key, JSON.stringify(payload)); },
     read(key) { return readRaw(key); },
+    // On entering a running session: this browser's copy goes to the server (the bridge's 'restore')
+    // only when it belongs to that session and is newer than the server's draft (or holds unsent
+    // keystrokes); otherwise nothing is sent.
+    offer(key, testId, sessionId, rev) {
+      const raw = readRaw(key);
+      if (!raw) return;
+      let local = null;
+      try { local = JSON.parse(raw); } catch (e) { return; }
+      if (!local || local.sessionId !== sessionId) return;
+      if (!(local.dirty || (Number.isInteger(local.rev) && local.rev > rev))) return;
+      const go = (tries) => {
+        if (document.getElementById("survey-bridge")) send({ kind: "restore", testId, value: raw });
+        else if (tries > 0) setTimeout(() => go(tries - 1), 25);
+      };
+      go(400);
+    },
     // A highlight test's place (block, area, question) under 'highlight-areas-answers', by test id.
     savePlace(testId, place) {
       let all = {};

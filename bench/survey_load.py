@@ -76,8 +76,8 @@ UPDATE_TIMEOUT = 180
 
 # --- database and participants --------------------------------------------------------------
 
-def prepare_database(backend: str, data_dir: Path) -> str:
-    """A fresh, migrated database for the run; returns its URL."""
+def prepare_database(backend: str, data_dir: Path, pg_name: str = PG_NAME) -> str:
+    """A fresh, migrated database for the run (PostgreSQL: `pg_name`, dropped and re-created); returns its URL."""
     from alembic import command
     from alembic.config import Config
 
@@ -87,9 +87,9 @@ def prepare_database(backend: str, data_dir: Path) -> str:
         import psycopg
 
         with psycopg.connect(f"{PG_ADMIN}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{PG_NAME}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{PG_NAME}"')
-        url = f"{PG_ADMIN}/{PG_NAME}"
+            conn.execute(f'DROP DATABASE IF EXISTS "{pg_name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{pg_name}"')
+        url = f"{PG_ADMIN}/{pg_name}"
     cfg = Config(str(ROOT / "alembic.ini"))
     cfg.set_main_option("sqlalchemy.url", url)
     cfg.attributes["configure_logging"] = False
@@ -149,7 +149,8 @@ def make_participants(database_url: str, test_id: int, count: int) -> list[str]:
 # --- the portal server ----------------------------------------------------------------------
 
 def start_server(database_url: str, port: int, log_path: Path, trace_path: Path | None = None,
-                 profile_event: str | None = None, switch_interval: float | None = None) -> subprocess.Popen:
+                 profile_event: str | None = None, switch_interval: float | None = None,
+                 redis_url: str = "") -> subprocess.Popen:
     from tests.support.portal_server import start_portal
 
     env = dict(os.environ)
@@ -165,7 +166,7 @@ def start_server(database_url: str, port: int, log_path: Path, trace_path: Path 
         DATABASE_URL=database_url,
         PORT=str(port),
         BASE_URL=f"http://localhost:{port}",
-        REDIS_URL="",
+        REDIS_URL=redis_url,
         SECRET_KEY="bench-survey-secret-key",
         REFLEX_USE_NPM="1",
         REFLEX_TELEMETRY_ENABLED="false",
@@ -292,11 +293,14 @@ class Tab:
         marker, router_data = self._router_data()
         await self.client.connect({"name": self.events.hydrate, "payload": {}, "router_data": router_data})
         await self._until_echo(marker)
-        # on_load_internal -> SessionState.load_public, RateState.load_page: the view is 'survey'
+        # on_load_internal -> RateState.load_page: the view is 'survey', entered in the same event
         while not (self.hydrated and self.view == "survey"):
             self._observe(await self.client.next_update(UPDATE_TIMEOUT))
             self._check()
-        # The browser mounts the survey view, which starts itself (SurveyState.begin); not a measured event.
+        if self.phase == "welcome":
+            return
+        # Before the one-event load the browser mounted the survey view, which started itself
+        # (SurveyState.begin); not a measured event.
         marker, router_data = self._router_data()
         self.client.emit({"name": self.events.begin, "payload": {}, "router_data": router_data})
         await self._until_echo(marker)
@@ -470,6 +474,10 @@ def main() -> None:
     parser.add_argument("--min-answers", type=int, default=240,
                         help="small N run several passes (fresh participants) until this many answers are measured")
     parser.add_argument("--port", type=int, default=3301)
+    parser.add_argument("--pg-name", default=PG_NAME,
+                        help="the PostgreSQL database to drop, re-create and use (--backend postgres)")
+    parser.add_argument("--redis-url", default="",
+                        help="keep the portal's state in this Redis database instead of on disk")
     parser.add_argument("--trace", action="store_true",
                         help="timing logs in the server (bench/trace/sitecustomize.py): where an event's time goes")
     parser.add_argument("--profile-event", metavar="HANDLER",
@@ -491,12 +499,12 @@ def main() -> None:
         base_url, database_url = args.url.rstrip("/"), args.database_url
         args.backend = "sqlite" if database_url.startswith("sqlite") else "postgres"  # the label in the table
     else:
-        database_url = prepare_database(args.backend, data_dir)
+        database_url = prepare_database(args.backend, data_dir, args.pg_name)
         base_url = f"http://localhost:{args.port}"
         print(f"starting the portal on {base_url} ({args.backend}); log in {data_dir / 'server.log'}", flush=True)
         started = time.perf_counter()
         proc = start_server(database_url, args.port, data_dir / "server.log", trace_path, args.profile_event,
-                            args.switch_interval)
+                            args.switch_interval, redis_url=args.redis_url)
         print(f"  up after {time.perf_counter() - started:.0f} s", flush=True)
     results = []
     try:

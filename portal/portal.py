@@ -129,7 +129,7 @@ app.add_page(profile_page, route="/profile", title=f"My profile | {BRAND}", desc
 app.add_page(demo_page, route="/demo", title=f"Live demo meetings | {BRAND}", description=DESCRIPTIONS["/demo"], on_load=[SessionState.guard_private, DemoOptInState.load_page])
 app.add_page(referral_page, route="/referral", title=f"Referral | {BRAND}", description=DESCRIPTIONS["/referral"], on_load=[SessionState.guard_private, ReferralState.load])
 
-app.add_page(rate_page, route=RATE_ROUTE, title=f"Rate the test | {BRAND}", description=DESCRIPTIONS[RATE_ROUTE], on_load=[SessionState.load_public, RateState.load_page])
+app.add_page(rate_page, route=RATE_ROUTE, title=f"Rate the test | {BRAND}", description=DESCRIPTIONS[RATE_ROUTE], on_load=RateState.load_page)
 
 app.add_page(thank_you_page, route="/thank-you", title=f"Thank you | {BRAND}", description=DESCRIPTIONS["/thank-you"], on_load=SessionState.guard_signed_in)
 

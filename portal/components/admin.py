@@ -10,7 +10,7 @@ from portal.components.layout import footer, logo, ready_marker, user_menu
 from portal.domain.staff import roles
 from portal.pages.not_found import not_found_page
 from portal.states.admin.guard import StaffState
-from portal.states.auth import SessionState
+from portal.states.auth import current_path
 
 NAV = (
     ("Participants", "/admin/participants", roles.VIEW),
@@ -26,7 +26,7 @@ NAV = (
 def _nav() -> rx.Component:
     links = []
     for label, href, permission in NAV:
-        active = SessionState.current_path.startswith(href) | ((href == "/admin/participants") & (SessionState.current_path == "/admin"))
+        active = current_path().startswith(href) | ((href == "/admin/participants") & (current_path() == "/admin"))
         link = rx.el.a(label, href=href, class_name="admin-nav-link", data_active=rx.cond(active, "true", "false"),
                        aria_current=rx.cond(active, "page", None))
         links.append(rx.cond(StaffState.can[permission], link) if permission != roles.VIEW else link)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.states.auth import SessionState
+from portal.states.auth import current_path
 
 # (key, label, path under /admin/tests/{id}); "" is the test's own page (details and edit).
 TEST_PAGES = (
@@ -18,7 +18,7 @@ TEST_PAGES = (
 
 def test_base_path() -> rx.Var:
     """/admin/tests/{id} of the page being shown (from the address, so it is right before any load)."""
-    return SessionState.current_path.split("/")[:4].join("/")
+    return current_path().split("/")[:4].join("/")
 
 
 def test_tabs(active: str) -> rx.Component:

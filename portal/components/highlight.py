@@ -197,7 +197,9 @@ def split_view() -> rx.Component:
     )
 
 
-def highlight_view(*, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Component:
+def highlight_view(*, signed_in: rx.Var[bool], referral: rx.Var[bool], starts_itself: bool = False) -> rx.Component:
+    """`starts_itself`: the view enters the test when mounted (the staff preview); on the rating page
+    the page's load event has entered it already."""
     in_flow = (S.phase == PRECHECK) | (S.phase == "end")
     return rx.box(
         bridge(S),
@@ -226,5 +228,5 @@ def highlight_view(*, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Com
         width="100%",
         data_survey_phase=S.phase,
         id="highlight-root",
-        on_mount=S.begin,
+        **({'on_mount': S.begin} if starts_itself else {}),
     )

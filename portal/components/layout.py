@@ -8,7 +8,7 @@ import reflex as rx
 
 from portal.components.banners import verification_banners
 from portal.settings import settings
-from portal.states.auth import SessionState
+from portal.states.auth import SessionState, current_path, navigation_hidden
 from portal.states.browser import portal_call
 
 BRAND = "Participants Portal"
@@ -36,7 +36,7 @@ def logo() -> rx.Component:
         id="logo-link",
     )
     # On the finish-sign-up route the logo is not a link until registration is complete.
-    finishing = (SessionState.current_path == "/sign-up/finish") & ~SessionState.registration_complete
+    finishing = (current_path() == "/sign-up/finish") & ~SessionState.registration_complete
     return rx.cond(finishing, rx.box(mark, id="logo"), linked)
 
 
@@ -45,7 +45,7 @@ def _nav_link(label: str, href: str, external: bool = False) -> rx.Component:
         label,
         href=href,
         class_name="portal-nav-link",
-        data_active=rx.cond(SessionState.current_path == href, "true", "false") if not external else "false",
+        data_active=rx.cond(current_path() == href, "true", "false") if not external else "false",
         target="_blank" if external else None,
         rel="noopener noreferrer" if external else None,
     )
@@ -137,7 +137,7 @@ def header(show_navigation: bool = True) -> rx.Component:
         rx.box(
             logo(),
             rx.spacer(),
-            rx.cond(SessionState.navigation_hidden, rx.fragment(), right) if show_navigation else rx.fragment(),
+            rx.cond(navigation_hidden(), rx.fragment(), right) if show_navigation else rx.fragment(),
             class_name="portal-header-inner",
         ),
         class_name="portal-header",

@@ -181,7 +181,9 @@ def _summary() -> rx.Component:
     )
 
 
-def preference_view(*, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Component:
+def preference_view(*, signed_in: rx.Var[bool], referral: rx.Var[bool], starts_itself: bool = False) -> rx.Component:
+    """`starts_itself`: the view enters the test when mounted (the staff preview); on the rating page
+    the page's load event has entered it already."""
     running = (S.phase == CHOOSE) | (S.phase == ANSWER) | (S.phase == "end")
     return rx.box(
         bridge(S),
@@ -203,5 +205,5 @@ def preference_view(*, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Co
         data_leave_guard=rx.cond(S.leave_guard, "true", "false"),
         data_test_id=S.test_id.to_string(),
         id="preference-root",
-        on_mount=S.begin,
+        **({'on_mount': S.begin} if starts_itself else {}),
     )

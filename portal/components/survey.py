@@ -65,7 +65,9 @@ def question() -> rx.Component:
     )
 
 
-def survey_view(*, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Component:
+def survey_view(*, signed_in: rx.Var[bool], referral: rx.Var[bool], starts_itself: bool = False) -> rx.Component:
+    """`starts_itself`: the view enters the test when mounted (the staff preview); on the rating page
+    the page's load event has entered it already."""
     in_progress = (SurveyState.phase == view.QUESTIONS) | (SurveyState.phase == view.END)
     return rx.vstack(
         bridge(SurveyState),
@@ -83,5 +85,5 @@ def survey_view(*, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Compon
         width="100%", spacing="4",
         data_survey_phase=SurveyState.phase,
         id="survey-root",
-        on_mount=SurveyState.begin,
+        **({'on_mount': SurveyState.begin} if starts_itself else {}),
     )

@@ -11,7 +11,9 @@ VERIFY_ACCOUNT_PATH = "/verify-account"
 HOME_PATH = "/"
 
 # /test/{id}/rate[/{word}][/{number}]: the rating flow, shown without navigation.
-_RATING_PATH = re.compile(r"^/test/[^/]+/rate(/[^/]+)?(/\d+)?/?$")
+# Also run in the browser (states/auth.navigation_hidden): plain syntax both regex engines read alike.
+RATING_PATH_PATTERN = r"^\/test\/[^/]+\/rate(\/[^/]+)?(\/\d+)?\/?$"
+_RATING_PATH = re.compile(RATING_PATH_PATTERN)
 
 
 def is_rating_path(path: str) -> bool:

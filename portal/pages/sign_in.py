@@ -7,7 +7,7 @@ import reflex as rx
 from portal.components.fields import submit_button, text_field
 from portal.components.layout import auth_layout
 from portal.components.oidc import no_account_found_heading, sign_in_providers
-from portal.states.sign_in import SignInState
+from portal.states.sign_in import SignInState, sign_in_title
 
 
 def _last_used_badge(method: str) -> rx.Component:
@@ -54,7 +54,7 @@ def sign_in_page() -> rx.Component:
     return auth_layout(
         rx.card(
             rx.vstack(
-                no_account_found_heading(rx.heading(SignInState.title, size="6", as_="h1", id="sign-in-title")),
+                no_account_found_heading(rx.heading(sign_in_title(), size="6", as_="h1", id="sign-in-title")),
                 rx.text("Review B2B messaging, have an impact and get paid.", color="var(--gray-11)", size="2"),
                 *sign_in_providers(_last_used_badge),
                 rx.button(

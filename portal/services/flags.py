@@ -18,10 +18,11 @@ from growthbook import GrowthBook
 from sqlmodel import Session, select
 
 from portal.domain.flag_attributes import growthbook_attributes
-from portal.domain.flags import in_rollout
+from portal.domain.flags import FLAGS, in_rollout
 from portal.models import Account, FeatureFlag, FeatureFlagUser, ParticipantProfile, ProfileRole, Role
 from portal.services import growthbook_features
 from portal.services.growthbook_features import Snapshot
+from portal.services.sessions import resolve_user
 
 log = logging.getLogger(__name__)
 
@@ -102,3 +103,9 @@ def enabled_flags(
         elif key in flags and flags[key].enabled:
             result[key] = in_rollout(key, account_id, flags[key].percentage)
     return result
+
+
+def user_and_flags(*, session: Session, token: str | None) -> tuple[Any, dict[str, bool]]:
+    """The signed-in user of a session token (None when signed out) and every flag of the spec for them."""
+    user = resolve_user(session=session, token=token)
+    return user, enabled_flags(session=session, account_id=user.account_id if user else None, keys=FLAGS)

@@ -2,16 +2,24 @@
 
 One transaction: the participant is resolved from the session token, a Restart asked for after
 an expired session sets that session aside, then test_loading decides the access state and view.
+`open_page` gathers everything the page's one load event shows in that transaction: the header's
+user and flags, the access decision, and for a signed-in participant the kind's own entry (the
+test definition and the running review session), so the test shows after one event.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session
 
-from portal.services import review_sessions, screener, test_loading
+from portal.domain import test_access
+from portal.domain.accounts import CurrentUser
+from portal.services import review_sessions, screener, test_loading, test_taking
+from portal.services.errors import ServiceError
+from portal.services.flags import user_and_flags
 from portal.services.sessions import resolve_user
 from portal.services.test_loading import TestLoad
 
@@ -30,3 +38,37 @@ def open_test(*, session: Session, token: str | None, test_id: Any, respondent_p
     return test_loading.load_test(session=session, test_id=test_id, account_id=account_id,
                                   respondent_project_id=respondent_project_id, screener_passed=passed,
                                   completed=completed is True, now=now)
+
+
+@dataclass
+class PageOpen:
+    """Everything the rating page's load shows. `error` when the access decision failed (TestNotFound
+    or another ServiceError); `entry` / `entry_error` when the view was entered for a participant."""
+
+    user: CurrentUser | None
+    flags: dict[str, bool]
+    load: TestLoad | None = None
+    error: ServiceError | None = None
+    entry: test_taking.Entry | None = None
+    entry_error: ServiceError | None = None
+
+
+def open_page(*, session: Session, token: str | None, test_id: Any, respondent_project_id: str | None = None,
+              restart: bool = False, completed: bool = False, enter_views: frozenset[str] = frozenset(),
+              now: datetime | None = None) -> PageOpen:
+    """The header's user and flags, what the page shows, and (a signed-in caller on one of `enter_views`)
+    the view's entry (test_taking.enter), read in one transaction."""
+    user, flags = user_and_flags(session=session, token=token)
+    try:
+        load = open_test(session=session, token=token, test_id=test_id, respondent_project_id=respondent_project_id,
+                         restart=restart, completed=completed, now=now)
+    except ServiceError as error:
+        session.rollback()
+        return PageOpen(user=user, flags=flags, error=error)
+    opened = PageOpen(user=user, flags=flags, load=load)
+    if user is not None and load.state == test_access.OK and load.view in enter_views:
+        try:
+            opened.entry = test_taking.enter(session=session, token=token, test_id=load.test_id, view=load.view, now=now)
+        except ServiceError as error:
+            opened.entry_error = error
+    return opened

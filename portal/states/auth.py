@@ -7,18 +7,19 @@ revoked or expired session is noticed on the next event.
 
 from __future__ import annotations
 
+import json
+
 import reflex as rx
-from sqlmodel import Session
 
 from portal import db
 from portal.domain.accounts import CurrentUser, avatar_color
-from portal.domain.flags import FLAGS, REFERRAL_PROGRAM
-from portal.domain.navigation import is_rating_path, normalize_path, safe_return_path, sign_in_redirect
+from portal.domain.flags import REFERRAL_PROGRAM
+from portal.domain.navigation import HOME_PATH, RATING_PATH_PATTERN, safe_return_path, sign_in_redirect
 from portal.domain.verification import notices_for
 from portal.states.auth_cookie import session_token
 from portal.states.browser import remove_query_params_js, toast
 from portal.states.tab_owner import TabOwned
-from portal.services.flags import enabled_flags
+from portal.services.flags import user_and_flags
 from portal.services.sessions import resolve_user
 
 
@@ -31,11 +32,25 @@ def sign_in_url_for(state: rx.State) -> str:
     return sign_in_redirect(url.path or "/", dict(url.query_parameters))
 
 
-def _user_and_flags(*, session: Session, token: str | None) -> tuple[CurrentUser | None, dict[str, bool]]:
-    user = resolve_user(session=session, token=token)
-    # Every flag of the spec, decided per user on the server (table or GrowthBook).
-    flags = enabled_flags(session=session, account_id=user.account_id if user else None, keys=FLAGS)
-    return user, flags
+def _path() -> rx.Var[str]:
+    path = rx.State.router.url.path
+    return rx.Var(_js_expr=f"String({path} ?? '')", _var_type=str, _var_data=path._get_all_var_data()).to(str)
+
+
+def current_path() -> rx.Var[str]:
+    """The page's path as domain.navigation.normalize_path gives it ('/profile/' is '/profile'), worked
+    out in the browser from the router var: a computed var on the router would be loaded and computed
+    with every event of every page."""
+    path = _path()
+    return rx.Var(_js_expr=f"({path}.replace(/\\/+$/, '') || {json.dumps(HOME_PATH)})", _var_type=str,
+                  _var_data=path._get_all_var_data()).to(str)
+
+
+def navigation_hidden() -> rx.Var[bool]:
+    """The rating flow (/test/{id}/rate...) is shown without navigation (domain.navigation.is_rating_path)."""
+    path = _path()
+    return rx.Var(_js_expr=f"/{RATING_PATH_PATTERN}/.test({path})", _var_type=bool,
+                  _var_data=path._get_all_var_data()).to(bool)
 
 
 class SessionState(TabOwned, rx.State):
@@ -58,7 +73,11 @@ class SessionState(TabOwned, rx.State):
     work_email_verified: bool = False
 
     async def _refresh(self) -> CurrentUser | None:
-        user, flags = await db.run(_user_and_flags, token=session_token(self))
+        user, flags = await db.run(user_and_flags, token=session_token(self))
+        return self._show_user(user, flags)
+
+    def _show_user(self, user: CurrentUser | None, flags: dict[str, bool]) -> CurrentUser | None:
+        """Show this user (None: signed out) and their flags (services.flags.user_and_flags)."""
         self.loaded = True
         self.signed_in = user is not None
         self.first_name = user.first_name if user else ""
@@ -114,15 +133,6 @@ class SessionState(TabOwned, rx.State):
         if user is None:
             return rx.redirect(sign_in_url_for(self), replace=True)
         return self._query_notices(user) or None
-
-    @rx.var
-    def current_path(self) -> str:
-        return normalize_path(self.router.url.path)
-
-    @rx.var
-    def navigation_hidden(self) -> bool:
-        """The rating flow (/test/{id}/rate...) is shown without navigation."""
-        return is_rating_path(self.router.url.path)
 
     @rx.var
     def full_name(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 
 import reflex as rx
@@ -13,7 +14,9 @@ from portal.domain.oidc import (
     AUTH_ERROR_PARAM,
     NO_ACCOUNT_FOUND_PARAM,
     NOT_EXISTS_PARAM,
+    AUTH_ERRORS,
     PROVIDER_LABELS,
+    VERIFY_REASONS,
     auth_error_message,
     verify_reason_message,
 )
@@ -45,46 +48,53 @@ def sign_in_notices(query: dict[str, str]) -> list:
     return []
 
 
-class OidcState(TabOwned, rx.State):
-    """What the query string of the sign-in, sign-up, existing-account and verify-account screens asks for."""
+def _query() -> rx.Var:
+    """The address's query parameters as the browser holds them (the router var of the root state)."""
+    return rx.State.router.url.query_parameters
 
-    @rx.var
-    def auth_error(self) -> str:
-        query = self.router.url.query_parameters
-        return auth_error_message(query.get(AUTH_ERROR_PARAM), query.get("provider"))
 
-    @rx.var
-    def no_account_found(self) -> bool:
-        return self.router.url.query_parameters.get(NO_ACCOUNT_FOUND_PARAM, "").lower() == "true"
+def _param(name: str) -> rx.Var[str]:
+    """A query parameter as text ('' when absent; a repeated one joined, as String() does)."""
+    query = _query()
+    return rx.Var(_js_expr=f"String({query}?.[{json.dumps(name)}] ?? '')", _var_type=str,
+                  _var_data=query._get_all_var_data()).to(str)
 
-    @rx.var
-    def existing_variant(self) -> str:
-        """'exists' (linkedin_exists=true), 'error' (linkedin_error=true) or 'found' (default)."""
-        query = self.router.url.query_parameters
-        if query.get("linkedin_exists", "").lower() == "true":
-            return "exists"
-        if query.get("linkedin_error", "").lower() == "true":
-            return "error"
-        return "found"
 
-    @rx.var
-    def existing_provider(self) -> str:
-        """Which provider's e-mail matched (LinkedIn unless the query names Google)."""
-        provider = self.router.url.query_parameters.get("provider", "")
-        return provider if provider in PROVIDER_LABELS else "linkedin"
+def _flag(name: str) -> rx.Var[bool]:
+    """A query parameter that is 'true' (any case)."""
+    return _param(name).lower() == "true"
 
-    @rx.var
-    def existing_provider_label(self) -> str:
-        provider = self.router.url.query_parameters.get("provider", "")
-        return PROVIDER_LABELS.get(provider, "LinkedIn")
 
-    @rx.var
-    def verify_reason(self) -> str:
-        return verify_reason_message(self.router.url.query_parameters.get("reason"))
+def _lookup(table: dict[str, str], key: rx.Var[str]) -> rx.Var[str]:
+    """table[key] in the browser; '' for a key not in it (own keys only: never 'constructor' and the like)."""
+    literal = rx.Var.create(table).to(dict)
+    return rx.cond(literal.contains(key), literal[key].to(str), "")
 
-    @rx.var
-    def from_sign_in(self) -> bool:
-        return self.router.url.query_parameters.get("from_sign_in", "").lower() == "true"
+
+class OidcState:
+    """What the query string of the sign-in, sign-up, existing-account and verify-account screens asks for.
+
+    Not a state: each value is worked out in the browser from the address (the router var), from the
+    domain's own tables, so no state with a computed var on the router is loaded for every event of
+    every page (Reflex loads each such state with each event, to recompute it)."""
+
+    # The message for an `authError` query value (domain.oidc.auth_error_message for every code and provider).
+    auth_error = _lookup(
+        {f"{code}|{provider}": auth_error_message(code, provider)
+         for code in AUTH_ERRORS for provider in ("", *PROVIDER_LABELS)},
+        _param(AUTH_ERROR_PARAM) + "|" + rx.cond(_lookup({p: p for p in PROVIDER_LABELS}, _param("provider")) != "",
+                                                 _param("provider"), ""),
+    )
+    no_account_found = _flag(NO_ACCOUNT_FOUND_PARAM)
+    # 'exists' (linkedin_exists=true), 'error' (linkedin_error=true) or 'found' (default).
+    existing_variant = rx.cond(_flag("linkedin_exists"), "exists", rx.cond(_flag("linkedin_error"), "error", "found"))
+    # Which provider's e-mail matched (LinkedIn unless the query names Google).
+    existing_provider = rx.cond(_lookup({p: p for p in PROVIDER_LABELS}, _param("provider")) != "",
+                                _param("provider"), "linkedin")
+    existing_provider_label = rx.cond(_lookup(PROVIDER_LABELS, _param("provider")) != "",
+                                      _lookup(PROVIDER_LABELS, _param("provider")), "LinkedIn")
+    verify_reason = _lookup({reason: verify_reason_message(reason) for reason in VERIFY_REASONS}, _param("reason"))
+    from_sign_in = _flag("from_sign_in")
 
 
 class LinkedInConnectState(TabOwned, rx.State):

@@ -1,8 +1,10 @@
 """The rating route /test/{id}/rate/{step?}/{subStep?}: load the test, show its access state or its view.
 
 Access is decided on the server (services.rating_page -> test_loading -> domain.test_access);
-this state only shows the outcome. It imports no view state: each view (screener, survey,
-highlight ...) starts itself when the page shows it (its component's on_mount).
+this state only shows the outcome. The page has one load event (`load_page`): it shows the user in
+the header, decides the access and enters the test's view (survey, highlight, preference) in that
+same event, so the test's first screen comes with the hydrate's one round trip. The screener starts
+itself when shown (its component's on_mount); the kinds' views do so only on the staff preview page.
 """
 
 from __future__ import annotations
@@ -17,11 +19,10 @@ import reflex as rx
 from portal import db
 from portal.domain import test_access
 from portal.domain.ids import whole_number
-from portal.services.errors import ServiceError
-from portal.services.rating_page import open_test
+from portal.services.rating_page import open_page
 from portal.services.test_loading import TestNotFound
 from portal.states.auth import SessionState, session_token, sign_in_url_for
-from portal.states.tab_owner import TabOwned
+from portal.states.tab_owner import TabOwned, owned_state
 from portal.states.route_params import route_arg
 from portal.states.browser import portal_call
 
@@ -51,6 +52,13 @@ class RateState(TabOwned, rx.State):
 
     @rx.event
     async def load_page(self):
+        """The page's one load event (on_load): the header's user, the access decision and, for a
+        signed-in participant, the test's view entered, all read in one transaction
+        (services.rating_page.open_page). A visitor without an account enters once the browser has
+        told its respondent id (the view's `enter_public`)."""
+        return await self._load(notices=True)
+
+    async def _load(self, *, notices: bool) -> list:
         self.status = "loading"
         self.loads += 1
         test_id = whole_number(route_arg(self, "rate_test_id"))
@@ -62,18 +70,24 @@ class RateState(TabOwned, rx.State):
             # The test's URL parameters are kept per test only for respondents of the external service.
             events.append(rx.call_script(
                 f"window.localStorage.setItem('test_{test_id}_url_params', {json.dumps(json.dumps(query))})"))
-        try:
-            load = await db.run(open_test, token=session_token(self), test_id=test_id,
-                                respondent_project_id=respondent, restart=test_access.RESTART_PARAM in query,
-                                completed=test_id is not None and test_id in self._completed_tests())
-        except TestNotFound:
+        token = session_token(self)
+        opened = await db.run(open_page, token=token, test_id=test_id, respondent_project_id=respondent,
+                              restart=test_access.RESTART_PARAM in query,
+                              completed=test_id is not None and test_id in self._completed_tests(),
+                              enter_views=frozenset(view_states()) if token else frozenset())
+        header = await owned_state(self, SessionState)
+        header._show_user(opened.user, opened.flags)
+        if notices:
+            events = [*header._query_notices(opened.user), *events]
+        if isinstance(opened.error, TestNotFound):
             self.status = "not-found"
             return events
-        except ServiceError:
-            log.exception("loading test %s failed", test_id)
+        if opened.error is not None or opened.load is None:
+            log.error("loading test %s failed: %s", test_id, opened.error)
             fallback = test_access.access_message(test_access.FALLBACK, test_id or 0)
             self._message(test_access.FALLBACK, fallback.title, fallback.text)
             return events
+        load = opened.load
         self.test_id = load.test_id
         self.qualification_based = load.qualification_based
         if load.state != test_access.OK:
@@ -90,7 +104,15 @@ class RateState(TabOwned, rx.State):
             self.status = load.view
             if test_access.RESTART_PARAM in query:
                 events.append(portal_call(f"window.portalSurvey.clear({load.test_id})"))
-            return events
+            kind = view_states().get(load.view)
+            if kind is None:  # the screener starts itself when shown
+                return events
+            view = await owned_state(self, kind)
+            if opened.entry is not None or opened.entry_error is not None:
+                entered = view._enter_opened(load.test_id, opened.entry, opened.entry_error)
+            else:  # a visitor without an account: the browser names its respondent id first
+                entered = await view._begin_for(load.test_id)
+            return [*events, *_as_list(entered)]
         if load.view == test_access.FREE_JOIN:
             self.status = "redirect"
             return [*events, rx.redirect(FREE_JOIN_PATH)]
@@ -120,5 +142,21 @@ class RateState(TabOwned, rx.State):
 
     @rx.event
     async def reload_access(self):
-        """After the screener is passed: decide the view again."""
-        return RateState.load_page
+        """After the screener is passed: decide the view again (and enter it)."""
+        return await self._load(notices=False)
+
+
+def _as_list(events) -> list:
+    if events is None:
+        return []
+    return list(events) if isinstance(events, (list, tuple)) else [events]
+
+
+def view_states() -> dict[str, type[rx.State]]:
+    """The states of the views the page enters itself in its load (the screener starts itself)."""
+    from portal.states.highlight import HighlightState
+    from portal.states.preference import PreferenceState
+    from portal.states.survey import SurveyState
+
+    return {test_access.SURVEY_VIEW: SurveyState, test_access.HIGHLIGHT_VIEW: HighlightState,
+            test_access.PREFERENCE_VIEW: PreferenceState}

@@ -19,6 +19,14 @@ _GENERIC = "Something went wrong, please try again later"
 EMAIL_FORM_OPEN_BY_DEFAULT = not (LINKEDIN_CONFIGURED or GOOGLE_CONFIGURED)
 
 
+def sign_in_title() -> rx.Var[str]:
+    """'Log in as participant', '... to participate' when the return path is a test; worked out in the
+    browser from the address (a computed var on the router is loaded with every event of every page)."""
+    query = rx.State.router.url.query_parameters
+    to = rx.Var(_js_expr=f"String({query}?.[\"to\"] ?? '')", _var_type=str, _var_data=query._get_all_var_data()).to(str)
+    return rx.cond(to.contains("test"), "Log in as participant to participate", "Log in as participant")
+
+
 class SignInState(TabOwned, rx.State):
     email_error: str = ""
     password_error: str = ""
@@ -28,11 +36,6 @@ class SignInState(TabOwned, rx.State):
     email_form_open: bool = EMAIL_FORM_OPEN_BY_DEFAULT
     # Which login method was used last on this browser (not a credential).
     last_login_method: str = rx.LocalStorage("", name="lastLoginMethod")
-
-    @rx.var
-    def title(self) -> str:
-        to = self.router.url.query_parameters.get("to", "")
-        return "Log in as participant" + (" to participate" if "test" in to else "")
 
     @rx.event
     async def load(self):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import reflex as rx
 from reflex.middleware import Middleware
+from reflex.state import _ROUTER_FIELD_NAMES
 from reflex_base.constants import CompileVars
 from reflex_base.event import get_event
 
@@ -34,13 +35,48 @@ def _loaded_states(state: rx.State):
         yield from _loaded_states(substate)
 
 
+_MISSING = object()
+
+
+def _at_defaults(state: rx.State) -> bool:
+    """Whether every var of this state (router data aside) still holds its default: it holds nobody's data."""
+    cls = type(state)
+    values = state.__dict__
+    for name, field in cls.__fields__.items():
+        if name == "_tab_owner" or name in _ROUTER_FIELD_NAMES or field._owner is not cls:
+            continue
+        value = values.get(name, _MISSING)  # a var never assigned is read from its class default
+        if value is not _MISSING and value != field.default_value():
+            return False
+    return True
+
+
+def _claim(state: rx.State, owner: str) -> None:
+    """Make `state` this owner's: a state holding someone else's values is reset first. A state still at
+    its defaults holds nobody's data: it is claimed without being marked changed, so a page load does not
+    save every state of the app for the tab (a state the event then changes is saved with its owner)."""
+    if "_tab_owner" not in type(state).__fields__ or state._tab_owner == owner:
+        return
+    if _at_defaults(state):
+        state.__dict__["_tab_owner"] = owner  # not a change: nothing to save, nothing to send
+        return
+    state.reset()  # nothing of the last owner is kept
+    state._tab_owner = owner
+
+
+async def owned_state(state: rx.State, cls: type[rx.State]) -> rx.State:
+    """`state.get_state(cls)` for a handler that works on another state: that state was not loaded when
+    the middleware checked this event, so it is checked here, against the same owner."""
+    other = await state.get_state(cls)
+    _claim(other, await owner_of(session_token(state)))
+    return other
+
+
 class TabOwnerMiddleware(Middleware):
     async def preprocess(self, app, state, event):  # noqa: ANN001 - Reflex's middleware signature
         root = state._get_root_state()
         fresh = event.name in (get_event(root, CompileVars.HYDRATE), get_event(root, CompileVars.HYDRATE_AND_LOAD))
         owner = await owner_of(session_token(root), fresh=fresh)
         for loaded in list(_loaded_states(root)):
-            if "_tab_owner" in type(loaded).__fields__ and loaded._tab_owner != owner:
-                loaded.reset()  # nothing of the last owner is kept
-                loaded._tab_owner = owner
+            _claim(loaded, owner)
         return None

@@ -284,6 +284,11 @@ class TimedSession(TabOwned, mixin=True):
         number = whole_number(route_arg(self, "rate_test_id"))
         if not number:
             return
+        return await self._begin_for(number)
+
+    async def _begin_for(self, number: int) -> Any:
+        """Enter test `number` on the rating page: at once when signed in, else once the browser
+        has told its respondent id."""
         self._preview = False
         if session_token(self):
             self._respondent = ""
@@ -329,18 +334,33 @@ class TimedSession(TabOwned, mixin=True):
             if self.phase == LOADING:  # refused (or failed): nothing shown, and no preview mode kept
                 self._preview, self._preview_run = False, None
 
-    async def _enter(self, test_id: int) -> Any:
+    def _entering(self, test_id: int) -> None:
         self.test_id = test_id
         self.phase = LOADING
         self.errors, self.detail_errors = {}, {}
         self.submitting = False
         self.timeout_open = False
+
+    async def _enter(self, test_id: int) -> Any:
+        self._entering(test_id)
         try:
             entry = await self._core().enter(self.VIEW)
-        except SignedOutError:
-            return rx.redirect(sign_in_url_for(self), replace=True)
         except ServiceError as error:
-            return toast("error", error.message)
+            return self._entered(None, error)
+        return self._entered(entry)
+
+    def _enter_opened(self, test_id: int, entry: test_taking.Entry | None, error: ServiceError | None) -> Any:
+        """The rating page's load entered this view for the signed-in participant already (the same
+        test_taking.enter, read with the page's access decision): show it without an event of its own."""
+        self._respondent, self._preview = "", False
+        self._entering(test_id)
+        return self._entered(entry, error)
+
+    def _entered(self, entry: test_taking.Entry | None, error: ServiceError | None = None) -> Any:
+        if isinstance(error, SignedOutError):
+            return rx.redirect(sign_in_url_for(self), replace=True)
+        if error is not None or entry is None:
+            return toast("error", error.message if error is not None else SUBMIT_FAILED)
         self._show(entry.definition, entry.who)
         if entry.reviewed:
             self.phase = REVIEWED
@@ -355,10 +375,10 @@ class TimedSession(TabOwned, mixin=True):
         self._refresh(entry.definition)
         if not self.store_key:
             return [self._url_script()]
-        return [
-            self._url_script(),
-            portal_call(f"window.portalSurvey.read({json_text(self.store_key)})", callback=type(self).restore_local),
-        ]
+        # The browser's copy comes back (through the bridge, kind 'restore') only when it is newer than the
+        # server draft: resuming costs no event of its own otherwise.
+        offer = [json_text(self.store_key), json_text(self.test_id), json_text(self._session_id), json_text(self._rev)]
+        return [self._url_script(), portal_call(f"window.portalSurvey.offer({', '.join(offer)})")]
 
     @rx.event
     async def restore_local(self, stored: Any):
@@ -500,6 +520,9 @@ class TimedSession(TabOwned, mixin=True):
             return await self._time_up()
         if kind == "check" and in_progress:
             return await self._check()
+        if kind == "restore" and in_progress:  # window.portalSurvey.offer: this tab's copy is newer
+            await self._adopt(data.get("value"), queue=True)
+            return
         if kind == "sync" and in_progress:
             await self._adopt(data.get("value"), queue=False)
             return [self._url_script()] if self._in_progress() else []

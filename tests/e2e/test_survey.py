@@ -214,6 +214,43 @@ def test_a_reload_whose_portal_script_arrives_late_still_restores_the_typed_text
     page.unroute_all(behavior="wait")
 
 
+def record_sent_events(page: Page) -> list[str]:
+    """The names of the events the page sends over its websocket from now on ('hydrate_and_load' for the
+    one carried by the Socket.IO CONNECT packet), in order."""
+    names: list[str] = []
+
+    def on_socket(ws) -> None:
+        def sent(payload) -> None:
+            if isinstance(payload, str) and (payload.startswith("42") or (payload.startswith("40") and '"event"' in payload)):
+                names.append(payload.split('"name":"', 1)[-1].split('"', 1)[0].rsplit(".", 1)[-1])
+        ws.on("framesent", sent)
+
+    page.on("websocket", on_socket)
+    return names
+
+
+def test_the_test_shows_with_the_page_s_one_load_event(page: Page, app_server, db, leave_warnings):
+    """Opening a test sends one event (the hydrate, which runs the page's one load handler): the survey's
+    welcome comes with it, and the view sends no event of its own to start. Resuming after a reload
+    sends none more either when this browser's copy is not newer than the server's draft."""
+    test = survey_test(db)
+    account = invited_participant(db, test)
+    sign_in(page, app_server.url, account.email, PASSWORD)
+    sent = record_sent_events(page)
+    page.goto(f"{app_server.url}/test/{test.id}/rate")
+    expect(page.locator("#survey-welcome")).to_be_visible()
+    expect(page.locator("#survey-title")).not_to_be_empty()
+    assert sent == ["hydrate_and_load"]
+    page.click("#start-survey")
+    expect(page.locator("#survey-progress")).to_have_text("Question 1/13")
+    option(page, "I recommend tools to the decision maker")
+    continue_to(page, "Question 5/13")
+    sent.clear()
+    page.reload()
+    expect(page.locator("#survey-progress")).to_have_text("Question 5/13")
+    assert sent == ["hydrate_and_load"]
+
+
 def test_two_tabs_submitting_the_same_survey_store_one_review(page: Page, app_server, db):
     test, account = begin(page, app_server, db)
     option(page, "I am not involved")

@@ -88,7 +88,7 @@ def _kind(S, view) -> rx.Component:
     their thank-you or time-up step."""
     ended = (S.phase == THANK_YOU) | (S.phase == EXPIRED)
     return rx.fragment(
-        rx.box(view(signed_in=False, referral=False), display=rx.cond(ended, "none", "block"), width="100%"),
+        rx.box(view(signed_in=False, referral=False, starts_itself=True), display=rx.cond(ended, "none", "block"), width="100%"),
         rx.cond(ended, _end(S)),
     )
 
