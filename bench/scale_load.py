@@ -258,8 +258,9 @@ def running_stack(opts: argparse.Namespace, database_url: str, workers: int | No
             stack = Stack(f"http://localhost:{port}", [proc])
             flush_redis(BLANK_REDIS)
             port = free_port()
-            log(f"starting the blank app on port {port}")
-            blank = start_server(server_env(port, port, BLANK_REDIS, workers), port, folder / f"blank-{port}.log",
+            same = workers or len(group_pids(proc.pid)) - 1  # the portal's own default: its workers, counted
+            log(f"starting the blank app on port {port} (workers: {same})")
+            blank = start_server(server_env(port, port, BLANK_REDIS, same), port, folder / f"blank-{port}.log",
                                  write_blank_app(folder / "blank-app"), "/ping", backend_only=True)
             started.append(blank)
             stack.blank_url, stack.blank_proc = f"http://localhost:{port}", blank
