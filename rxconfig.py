@@ -1,8 +1,15 @@
 """Reflex configuration. Every value that differs per machine comes from portal.settings."""
 
+import os
+
 import reflex as rx
 
 from portal.settings import settings
+
+# With Redis, Reflex starts GRANIAN_WORKERS backend workers (its default: 2 x cores + 1); the portal's
+# default is one per core (WEB_WORKERS; README, "Running on PostgreSQL and Redis with several workers").
+if settings.redis_url:
+    os.environ.setdefault("GRANIAN_WORKERS", str(settings.web_workers))
 
 config = rx.Config(
     app_name="portal",

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import math
 import os
 import random
@@ -39,111 +38,26 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-VENV_BIN = Path(sys.executable).parent
-PG_ADMIN = "postgresql://postgres@127.0.0.1:5432"
-PG_NAME = "bench_survey"
-DEMO_SURVEY = ROOT / "portal/data/demo_tests/01-survey.json"
-BENCH_TEST_NAME = "Bench: Survey - How teams buy analytics software"
-WORDS_15 = " ".join(f"word{i}" for i in range(15))
 
-# The 'decider' route through the demo survey: key -> answer value (None: a description, no answer).
-DECIDER_ROUTE: list[tuple[str, Any]] = [
-    ("involvement", "decider"),
-    ("tools-used", ["spreadsheets", "bi-suite"]),
-    ("annual-budget", 25000),
-    ("budget-share", 15),
-    ("priorities", ["price", "ease", "integrations", "support"]),
-    ("satisfaction", 4),
-    ("statements", {"trust": ["agree"], "speed": ["neutral"]}),
-    ("concept-intro", None),
-    ("discovery-channel", "peers"),
-    ("must-haves", ["sso", "exports"]),
-    ("job-title", "Head of data"),
-    ("last-purchase", WORDS_15),
-    ("pitch-feedback", "A free trial with our own data"),
-]
-
-STARTUP_TIMEOUT = 900
-UPDATE_TIMEOUT = 180
-
-
-# --- database and participants --------------------------------------------------------------
-
-def prepare_database(backend: str, data_dir: Path, pg_name: str = PG_NAME) -> str:
-    """A fresh, migrated database for the run (PostgreSQL: `pg_name`, dropped and re-created); returns its URL."""
-    from alembic import command
-    from alembic.config import Config
-
-    if backend == "sqlite":
-        url = f"sqlite:///{data_dir / 'survey-bench.db'}"
-    else:
-        import psycopg
-
-        with psycopg.connect(f"{PG_ADMIN}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{pg_name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{pg_name}"')
-        url = f"{PG_ADMIN}/{pg_name}"
-    cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.set_main_option("sqlalchemy.url", url)
-    cfg.attributes["configure_logging"] = False
-    command.upgrade(cfg, "head")
-    return url
-
-
-def bench_survey_definition() -> dict[str, Any]:
-    """The demo survey under its own name, without the participant and seniority limits (200 must fit)."""
-    data = json.loads(DEMO_SURVEY.read_text())
-    data["name"] = BENCH_TEST_NAME
-    data.pop("participantLimit", None)
-    data.pop("seniorityLimits", None)
-    return data
-
-
-def import_bench_survey(database_url: str) -> int:
-    from sqlmodel import Session
-
-    from portal.db import make_engine
-    from portal.services.test_import import import_test
-
-    with Session(make_engine(database_url)) as session:
-        test = import_test(session, bench_survey_definition())
-        session.commit()
-        return test.id
-
-
-def make_participants(database_url: str, test_id: int, count: int) -> list[str]:
-    """`count` verified participants, each with an open invite and a live session; their Cookie headers."""
-    from sqlmodel import Session
-
-    from portal.db import make_engine
-    from portal.domain.passwords_hashing import hash_password
-    from portal.http.client import SESSION_COOKIE
-    from portal.models import Invite
-    from portal.models._base import utcnow
-    from portal.services.sessions import create_session
-    from tests.support.factories import make_participant
-
-    password_hash = hash_password("Correct-Horse-42!")  # once: argon2 costs 0.2 s a hash
-    cookies = []
-    engine = make_engine(database_url)
-    with Session(engine) as session:
-        for _ in range(count):
-            account = make_participant(session, password_hash=password_hash)
-            now = utcnow()
-            session.add(Invite(account_id=account.id, test_id=test_id, amount_cents=2000,
-                               created_at=now, expires_at=now + timedelta(hours=24)))
-            token = create_session(session=session, account_id=account.id, user_agent="bench/survey_load")
-            session.commit()
-            cookies.append(f"{SESSION_COOKIE}={token}")
-    engine.dispose()
-    return cookies
+from bench.survey_flow import (  # noqa: E402 - after the path
+    DECIDER_ROUTE,
+    PG_NAME,
+    STARTUP_TIMEOUT,
+    VENV_BIN,
+    Events,
+    FlowError,
+    Samples,
+    Tab,
+    answer_objects,
+    import_bench_survey,
+    make_participants,
+    percentiles,
+    prepare_database,
+)
 
 
 # --- the portal server ----------------------------------------------------------------------
@@ -184,156 +98,6 @@ def stop_server(proc: subprocess.Popen) -> None:
     stop_portal(proc)
 
 
-# --- one participant ------------------------------------------------------------------------
-
-@dataclass
-class Events:
-    """Full event names, from the state classes (never hard-coded mangled names)."""
-
-    hydrate: str
-    answer: str
-    noop: str
-    start: str
-    next: str
-    begin: str
-    survey_state: str
-    rate_state: str
-
-    @classmethod
-    def survey(cls) -> Events:
-        from reflex.state import State
-
-        from portal.states.rate import RateState
-        from portal.states.survey import SurveyState
-
-        survey = SurveyState.get_full_name()
-        return cls(
-            hydrate=f"{State.get_full_name()}.hydrate_and_load",
-            answer=f"{survey}.set_answer",
-            noop=f"{survey}.noop",
-            start=f"{survey}.start_survey",
-            next=f"{survey}.go_next",
-            begin=f"{survey}.begin",
-            survey_state=survey,
-            rate_state=RateState.get_full_name(),
-        )
-
-
-@dataclass
-class Samples:
-    answer: list[float] = field(default_factory=list)
-    noop: list[float] = field(default_factory=list)
-    events_sent: int = 0
-
-
-class FlowError(RuntimeError):
-    pass
-
-
-class Tab:
-    """A participant's browser tab on /test/{id}/rate: the router data and the events it sends."""
-
-    ROUTER_VAR = "rx_router_url_rx_state_"
-    HYDRATED_VAR = "is_hydrated_rx_state_"
-    PHASE_VAR = "phase_rx_state_"
-    STATUS_VAR = "status_rx_state_"
-    ERRORS_VAR = "errors_rx_state_"
-
-    def __init__(self, base_url: str, cookie: str, test_id: int, events: Events, samples: Samples) -> None:
-        from reflex.state import State
-
-        from bench.reflex_client import ReflexClient
-
-        self.client = ReflexClient(base_url, cookie=cookie)
-        self.events = events
-        self.samples = samples
-        self.root = State.get_full_name()
-        # React Router's pathname and route params; the survey's history.replaceState calls do not
-        # change what the browser sends (the router keeps its own location).
-        self.path = f"/test/{test_id}/rate"
-        self.params = {"rate_test_id": str(test_id)}
-        self.seq = 0
-        self.hydrated: bool | None = None
-        self.phase = ""
-        self.view = ""
-        self.errors: dict[str, str] = {}
-        self.redirect: str | None = None
-
-    def _router_data(self) -> tuple[str, dict[str, Any]]:
-        self.seq += 1
-        marker = str(self.seq)
-        return marker, {
-            "pathname": self.path,
-            "asPath": f"{self.path}?{urlencode({'bench': marker})}",
-            "query": {**self.params, "bench": marker},
-        }
-
-    def _observe(self, update: Any) -> None:
-        root = update.delta.get(self.root) or {}
-        if self.HYDRATED_VAR in root:
-            self.hydrated = bool(root[self.HYDRATED_VAR])
-        rate = update.delta.get(self.events.rate_state) or {}
-        if self.STATUS_VAR in rate:
-            self.view = rate[self.STATUS_VAR]
-        survey = update.delta.get(self.events.survey_state) or {}
-        if self.PHASE_VAR in survey:
-            self.phase = survey[self.PHASE_VAR]
-        if self.ERRORS_VAR in survey:
-            self.errors = survey[self.ERRORS_VAR]
-        for event in update.events:
-            if event.get("name") == "_redirect":  # only on a failure (signed out, session gone)
-                self.redirect = (event.get("payload") or {}).get("path")
-
-    def _echoes(self, update: Any, marker: str) -> bool:
-        url = (update.delta.get(self.root) or {}).get(self.ROUTER_VAR) or {}
-        return (url.get("query_parameters") or {}).get("bench") == marker
-
-    async def open_page(self) -> None:
-        """Connect with the hydrate event; wait for the page's on_load chain to show the survey's welcome."""
-        marker, router_data = self._router_data()
-        await self.client.connect({"name": self.events.hydrate, "payload": {}, "router_data": router_data})
-        await self._until_echo(marker)
-        # on_load_internal -> RateState.load_page: the view is 'survey', entered in the same event
-        while not (self.hydrated and self.view == "survey"):
-            self._observe(await self.client.next_update(UPDATE_TIMEOUT))
-            self._check()
-        if self.phase == "welcome":
-            return
-        # Before the one-event load the browser mounted the survey view, which started itself
-        # (SurveyState.begin); not a measured event.
-        marker, router_data = self._router_data()
-        self.client.emit({"name": self.events.begin, "payload": {}, "router_data": router_data})
-        await self._until_echo(marker)
-        while self.phase != "welcome":
-            self._observe(await self.client.next_update(UPDATE_TIMEOUT))
-            self._check()
-
-    async def send(self, name: str, payload: dict[str, Any] | None = None) -> float:
-        """Send an event; wait for the update that answers it; return the latency in ms."""
-        marker, router_data = self._router_data()
-        sent = self.client.emit({"name": name, "payload": payload or {}, "router_data": router_data})
-        self.samples.events_sent += 1
-        update = await self._until_echo(marker)
-        self._check()
-        return (update.at - sent) * 1000
-
-    def _check(self) -> None:
-        if self.redirect:
-            raise FlowError(f"redirected to {self.redirect} (phase {self.phase!r})")
-        if self.phase in ("reviewed", "expired"):
-            raise FlowError(f"survey phase {self.phase!r}")
-
-    async def _until_echo(self, marker: str) -> Any:
-        while True:
-            update = await self.client.next_update(UPDATE_TIMEOUT)
-            self._observe(update)
-            if self._echoes(update, marker):
-                return update
-
-    async def close(self) -> None:
-        await self.client.close()
-
-
 async def participant(base_url: str, cookie: str, test_id: int, events: Events, samples: Samples,
                       gate: asyncio.Semaphore, ready: asyncio.Barrier, go: asyncio.Event, think_ms: float) -> None:
     tab = Tab(base_url, cookie, test_id, events, samples)
@@ -372,21 +136,6 @@ async def participant(base_url: str, cookie: str, test_id: int, events: Events, 
         await tab.close()
 
 
-def answer_objects() -> dict[str, dict[str, Any]]:
-    """Valid answers for the decider route, shaped like the domain's default answers."""
-    from portal.domain.survey_answers import default_answer
-
-    questions = {q["key"]: q for q in bench_survey_definition()["survey"]["questions"]}
-    answers = {}
-    for key, value in DECIDER_ROUTE:
-        if value is None:
-            continue
-        answer = default_answer(questions[key])
-        answer["value"] = value
-        answers[key] = answer
-    return answers
-
-
 # --- a run ----------------------------------------------------------------------------------
 
 @dataclass
@@ -398,13 +147,7 @@ class Result:
     client_cpu: float = 0.0
     trace: list[str] = field(default_factory=list)
 
-    @staticmethod
-    def percentiles(values: list[float]) -> tuple[float, float, float]:
-        if len(values) < 2:
-            v = values[0] if values else math.nan
-            return v, v, v
-        q = statistics.quantiles(values, n=100, method="inclusive")
-        return statistics.median(values), q[94], q[98]
+    percentiles = staticmethod(percentiles)
 
 
 async def run_load(base_url: str, cookies: list[str], test_id: int, events: Events, think_ms: float,

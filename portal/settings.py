@@ -68,6 +68,12 @@ def _secret_key() -> str:
     return key
 
 
+def default_web_workers() -> int:
+    """One backend worker per core (at most 8). Reflex's own default, 2 x cores + 1, was no faster on
+    the 2-core machine and costs about 260 MB a worker (bench/README.md, `bench/scale_load.py`)."""
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
 _LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
@@ -75,6 +81,8 @@ _LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 class Settings:
     database_url: str = field(default_factory=lambda: _env("DATABASE_URL", f"sqlite:///{ROOT / 'portal.db'}"))
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL"))
+    # Granian backend workers when REDIS_URL is set (rxconfig.py passes it on as GRANIAN_WORKERS).
+    web_workers: int = field(default_factory=lambda: _env_int("WEB_WORKERS", default_web_workers()))
     secret_key: str = field(default_factory=_secret_key)
     base_url: str = field(default_factory=lambda: _env("BASE_URL", "http://localhost:3000").rstrip("/"))
     port: int = field(default_factory=lambda: _env_int("PORT", 3000))

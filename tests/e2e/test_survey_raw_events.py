@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from sqlmodel import func, select
 
-from bench.survey_load import Events, FlowError, Samples, Tab
+from bench.survey_flow import Events, FlowError, Samples, Tab
 from portal.http.client import SESSION_COOKIE
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.models._base import utcnow

@@ -1,8 +1,8 @@
-"""bench/survey_load.py answers the demo survey's 'decider' route with answers the rules accept."""
+"""bench/survey_flow.py (survey_load.py, scale_load.py) answers the demo survey's 'decider' route with answers the rules accept."""
 
 from __future__ import annotations
 
-from bench.survey_load import DECIDER_ROUTE, answer_objects, bench_survey_definition
+from bench.survey_flow import DECIDER_ROUTE, answer_objects, bench_survey_definition
 from portal.domain import survey_branching as branching
 from portal.domain.survey_answers import validate_answer
 
