@@ -143,8 +143,8 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
             self.index = first
         self._refresh(definition)
 
-    async def _save(self) -> list:
-        events = await TimedSession._save(self)
+    async def _save(self, changed: dict[str, int] | None = None) -> list:
+        events = await TimedSession._save(self, changed)
         if self.phase in (QUESTIONS, END) and self._session_id and self.store_key:  # a local copy is kept
             place = {"step": self.phase, "index": self.index, "area": self.current_area}
             events.append(portal_call(f"window.portalSurvey.savePlace({self.test_id}, {json_text(place)})"))

@@ -100,8 +100,9 @@ class QuestionFlow(rx.State, mixin=True):
             self.errors = {**self.errors, key: message}
         return not message
 
-    async def _apply(self, key: Any, answer: Any) -> list:
-        if self.phase != QUESTIONS or not isinstance(key, str):
+    async def _apply(self, key: Any, answer: Any, seq: int | None = None) -> list:
+        """One answer changed (`seq`: the sequence number of a retried pending change, else a new one)."""
+        if not isinstance(key, str) or (self.phase != QUESTIONS if seq is None else not self._in_progress()):
             return []
         definition = await self._fresh_definition()
         positions = {q.get("key"): i for i, q in enumerate(definition.questions)}
@@ -113,12 +114,18 @@ class QuestionFlow(rx.State, mixin=True):
         if len(json_text(answer)) > MAX_TEXT_LENGTH + 2_000:
             return [toast("error", TOO_LONG)]
         old = self._answers.get(key)
-        if old == answer:
+        if old == answer and seq is None:
             return []  # e.g. the text box left without a change: nothing to save
         answers = self._changed(definition, index, old, answer, {**self._answers, key: answer})
-        if answers != {**self._answers, key: answer}:
-            self.epoch += 1
+        if answers != {**self._answers, key: answer} or seq is not None:
+            self.epoch += 1  # the text boxes show what came from elsewhere
+        changed = {k: self._next_seq() if seq is None else seq
+                   for k in sorted(set(answers) | set(self._answers)) if answers.get(k) != self._answers.get(k) or k == key}
+        if seq is not None:
+            self._seq = max(self._seq, seq)
         self._answers = answers
+        # An answer a branch removed keeps its number: a retried older change to it stays superseded.
+        self._seqs = {**self._seqs, **changed}
         message = validate_answer(question, answer)
         live = question.get("type") not in TEXT or key in self.errors
         errors = {k: v for k, v in self.errors.items() if k != key}
@@ -128,7 +135,10 @@ class QuestionFlow(rx.State, mixin=True):
             errors[key] = message
         self.errors = errors
         self._refresh(definition)
-        return await self._save()
+        return await self._save({k: v for k, v in changed.items() if k in answers})
+
+    async def _retry_pending(self, key: str, answer: dict[str, Any], seq: int) -> list:
+        return await self._apply(key, answer, seq)
 
     async def _question(self, key: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The question named by an event and a copy of its answer (None for an unknown key).
