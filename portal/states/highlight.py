@@ -259,9 +259,27 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
 
     @rx.event
     async def go_next(self):
-        """Next / 'Next Highlight' / 'Proceed' / Submit: only when the current answer passes its rules."""
+        """Next / 'Next Highlight' / 'Proceed' / Submit: only when the current answer passes its rules
+        (QuestionFlow._ask_pending: never 'Answer is required' for an answer the page has)."""
         if self.phase != QUESTIONS or self.submitting:
             return
+        ask = self._ask_pending(type(self).go_next_with)
+        if ask is not None:
+            yield ask
+            return
+        async for update in self._go_next():
+            yield update
+
+    @rx.event
+    async def go_next_with(self, pending: str):
+        """go_next with the browser's pending answers (JSON): those newer than the state's are applied first."""
+        if self.phase != QUESTIONS or self.submitting:
+            return
+        yield await self._take_pending(pending)
+        async for update in self._go_next():
+            yield update
+
+    async def _go_next(self):
         definition = await self._fresh_definition()
         if not self._check_current():
             return

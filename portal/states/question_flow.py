@@ -9,6 +9,7 @@ TimedSession and supplies `_nav_values` (its Back/Next buttons) and, when answer
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -29,8 +30,8 @@ from portal.domain.survey_answers import (
     validate_answer,
 )
 from portal.services.test_definitions import TestDefinition
-from portal.states.browser import toast
-from portal.states.timed_session import json_text
+from portal.states.browser import portal_call, toast
+from portal.states.timed_session import MAX_BRIDGE_LENGTH, json_text
 
 QUESTIONS = view.QUESTIONS
 UNREADABLE = "This answer could not be read. Please try again."
@@ -139,6 +140,30 @@ class QuestionFlow(rx.State, mixin=True):
 
     async def _retry_pending(self, key: str, answer: dict[str, Any], seq: int) -> list:
         return await self._apply(key, answer, seq)
+
+    # --- Continue with the browser's pending answers ---------------------------------------------
+    def _ask_pending(self, callback: Any) -> Any:
+        """Continue, when the state holds no valid answer to the shown question: the browser may still
+        hold one that was never kept (its event's state write was refused), so it is asked for its
+        pending answers (`callback` gets them) instead of saying 'Answer is required' at once. None
+        when there is nothing to ask (a valid answer, or a preview, which keeps no local copy)."""
+        key, question, _ = self._current_key_and_answer()
+        if not question or not self.store_key or not validate_answer(question, self._answers.get(key)):
+            return None
+        return portal_call(f"window.portalSurvey.pendingAnswers({json_text(self.store_key)})", callback=callback)
+
+    async def _take_pending(self, pending: Any) -> list:
+        """The browser's pending answers ({key: {"answer", "seq"}}, as JSON): each one newer than the
+        state's change of the same answer is applied (as a retried change)."""
+        try:
+            data = json.loads(pending) if isinstance(pending, str) and len(pending) <= MAX_BRIDGE_LENGTH else None
+        except ValueError:
+            data = None
+        events: list = []
+        for key, answer, seq in self._pending_entries(data):
+            if seq > self._seqs.get(key, 0):
+                events += await self._apply(key, answer, seq)
+        return events
 
     async def _question(self, key: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The question named by an event and a copy of its answer (None for an unknown key).

@@ -8,7 +8,6 @@ Answers are kept in local storage under '{testId}-survey-answers'.
 
 from __future__ import annotations
 
-import json
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -16,11 +15,11 @@ import reflex as rx
 from portal.domain import survey_branching as branching
 from portal.domain import kinds
 from portal.domain import survey_view as view
-from portal.domain.survey_answers import SUMMARY, validate_answer
+from portal.domain.survey_answers import SUMMARY
 from portal.services.test_definitions import TestDefinition
-from portal.states.browser import portal_call, toast
+from portal.states.browser import toast
 from portal.states.question_flow import QuestionFlow
-from portal.states.timed_session import END, MAX_BRIDGE_LENGTH, THANK_YOU, TimedSession, json_text
+from portal.states.timed_session import END, THANK_YOU, TimedSession
 from portal.states.worker_details_step import WorkerDetailsStep
 
 
@@ -101,32 +100,18 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
 
     @rx.event
     async def go_next(self):
-        """'Continue'. When the state holds no valid answer to the question, the browser may still
-        hold one that was never kept (its event's state write refused): it is asked for its pending
-        answers first (`go_next_with`), so Continue never says 'Answer is required' for an answer
-        the page has."""
+        """'Continue' (QuestionFlow._ask_pending: never 'Answer is required' for an answer the page has)."""
         if self.phase != view.QUESTIONS:
             return
-        key, question, _ = self._current_key_and_answer()
-        if question and self.store_key and validate_answer(question, self._answers.get(key)):
-            return portal_call(f"window.portalSurvey.pendingAnswers({json_text(self.store_key)})",
-                               callback=type(self).go_next_with)
-        return await self._go_next()
+        return self._ask_pending(type(self).go_next_with) or await self._go_next()
 
     @rx.event
     async def go_next_with(self, pending: str):
-        """'Continue' with the browser's pending answers ({key: {"answer", "seq"}}, as JSON): each one
-        newer than the state's is applied (as a retried change), then Continue goes on as usual."""
+        """'Continue' with the browser's pending answers (JSON): those newer than the state's are
+        applied, then Continue goes on as usual."""
         if self.phase != view.QUESTIONS:
             return
-        try:
-            data = json.loads(pending) if isinstance(pending, str) and len(pending) <= MAX_BRIDGE_LENGTH else None
-        except ValueError:
-            data = None
-        events: list = []
-        for key, answer, seq in self._pending_entries(data):
-            if seq > self._seqs.get(key, 0):
-                events += await self._apply(key, answer, seq)
+        events = await self._take_pending(pending)
         return [*events, *(await self._go_next() or [])]
 
     async def _go_next(self) -> list | None:

@@ -39,9 +39,9 @@ def queued(monkeypatch) -> list:
 
 @pytest.fixture
 def state(monkeypatch, queued) -> SurveyState:
-    from portal.states import survey, timed_session
+    from portal.states import question_flow, timed_session
 
-    for module in (survey, timed_session):
+    for module in (question_flow, timed_session):
         monkeypatch.setattr(module, "portal_call", lambda code, callback=None: ("portal_call", code))
     async def fresh(self):
         return DEFINITION
@@ -162,3 +162,24 @@ def test_malformed_pending_answers_change_nothing(state: SurveyState, pending: s
     run(state.go_next_with(pending))
     run(state.bridge(json.dumps({"kind": "pending", "testId": 41, "pending": json.loads(pending) if pending != "not json" else 1})))
     assert state._answers == {} and state._seqs == {}
+
+
+def test_a_preview_keeps_no_local_copy_so_continue_says_it_is_required_at_once(state: SurveyState):
+    state.store_key = ""  # a staff preview: nothing is kept in the browser
+    assert calls(run(state.go_next()), "pendingAnswers") == []
+    assert state.errors == {"role": "Answer is required"}
+
+
+def test_a_retry_of_a_branch_removed_answer_stays_removed(state: SurveyState, monkeypatch):
+    """An answer a later change removed (a survey branch) keeps its number: an older retry of it does
+    not bring it back."""
+    old = replied_pending(run(state.set_text("why", "cheaper")))
+
+    def forget_why(self, definition, index, previous, answer, answers):
+        return {k: v for k, v in answers.items() if k != "why"} if index == 0 else answers
+
+    monkeypatch.setattr(SurveyState, "_changed", forget_why)
+    run(state.choose("role", "buyer"))
+    assert "why" not in state._answers and state._seqs["why"] > old["why"]["seq"]
+    run(state.bridge(pending_report(old)))
+    assert "why" not in state._answers
