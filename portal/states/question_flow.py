@@ -139,6 +139,9 @@ class QuestionFlow(rx.State, mixin=True):
         return await self._save({k: v for k, v in changed.items() if k in answers})
 
     async def _retry_pending(self, key: str, answer: dict[str, Any], seq: int) -> list:
+        definition = await self._fresh_definition()
+        if not any(q.get("key") == key for q in definition.questions):
+            return []  # not this test's question: nothing to apply (and no message per entry)
         return await self._apply(key, answer, seq)
 
     # --- Continue with the browser's pending answers ---------------------------------------------
@@ -162,7 +165,7 @@ class QuestionFlow(rx.State, mixin=True):
         events: list = []
         for key, answer, seq in self._pending_entries(data):
             if seq > self._seqs.get(key, 0):
-                events += await self._apply(key, answer, seq)
+                events += await self._retry_pending(key, answer, seq)
         return events
 
     async def _question(self, key: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
