@@ -146,12 +146,14 @@ class QuestionFlow(rx.State, mixin=True):
 
     # --- Continue with the browser's pending answers ---------------------------------------------
     def _ask_pending(self, callback: Any) -> Any:
-        """Continue, when the state holds no valid answer to the shown question: the browser may still
+        """Continue, when the state holds no answer to the shown (required) question: the browser may still
         hold one that was never kept (its event's state write was refused), so it is asked for its
         pending answers (`callback` gets them) instead of saying 'Answer is required' at once. None
         when there is nothing to ask (a valid answer, or a preview, which keeps no local copy)."""
         key, question, _ = self._current_key_and_answer()
-        if not question or not self.store_key or not validate_answer(question, self._answers.get(key)):
+        answer = self._answers.get(key)
+        # Only an empty answer ('Answer is required'): an invalid one is the page's own (it shows it).
+        if not question or not self.store_key or not is_empty(question, answer) or not validate_answer(question, answer):
             return None
         return portal_call(f"window.portalSurvey.pendingAnswers({json_text(self.store_key)})", callback=callback)
 
