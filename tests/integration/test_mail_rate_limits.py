@@ -113,7 +113,8 @@ def test_the_address_is_limited_across_accounts(session):
     _move_work_email(session, second, address)
     with pytest.raises(ResendError) as err:
         _resend(session, second.id)
-    assert err.value.message == _wait(60)
+    # 60 s less the time the test took since the first send (a second on a loaded machine).
+    assert err.value.message in (_wait(60), _wait(59))
     assert _mails(session, address) == 1
 
     # Five an hour per address, whichever accounts ask.
