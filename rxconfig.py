@@ -17,6 +17,20 @@ config = rx.Config(
     show_built_with_reflex=False,
     db_url=settings.database_url,
     redis_url=settings.redis_url or None,
+    # The Redis state lock (only with REDIS_URL). Reflex 0.10 takes a per-tab lock (SET NX PX) when an
+    # event starts, runs the handler, sends its delta and events to the browser, and only then writes
+    # the state with a fenced script that refuses the write (LockExpiredError) when the lock expired
+    # meanwhile. The time under the lock is mostly waiting for the event loop: an answer's handler
+    # takes 1-2 ms (the draft is written behind), but at 2,000 participants on one 2-core server the
+    # loop's backlog held events past the 10 s default 2,136 times. 60 s leaves that backlog six
+    # times the room; a dead worker's lock frees its tab after a minute at most (its events wait, the
+    # page says 'Saving…' and keeps the answers). A refused write loses nothing any more (an answer
+    # stays pending in the browser until a later event confirms it from the stored state, and is sent
+    # again otherwise): the expiration only keeps refusals rare. An event that held its lock more
+    # than 5 s is logged as a warning by Reflex: the sign of overload well before a refusal.
+    # REFLEX_REDIS_LOCK_EXPIRATION and REFLEX_REDIS_LOCK_WARNING_THRESHOLD (ms) override both.
+    redis_lock_expiration=60_000,
+    redis_lock_warning_threshold=5_000,
     frontend_port=settings.port,
     backend_port=settings.port,
     api_url=settings.base_url,

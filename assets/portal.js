@@ -239,13 +239,111 @@
     el.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
+  // Saving, truthfully (issue 18): a server reply to an answer arrives before Reflex stores the
+  // state (whose write can still be refused), so it is not the acknowledgement. The changed answers
+  // stay in local storage as pending ({key: {answer, seq}}) until the server confirms, from the
+  // state stored by the events before, that it holds them (a 'pending' report through the bridge,
+  // sent a second after a reply and again with backoff while anything is unconfirmed; the server
+  // applies again an answer it lost). #survey-save-status says 'Saving…' when an answer has waited
+  // for its confirmation (or for any reply) more than SAVING_AFTER_MS, then 'All answers saved'.
+  const FIRST_CHECK_MS = 1000;
+  const MAX_CHECK_MS = 15000;
+  const SAVING_AFTER_MS = 2000; // a save confirmed within this shows nothing
+  const SAVING = "Saving\u2026";
+  const SAVED = "All answers saved";
+  let awaitingSince = 0; // an answer was given and no reply has come yet
+  let nextCheck = 0; // when to ask the server about the pending answers (0: nothing pending)
+  let checkEvery = FIRST_CHECK_MS;
+
+  function readStored(key) {
+    try {
+      const value = JSON.parse(readRaw(key) || "{}");
+      return value && typeof value === "object" ? value : {};
+    } catch (e) { return {}; }
+  }
+  function pendingOf(stored) {
+    return stored.pending && typeof stored.pending === "object" ? stored.pending : {};
+  }
+  // Text typed but not yet answered by the server ({key: {value, at}}): kept over the server's
+  // replies until a reply holds it. A reply more than TYPED_GRACE_MS after the keystroke was for an
+  // event sent after it (the text is debounced far less), so the entry ends then too (the server
+  // may have normalised the value, e.g. a number).
+  const TYPED_GRACE_MS = 3000;
+  function typedOf(stored) {
+    const typed = stored.typed && typeof stored.typed === "object" ? stored.typed : {};
+    const kept = {};
+    Object.entries(typed).forEach(([k, entry]) => {
+      if (entry && typeof entry === "object" && typeof entry.value === "string") kept[k] = entry;
+    });
+    return kept;
+  }
+  function sameValue(answer, value) {
+    return !!answer && answer.value !== undefined && answer.value !== null && String(answer.value) === value;
+  }
+  function freshTyped(stored) {
+    const now = Date.now();
+    return Object.values(typedOf(stored)).filter((entry) => now - Number(entry.at || 0) < TYPED_GRACE_MS).length;
+  }
+  function storeKeyShown() {
+    const el = timerEl();
+    return el && el.dataset.store ? el.dataset.store : "";
+  }
+  function saveStatus() {
+    const el = document.getElementById("survey-save-status");
+    const key = storeKeyShown();
+    if (!el || !key) return;
+    const stored = readStored(key);
+    const pending = Object.keys(pendingOf(stored)).length + freshTyped(stored);
+    const now = Date.now();
+    let shown = el.textContent;
+    if (pending || awaitingSince) {
+      const since = Number(el.dataset.savingSince || 0) || now;
+      el.dataset.savingSince = String(since);
+      if (now - since > SAVING_AFTER_MS) shown = SAVING;
+    } else {
+      el.dataset.savingSince = "";
+      if (shown) shown = SAVED;
+    }
+    if (el.textContent !== shown) el.textContent = shown;
+    el.dataset.state = pending || awaitingSince ? "saving" : "saved";
+  }
+  function checkPending() {
+    const key = storeKeyShown();
+    const testId = activeTestId();
+    if (!key || !testId) return;
+    const now = Date.now();
+    const pending = pendingOf(readStored(key));
+    // Pending answers, or an answer given long ago with no reply (the report's answer shows that
+    // the server has handled what came before it).
+    if (!Object.keys(pending).length && !(awaitingSince && now - awaitingSince > SAVING_AFTER_MS)) {
+      nextCheck = 0;
+      return;
+    }
+    if (!nextCheck) { checkEvery = FIRST_CHECK_MS; nextCheck = now + FIRST_CHECK_MS; return; }
+    if (now < nextCheck) return;
+    nextCheck = now + checkEvery;
+    checkEvery = Math.min(checkEvery * 2, MAX_CHECK_MS);
+    send({ kind: "pending", testId, pending });
+  }
+  setInterval(() => { checkPending(); saveStatus(); }, 250);
+  // An answer given (a choice, a keystroke): 'Saving…' if no reply comes soon.
+  ["change", "input"].forEach((type) => document.addEventListener(type, (event) => {
+    const el = event.target;
+    if (!el || !timerEl() || el.id === "survey-bridge" || !el.closest || el.type === "hidden") return;
+    if (el.closest("#survey-question, #highlight-questions, [data-answers]") || (el.dataset && el.dataset.answerKey)) {
+      if (!awaitingSince) awaitingSince = Date.now();
+    }
+  }, true));
+
   window.portalSurvey = {
-    save(key, payload) { writeRaw(key, JSON.stringify(payload)); },
     read(key) { return readRaw(key); },
     // On entering a running session: this browser's copy goes to the server (the bridge's 'restore')
     // only when it belongs to that session and is newer than the server's draft (or holds unsent
     // keystrokes); otherwise nothing is sent.
-    offer(key, testId, sessionId, rev) {
+    // `seqs`: the sequence numbers of the answers in the server's stored state (the state this page
+    // loaded was stored): pending answers it holds are confirmed first.
+    offer(key, testId, sessionId, rev, seqs) {
+      if (seqs && typeof seqs === "object") this.confirmed(key, { sessionId, seqs });
       const raw = readRaw(key);
       if (!raw) return;
       let local = null;
@@ -258,6 +356,55 @@
       };
       go(400);
     },
+    // The server's reply to a change: its copy of the answers, and the changed answers, pending
+    // until confirmed. Pending answers of the same session are kept (and win over the copy's),
+    // unless the copy holds a newer change of the same answer.
+    reply(key, payload, changed) {
+      const old = readStored(key);
+      const pending = old.sessionId === payload.sessionId ? pendingOf(old) : {};
+      Object.entries(changed || {}).forEach(([k, entry]) => {
+        if (!pending[k] || pending[k].seq <= entry.seq) pending[k] = entry;
+      });
+      const seqs = payload.seqs || {};
+      const answers = { ...(payload.answers || {}) };
+      Object.entries(pending).forEach(([k, entry]) => {
+        if (seqs[k] > entry.seq) delete pending[k];
+        else answers[k] = entry.answer;
+      });
+      // Keystrokes typed after this answer's event was sent stay (and keep the copy dirty).
+      const typed = old.sessionId === payload.sessionId ? typedOf(old) : {};
+      const now = Date.now();
+      Object.entries(typed).forEach(([k, entry]) => {
+        if (sameValue(answers[k], entry.value) || now - Number(entry.at || 0) > TYPED_GRACE_MS) delete typed[k];
+        else answers[k] = { ...(answers[k] || {}), value: entry.value };
+      });
+      const left = Object.keys(pending).length;
+      writeRaw(key, JSON.stringify({ ...payload, answers, pending, typed, dirty: left > 0 || Object.keys(typed).length > 0 }));
+      awaitingSince = 0;
+      if (left && !nextCheck) { checkEvery = FIRST_CHECK_MS; nextCheck = Date.now() + FIRST_CHECK_MS; }
+      saveStatus();
+    },
+    // The server holds these answers (by key, its sequence number): no longer pending.
+    confirmed(key, data) {
+      const stored = readStored(key);
+      if (!data || stored.sessionId !== data.sessionId) return;
+      const pending = pendingOf(stored);
+      let progress = false;
+      Object.entries(data.seqs || {}).forEach(([k, seq]) => {
+        if (pending[k] && pending[k].seq <= seq) { delete pending[k]; progress = true; }
+      });
+      const left = Object.keys(pending).length;
+      const unsent = Object.keys(typedOf(stored)).length > 0;
+      writeRaw(key, JSON.stringify({ ...stored, pending, dirty: left > 0 || unsent }));
+      // The report's reply shows the server handled what came before it; a keystroke typed just now
+      // may still be waiting for its (debounced) event.
+      if (!freshTyped(stored)) awaitingSince = 0;
+      if (!left) { nextCheck = 0; checkEvery = FIRST_CHECK_MS; }
+      else if (progress) { checkEvery = FIRST_CHECK_MS; nextCheck = Date.now() + FIRST_CHECK_MS; }
+      saveStatus();
+    },
+    // The pending answers (for 'Continue', which applies those the server lacks).
+    pendingAnswers(key) { return JSON.stringify(pendingOf(readStored(key))); },
     // A highlight test's place (block, area, question) under 'highlight-areas-answers', by test id.
     savePlace(testId, place) {
       let all = {};
@@ -325,6 +472,7 @@
     try { stored = raw ? JSON.parse(raw) : {}; } catch (e) { stored = {}; }
     stored.answers = stored.answers || {};
     stored.answers[el.dataset.answerKey] = { ...(stored.answers[el.dataset.answerKey] || {}), value: el.value };
+    stored.typed = { ...typedOf(stored), [el.dataset.answerKey]: { value: el.value, at: Date.now() } };
     stored.dirty = true;
     writeRaw(el.dataset.storeKey, JSON.stringify(stored));
   }, true);

@@ -79,6 +79,7 @@ PG_NAME = "scale_load"
 PORTAL_REDIS = "redis://127.0.0.1:6379/9"
 BLANK_REDIS = "redis://127.0.0.1:6379/10"
 MAX_ERROR_SAMPLES = 3
+LOCK_EXPIRED = "Lock expired for token"  # Reflex's LockExpiredError message, logged with the event's error
 
 BLANK_CONFIG = '''import os
 
@@ -235,6 +236,12 @@ class Stack:
     blank_url: str | None = None
     blank_proc: subprocess.Popen | None = None
     proxy_log: Path | None = None
+    portal_logs: list[Path] = field(default_factory=list)
+
+    def lock_expiries(self) -> int:
+        """How many times Reflex refused a state write because its Redis lock had expired (its log line
+        'Lock expired for token ...', raised as LockExpiredError), summed over the portals' logs."""
+        return sum(path.read_text(errors="replace").count(LOCK_EXPIRED) for path in self.portal_logs if path.exists())
 
     @property
     def portal_pgids(self) -> list[int]:
@@ -255,7 +262,7 @@ def running_stack(opts: argparse.Namespace, database_url: str, workers: int | No
             proc = start_server(server_env(port, port, PORTAL_REDIS, workers, DATABASE_URL=database_url),
                                 port, folder / f"portal-{port}.log", ROOT, "/api/health")
             started.append(proc)
-            stack = Stack(f"http://localhost:{port}", [proc])
+            stack = Stack(f"http://localhost:{port}", [proc], portal_logs=[folder / f"portal-{port}.log"])
             flush_redis(BLANK_REDIS)
             port = free_port()
             same = workers or len(group_pids(proc.pid)) - 1  # the portal's own default: its workers, counted
@@ -286,7 +293,8 @@ def start_proxied_portals(database_url: str, workers: int | None, folder: Path,
         stdout=(folder / "proxy.out").open("w"), stderr=subprocess.STDOUT, start_new_session=True)
     started.append(proxy)
     wait_for_port(proxy_port)
-    return Stack(f"http://localhost:{proxy_port}", started[:2], proxy_log=proxy_log)
+    return Stack(f"http://localhost:{proxy_port}", started[:2], proxy_log=proxy_log,
+                 portal_logs=[folder / f"portal-{p}.log" for p in ports])
 
 
 def wait_for_port(port: int, timeout: float = 30) -> None:
@@ -409,15 +417,22 @@ async def run_all(people: list[Person], phase: Phase, flow) -> list[Person]:
     return [p for p in await asyncio.gather(*(one(p) for p in people)) if p is not None]
 
 
-async def saturate(people: list[Person], name: str, payload: dict[str, Any], seconds: float, phase: Phase) -> None:
-    """Every tab sends the event back to back for `seconds`: events acknowledged per second."""
+async def saturate(people: list[Person], name: str, payloads: list[dict[str, Any]], seconds: float, phase: Phase) -> None:
+    """Every tab sends the event back to back for `seconds`, taking the payloads in turn (answers that
+    change each time, so each is saved, not skipped as unchanged): events acknowledged per second."""
     deadline = time.perf_counter() + seconds
     started = time.perf_counter()
 
     async def one(person: Person) -> None:
         try:
+            turn = 0
             while time.perf_counter() < deadline:
+                payload = payloads[turn % len(payloads)]
+                turn += 1
                 await person.tab.send(name, payload)
+                answer = payload.get("answer")
+                if isinstance(answer, dict):  # the answer the server acknowledged last
+                    person.acked[payload["key"]] = answer.get("value")
                 if time.perf_counter() <= deadline:
                     phase.saturation_events += 1
         except Exception as error:  # noqa: BLE001 - counted
@@ -437,7 +452,9 @@ async def portal_level(url: str, accounts: list[tuple[int, str]], test_id: int, 
     opened = await open_all(people, phase, opts.open_parallel, lambda p: p.tab.open_page())
     done = await run_all(opened, phase, lambda p: take_survey(p, events, answers, opts.think_ms, opts.proxy, phase))
     last_key = DECIDER_ROUTE[-1][0]
-    await saturate(done[: opts.saturation_tabs], events.answer, {"key": last_key, "answer": answers[last_key]},
+    edited = {**answers[last_key], "value": f"{answers[last_key]['value']} (edited)"}
+    await saturate(done[: opts.saturation_tabs], events.answer,
+                   [{"key": last_key, "answer": edited}, {"key": last_key, "answer": answers[last_key]}],
                    opts.saturation_seconds, phase)
     await close_all(people)
     return phase, people
@@ -472,7 +489,7 @@ async def blank_level(url: str, count: int, opts: argparse.Namespace) -> Phase:
     opened = await open_all(people, phase, opts.open_parallel, lambda p: p.tab.open_page())
     done = await run_all(opened, phase, lambda p: blank_flow(p, p.tab.noop, opts.think_ms, phase))
     if done:
-        await saturate(done[: opts.saturation_tabs], done[0].tab.noop, {}, opts.saturation_seconds, phase)
+        await saturate(done[: opts.saturation_tabs], done[0].tab.noop, [{}], opts.saturation_seconds, phase)
     await close_all(people)
     return phase
 
@@ -555,16 +572,18 @@ def run_level(stack: Stack, database_url: str, test_id: int, count: int, workers
     """One level: the portal side, its stored drafts, then the blank app; one dict of figures."""
     accounts = make_participant_accounts(database_url, test_id, count)
     load, cpu0, wall0 = os.getloadavg()[0], cpu_seconds(), time.perf_counter()
+    expired_before = stack.lock_expiries()
     with RssSampler(stack.portal_pgids) as portal_rss:
         portal, people = asyncio.run(portal_level(stack.portal_url, accounts, test_id, opts))
     missing = acknowledged_missing(database_url, test_id, people)
+    lock_expired = stack.lock_expiries() - expired_before
     blank, blank_rss = None, None
     if stack.blank_url and stack.blank_proc:
         with RssSampler([stack.blank_proc.pid]) as blank_rss:
             blank = asyncio.run(blank_level(stack.blank_url, count, opts))
     wall = time.perf_counter() - wall0
     row = figures(count, workers, stack, portal, missing, blank, portal_rss.peak, blank_rss.peak if blank_rss else None)
-    row.update(client_cpu_percent=round(100 * (cpu_seconds() - cpu0) / wall, 1), load_average_before=round(load, 2),
+    row.update(lock_expired=lock_expired, client_cpu_percent=round(100 * (cpu_seconds() - cpu0) / wall, 1), load_average_before=round(load, 2),
                think_ms=opts.think_ms)
     if stack.proxy_log is not None:
         row.update(connection_spread(people, stack.proxy_log))

@@ -11,8 +11,19 @@ import reflex as rx
 from portal.domain import test_access
 
 
+def save_status() -> rx.Component:
+    """'Saving…' while an answer waits for the server's confirmation longer than usual, then 'All
+    answers saved' (written by window.portalSurvey; empty while saves are quick)."""
+    return rx.el.span(id="survey-save-status", role="status", aria_live="polite", class_name="survey-save-status",
+                      style={"fontSize": "var(--font-size-2)", "color": "var(--gray-11)", "marginRight": "12px"})
+
+
 def timer(S) -> rx.Component:
-    """The countdown, drawn each second by window.portalSurvey from the server deadline."""
+    """The save status and the countdown, drawn each second by window.portalSurvey from the server deadline."""
+    return rx.fragment(save_status(), _countdown(S))
+
+
+def _countdown(S) -> rx.Component:
     return rx.hstack(
         rx.icon("timer", size=16),
         rx.el.span(id="survey-timer-text", aria_live="off"),

@@ -143,8 +143,8 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
             self.index = first
         self._refresh(definition)
 
-    async def _save(self) -> list:
-        events = await TimedSession._save(self)
+    async def _save(self, changed: dict[str, int] | None = None) -> list:
+        events = await TimedSession._save(self, changed)
         if self.phase in (QUESTIONS, END) and self._session_id and self.store_key:  # a local copy is kept
             place = {"step": self.phase, "index": self.index, "area": self.current_area}
             events.append(portal_call(f"window.portalSurvey.savePlace({self.test_id}, {json_text(place)})"))
@@ -259,9 +259,27 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
 
     @rx.event
     async def go_next(self):
-        """Next / 'Next Highlight' / 'Proceed' / Submit: only when the current answer passes its rules."""
+        """Next / 'Next Highlight' / 'Proceed' / Submit: only when the current answer passes its rules
+        (QuestionFlow._ask_pending: never 'Answer is required' for an answer the page has)."""
         if self.phase != QUESTIONS or self.submitting:
             return
+        ask = self._ask_pending(type(self).go_next_with)
+        if ask is not None:
+            yield ask
+            return
+        async for update in self._go_next():
+            yield update
+
+    @rx.event
+    async def go_next_with(self, pending: str):
+        """go_next with the browser's pending answers (JSON): those newer than the state's are applied first."""
+        if self.phase != QUESTIONS or self.submitting:
+            return
+        yield await self._take_pending(pending)
+        async for update in self._go_next():
+            yield update
+
+    async def _go_next(self):
         definition = await self._fresh_definition()
         if not self._check_current():
             return

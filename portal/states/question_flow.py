@@ -9,6 +9,7 @@ TimedSession and supplies `_nav_values` (its Back/Next buttons) and, when answer
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -29,8 +30,8 @@ from portal.domain.survey_answers import (
     validate_answer,
 )
 from portal.services.test_definitions import TestDefinition
-from portal.states.browser import toast
-from portal.states.timed_session import json_text
+from portal.states.browser import portal_call, toast
+from portal.states.timed_session import MAX_BRIDGE_LENGTH, json_text
 
 QUESTIONS = view.QUESTIONS
 UNREADABLE = "This answer could not be read. Please try again."
@@ -100,8 +101,9 @@ class QuestionFlow(rx.State, mixin=True):
             self.errors = {**self.errors, key: message}
         return not message
 
-    async def _apply(self, key: Any, answer: Any) -> list:
-        if self.phase != QUESTIONS or not isinstance(key, str):
+    async def _apply(self, key: Any, answer: Any, seq: int | None = None) -> list:
+        """One answer changed (`seq`: the sequence number of a retried pending change, else a new one)."""
+        if not isinstance(key, str) or (self.phase != QUESTIONS if seq is None else not self._in_progress()):
             return []
         definition = await self._fresh_definition()
         positions = {q.get("key"): i for i, q in enumerate(definition.questions)}
@@ -113,12 +115,20 @@ class QuestionFlow(rx.State, mixin=True):
         if len(json_text(answer)) > MAX_TEXT_LENGTH + 2_000:
             return [toast("error", TOO_LONG)]
         old = self._answers.get(key)
-        if old == answer:
-            return []  # e.g. the text box left without a change: nothing to save
+        if old == answer and seq is None:
+            # e.g. a text typed and deleted again: nothing to save; the browser's copy learns that the
+            # server holds what was typed (it keeps keystrokes as unsent until a reply holds them)
+            return self._local_scripts()
         answers = self._changed(definition, index, old, answer, {**self._answers, key: answer})
-        if answers != {**self._answers, key: answer}:
-            self.epoch += 1
+        if answers != {**self._answers, key: answer} or seq is not None:
+            self.epoch += 1  # the text boxes show what came from elsewhere
+        changed = {k: self._next_seq() if seq is None else seq
+                   for k in sorted(set(answers) | set(self._answers)) if answers.get(k) != self._answers.get(k) or k == key}
+        if seq is not None:
+            self._seq = max(self._seq, seq)
         self._answers = answers
+        # An answer a branch removed keeps its number: a retried older change to it stays superseded.
+        self._seqs = {**self._seqs, **changed}
         message = validate_answer(question, answer)
         live = question.get("type") not in TEXT or key in self.errors
         errors = {k: v for k, v in self.errors.items() if k != key}
@@ -128,7 +138,39 @@ class QuestionFlow(rx.State, mixin=True):
             errors[key] = message
         self.errors = errors
         self._refresh(definition)
-        return await self._save()
+        return await self._save({k: v for k, v in changed.items() if k in answers})
+
+    async def _retry_pending(self, key: str, answer: dict[str, Any], seq: int) -> list:
+        definition = await self._fresh_definition()
+        if not any(q.get("key") == key for q in definition.questions):
+            return []  # not this test's question: nothing to apply (and no message per entry)
+        return await self._apply(key, answer, seq)
+
+    # --- Continue with the browser's pending answers ---------------------------------------------
+    def _ask_pending(self, callback: Any) -> Any:
+        """Continue, when the state holds no answer to the shown (required) question: the browser may still
+        hold one that was never kept (its event's state write was refused), so it is asked for its
+        pending answers (`callback` gets them) instead of saying 'Answer is required' at once. None
+        when there is nothing to ask (a valid answer, or a preview, which keeps no local copy)."""
+        key, question, _ = self._current_key_and_answer()
+        answer = self._answers.get(key)
+        # Only an empty answer ('Answer is required'): an invalid one is the page's own (it shows it).
+        if not question or not self.store_key or not is_empty(question, answer) or not validate_answer(question, answer):
+            return None
+        return portal_call(f"window.portalSurvey.pendingAnswers({json_text(self.store_key)})", callback=callback)
+
+    async def _take_pending(self, pending: Any) -> list:
+        """The browser's pending answers ({key: {"answer", "seq"}}, as JSON): each one newer than the
+        state's change of the same answer is applied (as a retried change)."""
+        try:
+            data = json.loads(pending) if isinstance(pending, str) and len(pending) <= MAX_BRIDGE_LENGTH else None
+        except ValueError:
+            data = None
+        events: list = []
+        for key, answer, seq in self._pending_entries(data):
+            if seq > self._seqs.get(key, 0):
+                events += await self._retry_pending(key, answer, seq)
+        return events
 
     async def _question(self, key: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The question named by an event and a copy of its answer (None for an unknown key).

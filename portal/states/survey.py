@@ -100,8 +100,21 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
 
     @rx.event
     async def go_next(self):
+        """'Continue' (QuestionFlow._ask_pending: never 'Answer is required' for an answer the page has)."""
         if self.phase != view.QUESTIONS:
             return
+        return self._ask_pending(type(self).go_next_with) or await self._go_next()
+
+    @rx.event
+    async def go_next_with(self, pending: str):
+        """'Continue' with the browser's pending answers (JSON): those newer than the state's are
+        applied, then Continue goes on as usual."""
+        if self.phase != view.QUESTIONS:
+            return
+        events = await self._take_pending(pending)
+        return [*events, *(await self._go_next() or [])]
+
+    async def _go_next(self) -> list | None:
         definition = await self._fresh_definition()
         if not self._check_current():
             return

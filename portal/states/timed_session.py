@@ -55,6 +55,7 @@ log = logging.getLogger(__name__)
 SUBMIT_FAILED = "An error occurred while submitting your response. Please try again."
 EXTENDED = "Your time has been extended by 10 minutes."
 MAX_BRIDGE_LENGTH = 250_000  # a sync report carries the other tab's answers
+MAX_SEQ = 2**53  # a change's sequence number (microseconds since the epoch, or one more than the last)
 CLOCK_SKEW_MS = 2_000
 LOADING, END, THANK_YOU, REVIEWED, EXPIRED = "loading", "end", "thank-you", "reviewed", "expired"
 _BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
@@ -63,6 +64,10 @@ _PROJECT = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
 
 def _ms(value: Any) -> int:
     return int(value.timestamp() * 1000)
+
+
+def _is_seq(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_SEQ
 
 
 def json_text(value: Any) -> str:
@@ -107,6 +112,12 @@ class TimedSession(TabOwned, mixin=True):
     # The answers (the server draft's format, by question key): kept on the server, never sent
     # in a delta (local storage gets them in _local_script).
     _answers: dict[str, Any] = {}
+
+    # The sequence number of each answer's newest change (by question key) and the session's highest:
+    # every change gets a larger number than the last, so a retried older change never overwrites a
+    # newer one (see `_retry_pending`). Kept in the draft's position ('seqs').
+    _seqs: dict[str, int] = {}
+    _seq: int = 0
 
     _session_id: int = 0
     _respondent: str = ""
@@ -199,6 +210,9 @@ class TimedSession(TabOwned, mixin=True):
         position = position if isinstance(position, dict) else {}
         rev = position.get("rev")
         self._rev = rev if isinstance(rev, int) and not isinstance(rev, bool) else 0
+        seqs = position.get("seqs")
+        self._seqs = {k: v for k, v in seqs.items() if isinstance(k, str) and _is_seq(v)} if isinstance(seqs, dict) else {}
+        self._seq = max(self._seqs.values(), default=0)
         details = position.get("details")
         if self.personal_fields and isinstance(details, dict):
             self.details = {k: v for k, v in details.items() if k in worker_details.FIELDS and isinstance(v, str)}
@@ -209,17 +223,31 @@ class TimedSession(TabOwned, mixin=True):
         self.epoch += 1
 
     def _position(self) -> dict[str, Any]:
-        position = {"step": self.phase, "rev": self._rev, **self._kind_position()}
+        position = {"step": self.phase, "rev": self._rev, "seqs": self._seqs, **self._kind_position()}
         if self.personal_fields:
             position.update(details=self.details, differentPayment=self.different_payment)
         return position
 
-    def _local_scripts(self) -> list:
-        """The answers kept in local storage too (none in a preview: it keeps nothing)."""
+    def _next_seq(self) -> int:
+        """A larger sequence number than any before in this session: the time in microseconds, or one
+        more than the last (a state whose write was refused still gets a number larger than the lost
+        change's, as the time has moved on)."""
+        self._seq = min(max(self._seq + 1, time.time_ns() // 1000), MAX_SEQ)
+        return self._seq
+
+    def _local_scripts(self, changed: dict[str, int] | None = None) -> list:
+        """The answers kept in local storage too (none in a preview: it keeps nothing).
+
+        This reply reaches the browser before Reflex writes the state (and its write can still be
+        refused when its lock expired), so it is not the acknowledgement: the changed answers are
+        kept in local storage as pending, with their sequence numbers, until a later event confirms
+        them from the stored state (`_confirm_pending`)."""
         if not self.store_key:
             return []
-        payload = {**self._position(), "answers": self._answers, "sessionId": self._session_id, "dirty": False}
-        return [portal_call(f"window.portalSurvey.save({json_text(self.store_key)}, {json_text(payload)})")]
+        payload = {**self._position(), "answers": self._answers, "sessionId": self._session_id}
+        pending = {k: {"answer": self._answers[k], "seq": seq} for k, seq in (changed or {}).items() if k in self._answers}
+        return [portal_call(f"window.portalSurvey.reply({json_text(self.store_key)}, {json_text(payload)}, "
+                            f"{json_text(pending)})")]
 
     def _url_script(self) -> rx.event.EventSpec:
         if not self._core().local_copy:
@@ -230,14 +258,16 @@ class TimedSession(TabOwned, mixin=True):
             f"window.history.replaceState(window.history.state, '', {json_text(path)} + window.location.search)"
         )
 
-    async def _save(self) -> list:
+    async def _save(self, changed: dict[str, int] | None = None) -> list:
         """Keep the draft: queued for the server (draft_writer, written within half a second) and
-        in local storage at once. After the deadline the time is up instead."""
+        in local storage at once (`changed`: the answers this event changed, by key, with their
+        sequence numbers: pending in the browser until confirmed). After the deadline the time is
+        up instead."""
         if self.deadline_ms and time.time() * 1000 > self.deadline_ms + GRACE_SECONDS * 1000:
             return await self._time_up()
         self._rev += 1
         self._queue()
-        return self._local_scripts()
+        return self._local_scripts(changed)
 
     def _queue(self) -> None:
         if self._session_id:
@@ -377,7 +407,9 @@ class TimedSession(TabOwned, mixin=True):
             return [self._url_script()]
         # The browser's copy comes back (through the bridge, kind 'restore') only when it is newer than the
         # server draft: resuming costs no event of its own otherwise.
-        offer = [json_text(self.store_key), json_text(self.test_id), json_text(self._session_id), json_text(self._rev)]
+        # With the stored state's sequence numbers: the browser's pending answers it holds are confirmed.
+        offer = [json_text(self.store_key), json_text(self.test_id), json_text(self._session_id), json_text(self._rev),
+                 json_text(self._seqs)]
         return [self._url_script(), portal_call(f"window.portalSurvey.offer({', '.join(offer)})")]
 
     @rx.event
@@ -528,8 +560,42 @@ class TimedSession(TabOwned, mixin=True):
             return [self._url_script()] if self._in_progress() else []
         if kind == "paste" and in_progress:
             return await self._paste(data)
+        if kind == "pending" and in_progress:
+            return await self._confirm_pending(data.get("pending"))
         if in_progress:
             return await self._report(kind, data)
+
+    async def _retry_pending(self, key: str, answer: dict[str, Any], seq: int) -> list:
+        """A pending answer the stored state does not hold (its event's state write was refused):
+        applied again with its own sequence number (the kinds that ask questions: QuestionFlow)."""
+        return []
+
+    def _pending_entries(self, pending: Any) -> list[tuple[str, dict[str, Any], int]]:
+        """The browser's pending answers ({key: {"answer", "seq"}}), the well-formed ones, oldest first."""
+        if not isinstance(pending, dict) or len(pending) > 500:
+            return []
+        entries = [(k, v.get("answer"), v.get("seq")) for k, v in pending.items() if isinstance(k, str) and isinstance(v, dict)]
+        return sorted(((k, a, s) for k, a, s in entries if isinstance(a, dict) and _is_seq(s)), key=lambda e: e[2])
+
+    async def _confirm_pending(self, pending: Any) -> list:
+        """The browser asks which of its pending answers are kept. The state this event loaded is the
+        one stored by the events before it, so an answer whose sequence number it holds (or a newer
+        change of the same answer) is kept: confirmed. One it lacks was lost with a refused state
+        write: applied again now, and confirmed by the browser's next ask once this event's write
+        has been stored. The browser keeps every unconfirmed answer in local storage and asks again,
+        backing off, until all are confirmed."""
+        confirmed: dict[str, int] = {}
+        events: list = []
+        for key, answer, seq in self._pending_entries(pending):
+            have = self._seqs.get(key, 0)
+            if have >= seq:
+                confirmed[key] = have
+            else:
+                events += await self._retry_pending(key, answer, seq)
+        if not self.store_key or self.phase not in self.IN_PROGRESS:
+            return events
+        return [*events, portal_call(f"window.portalSurvey.confirmed({json_text(self.store_key)}, "
+                                     f"{json_text({'sessionId': self._session_id, 'seqs': confirmed})})")]
 
     async def _report(self, kind: Any, data: dict[str, Any]) -> list:
         """A report of the kind's own (e.g. how far the screenshot was scrolled)."""

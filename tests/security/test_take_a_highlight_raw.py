@@ -4,6 +4,8 @@ events in order from an invited participant) stores exactly one review."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from sqlmodel import select
 
@@ -28,6 +30,9 @@ ANSWERS = (
     ("lp-clarity", {"type": "rating", "value": 4}), ("lp-next-step", {"type": "single-choice", "value": "demo"}),
 )
 
+# The same answers as the browser's pending ones (each with its sequence number).
+PENDING = {key: {"answer": answer, "seq": n + 1} for n, (key, answer) in enumerate(ANSWERS)}
+
 
 async def take(base: str, cookie: str, test_id: int, *, in_order: bool) -> RawTab:
     tab = RawTab(base, cookie=cookie)
@@ -39,6 +44,8 @@ async def take(base: str, cookie: str, test_id: int, *, in_order: bool) -> RawTa
         await tab.send(f"{HIGHLIGHT}.start_test")
         await tab.send(f"{HIGHLIGHT}.proceed")
         await tab.send(f"{HIGHLIGHT}.set_answer", {"key": "lp-first-impression", "answer": _text(LONG)})
+        # Continue with 'pending' answers the server never saw, all of them at once
+        await tab.send(f"{HIGHLIGHT}.go_next_with", {"pending": json.dumps(PENDING)})
         for _ in ANSWERS:
             await tab.send(f"{HIGHLIGHT}.go_next")
         await tab.close()
@@ -47,6 +54,8 @@ async def take(base: str, cookie: str, test_id: int, *, in_order: bool) -> RawTa
     await tab.send(f"{HIGHLIGHT}.confirm_frame")
     await tab.send(f"{HIGHLIGHT}.confirm_read", {"checked": True})
     await tab.send(f"{HIGHLIGHT}.proceed")
+    # Continue with every answer as the browser's pending ones: applied, and the first question left
+    await tab.send(f"{HIGHLIGHT}.go_next_with", {"pending": json.dumps(PENDING)}, settle=0.6)
     for key, answer in ANSWERS:
         await tab.send(f"{HIGHLIGHT}.set_answer", {"key": key, "answer": answer})
         await tab.send(f"{HIGHLIGHT}.go_next", settle=0.6)

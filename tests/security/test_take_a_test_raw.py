@@ -4,6 +4,8 @@ review, no reward and no session (issue 12's probe stored one of each for every 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from sqlmodel import Session, func, select
 
@@ -35,6 +37,10 @@ async def take_by_events(base: str, who: Person, test_id: int) -> RawTab:
     await tab.send(f"{SURVEY}.start_survey")
     await tab.send(f"{SURVEY}.set_answer", {"key": "involvement", "answer": ANSWER})
     await tab.send(f"{SURVEY}.go_next")
+    # Continue with the browser's pending answers (the answer a refused state write lost)
+    await tab.send(f"{SURVEY}.go_next_with", {"pending": json.dumps({"involvement": {"answer": ANSWER, "seq": 1}})})
+    await tab.send(f"{SURVEY}.bridge", {"message": json.dumps(
+        {"kind": "pending", "testId": test_id, "pending": {"involvement": {"answer": ANSWER, "seq": 2}}})})
     await tab.send(f"{SURVEY}.submit")
     await tab.send(f"{SURVEY}.extend_time")
     await tab.close()

@@ -1,0 +1,27 @@
+"""`portal_call` builds the same browser event as `rx.call_script` (it only skips recomputing the
+signature on every call): same handler name, same arguments as the frontend receives them."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from portal.states.browser import _WHEN_LOADED, portal_call
+
+
+def _sent(spec) -> tuple[str, list[tuple[str, str]]]:
+    return spec.handler.fn.__qualname__, [(str(name), str(value)) for name, value in spec.args]
+
+
+def test_portal_call_sends_what_call_script_sends():
+    code = 'window.portalSurvey.reply("7-survey-answers", {"a": "x \\" y"}, {})'
+    spec = portal_call(code)
+    expected = rx.call_script(f"(window.portalJsLoaded ? ({code}) : {_WHEN_LOADED}.then(() => ({code})))")
+    assert _sent(spec) == _sent(expected)
+
+
+def test_portal_call_with_a_callback_still_goes_through_call_script():
+    from portal.states.survey import SurveyState
+
+    spec = portal_call("window.portalSurvey.who(7)", callback=SurveyState.enter_public)
+    assert _sent(spec)[0] == "_call_script"
+    assert "enter_public" in dict(_sent(spec)[1])["callback"]
