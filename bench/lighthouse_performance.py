@@ -58,9 +58,11 @@ def performance(report: dict) -> Performance:
     # The audit lists the document's chain ending with the final document: every hop before it is a
     # redirect. Any other request answered 3xx (a script, a stylesheet, an image) is listed too.
     chain = _items(report, "redirects")
-    redirects = [f"{item.get('url')} ({item.get('wastedMs', 0):.0f} ms)" for item in chain[:-1]]
+    hops = [item.get("url") for item in chain]
+    redirects = [f"{hop} -> {chain[n + 1].get('url')} ({chain[n].get('wastedMs', 0):.0f} ms)"
+                 for n, hop in enumerate(hops[:-1])]
     redirects += [f"{item['url']} ({item.get('statusCode')})" for item in _items(report, "network-requests")
-                  if 300 <= (item.get("statusCode") or 0) < 400 and item.get("resourceType") != "Document"]
+                  if 300 <= (item.get("statusCode") or 0) < 400 and item["url"] not in hops]
     short = [f"{item['url']}: {_ttl(item.get('cacheLifetimeMs', 0) / 1000)}"
              for item in _items(report, CACHE_AUDIT)]
     unused = _items(report, "unused-javascript")

@@ -31,7 +31,7 @@ def test_redirects_and_short_cache_lifetimes_are_listed():
     perf = performance(_report(
         [{"url": "http://x/sign-in", "wastedMs": 170}, {"url": "http://x/sign-in/", "wastedMs": 0}],
         [{"url": "http://x/portal.js", "cacheLifetimeMs": 0}, {"url": "http://x/favicon.ico", "cacheLifetimeMs": 86400000}],
-        [{"url": "http://x/logo.svg", "statusCode": 307, "resourceType": "Image"}],
+        [{"url": "http://x/sign-in", "statusCode": 307}, {"url": "http://x/logo.svg", "statusCode": 307, "resourceType": "Image"}],
     ))
-    assert perf.redirects == ["http://x/sign-in (170 ms)", "http://x/logo.svg (307)"]
+    assert perf.redirects == ["http://x/sign-in -> http://x/sign-in/ (170 ms)", "http://x/logo.svg (307)"]
     assert perf.short_cache == ["http://x/portal.js: none", "http://x/favicon.ico: 1 d"]
