@@ -14,8 +14,9 @@ every resource with a short cache lifetime, the unused JavaScript and the bytes
 (bench/lighthouse_performance.py). Signed-in pages get a new verified participant with an open
 invite to a copy of the demo survey and a live session (bench/survey_flow.py, as the load
 benchmarks make them), whose cookie Lighthouse sends with every request (`--extra-headers`); with
---url they need --database-url, or are left out. Without --url it migrates and seeds a temporary SQLite database and starts
-`reflex run --env prod --single-port` on a free port (tests/e2e/conftest.py), stopped at the end.
+--url they need --database-url, or are left out. Without --url it migrates and seeds a temporary
+SQLite database and starts `reflex run --env prod --single-port` on a free port
+(tests/e2e/conftest.py), stopped at the end.
 Exit status 1 when an accessibility, best-practices or SEO score is below --min (100 by default), or a
 performance page was redirected or has a resource with a short cache lifetime. The performance
 score itself is reported, not checked: it moves with the machine's load.
