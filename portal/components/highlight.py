@@ -11,6 +11,7 @@ from __future__ import annotations
 import reflex as rx
 from reflex_components_core.base.error_boundary import error_boundary
 
+from portal.components.icons import icon_switch
 from portal.components.questions import question_body
 from portal.components.thank_you import thank_you
 from portal.components.timed_session import bridge, timeout_modal, timer
@@ -138,7 +139,7 @@ def toolbar() -> rx.Component:
     return rx.flex(
         rx.button(rx.icon("info", size=16), rules.SEE_INSTRUCTIONS, variant="soft", size="2",
                   on_click=S.open_instructions, id="toolbar-instructions"),
-        rx.button(rx.icon(rx.cond(S.show_highlight, "eye-off", "eye"), size=16),
+        rx.button(icon_switch(S.show_highlight, "eye-off", "eye", size=16),
                   rx.cond(S.show_highlight, rules.HIDE_HIGHLIGHT, rules.SHOW_HIGHLIGHT),
                   variant="soft", size="2", on_click=S.toggle_highlight, aria_pressed=S.show_highlight,
                   id="toolbar-highlight"),

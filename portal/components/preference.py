@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.icons import icon_switch
 from portal.components.questions import INPUT, TEXT_DEBOUNCE_MS
 from portal.components.thank_you import thank_you
 from portal.components.timed_session import bridge, timeout_modal, timer
@@ -132,7 +133,7 @@ def detail_dialog() -> rx.Component:
                 rx.button(rx.icon("chevron-left", size=16), "Previous", variant="soft", on_click=S.detail_step(-1), id="detail-previous"),
                 rx.text((S.detail_index + 1).to_string() + " of " + S.concepts.length().to_string(), size="2", id="detail-step"),
                 rx.button("Next", rx.icon("chevron-right", size=16), variant="soft", on_click=S.detail_step(1), id="detail-next"),
-                rx.button(rx.icon(rx.cond(S.zoomed, "zoom-out", "zoom-in"), size=16), rx.cond(S.zoomed, "Zoom out", "Zoom in"),
+                rx.button(icon_switch(S.zoomed, "zoom-out", "zoom-in", size=16), rx.cond(S.zoomed, "Zoom out", "Zoom in"),
                           variant="soft", color_scheme="gray", on_click=S.toggle_zoom, aria_pressed=S.zoomed, id="detail-zoom"),
                 rx.spacer(),
                 rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", id="detail-close")),

@@ -5,7 +5,12 @@
   link). A GET or HEAD for a path without a trailing slash whose `index.html` exists is now served
   that page directly; the address stays what the link said.
 - Files under `/assets/` carry a content hash in their name (Vite): they never change under that
-  name, so they are cached for a year as immutable. Everything else keeps its ETag and is revalidated.
+  name, so they are cached for a year as immutable (answers 200 and 304 only: a missing asset's 404
+  is not). Every other file of the frontend (the pages' HTML, `/portal.js`, the favicons, the sign-in
+  buttons' logos) keeps its name across builds: it says `Cache-Control: no-cache` and keeps its
+  ETag, so a browser revalidates it on use (a 304 when unchanged) and never runs an old page against
+  a new build. Without a Cache-Control a browser guesses a lifetime from Last-Modified, and
+  Lighthouse's cache audit flags the file; a lifetime of a day would be flagged too.
 
 One ASGI middleware around the whole app (`rx.App(api_transformer=[...])`); the API, websocket and
 upload paths pass untouched.
@@ -20,6 +25,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
 HASHED_PREFIX = "/assets/"
 # Paths that are never pages of the static frontend (the API, Reflex's own endpoints, media).
 NOT_PAGES = ("/api/", "/_event", "/_upload", "/_health", "/ping", "/media/", "/local-oidc/", "/health", "/ready")
@@ -69,16 +75,28 @@ class StaticPaths:
         if served is not None:
             raw = scope.get("raw_path")
             scope = {**scope, "path": served, "raw_path": raw + b"/" if raw and not raw.endswith(b"/") else raw}
-        if not path.startswith(HASHED_PREFIX):
+        if path.startswith(NOT_PAGES):
             await self.app(scope, receive, send)
             return
+        hashed = path.startswith(HASHED_PREFIX)
 
         async def cached_send(message: Message) -> None:
-            if message["type"] == "http.response.start" and message.get("status") == 200:
-                MutableHeaders(scope=message)["cache-control"] = IMMUTABLE
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                policy = cache_policy(hashed, message.get("status", 200))
+                if policy and "cache-control" not in headers:
+                    headers["cache-control"] = policy
             await send(message)
 
         await self.app(scope, receive, cached_send)
+
+
+def cache_policy(hashed: bool, status: int) -> str | None:
+    """The Cache-Control of a frontend file's answer: immutable for a hashed file that exists,
+    revalidated for the rest (pages, the not-found page, unhashed files); None for a redirect or error."""
+    if hashed:
+        return IMMUTABLE if status in (200, 304) else REVALIDATE
+    return REVALIDATE if status in (200, 304, 404) else None
 
 
 def wrap(app: ASGIApp) -> ASGIApp:

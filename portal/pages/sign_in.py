@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.icons import icon_switch
 from portal.components.fields import submit_button, text_field
 from portal.components.layout import auth_layout
 from portal.components.oidc import no_account_found_heading, sign_in_providers
@@ -61,7 +62,7 @@ def sign_in_page() -> rx.Component:
                     rx.hstack(
                         rx.text("Sign in with email (older accounts only)"),
                         _last_used_badge("email"),
-                        rx.icon(rx.cond(SignInState.email_form_open, "chevron-up", "chevron-down"), size=16),
+                        icon_switch(SignInState.email_form_open, "chevron-up", "chevron-down", size=16),
                         align="center",
                         spacing="2",
                     ),

@@ -108,10 +108,28 @@ def test_hashed_assets_are_cached_for_a_year_and_the_rest_revalidated(client):
         r = client.get(asset)
         assert r.status_code == 200
         assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
-    plain = client.get("/portal.js")
-    assert plain.status_code == 200 and "immutable" not in plain.headers.get("cache-control", "")
-    assert "etag" in plain.headers
+        again = client.get(asset, headers={"If-None-Match": r.headers["etag"]})
+        assert again.status_code == 304 and again.headers["cache-control"] == "public, max-age=31536000, immutable"
     missing = client.get("/assets/no-such-file-123.js")
     assert missing.status_code == 404 and "immutable" not in missing.headers.get("cache-control", "")
     # Paths that try to leave the frontend's folder are not turned into pages.
     assert client.get("/..%2f..%2fetc").status_code in (404, 400)
+
+
+@pytest.mark.parametrize("path", ["/sign-in", "/sign-in/", "/", "/portal.js", "/favicon.ico", "/favicon.svg",
+                                  "/oidc/google.svg", "/oidc/linkedin.svg"])
+def test_files_without_a_hash_are_revalidated_on_every_use(client, path):
+    """Pages and unhashed files keep their name across builds: no lifetime, an ETag, a 304 when unchanged
+    (Lighthouse's cache audit flags a file with no Cache-Control or a short lifetime; issue 18, item 5)."""
+    r = client.get(path)
+    assert r.status_code == 200 and "location" not in r.headers
+    assert r.headers["cache-control"] == "no-cache"
+    again = client.get(path, headers={"If-None-Match": r.headers["etag"]})
+    assert again.status_code == 304 and again.headers["cache-control"] == "no-cache"
+
+
+def test_the_not_found_page_is_not_cached_and_the_api_keeps_its_own_headers(client):
+    missing = client.get("/no-such-page")
+    assert missing.status_code == 404 and missing.headers["cache-control"] == "no-cache"
+    health = client.get("/api/health")
+    assert health.status_code == 200 and "no-cache" not in health.headers.get("cache-control", "")

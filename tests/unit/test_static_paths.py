@@ -35,3 +35,30 @@ def test_everything_else_is_left_alone(tmp_path):
     (tmp_path.parent / "outside").mkdir(exist_ok=True)
     (tmp_path.parent / "outside" / "index.html").write_text("")
     assert page_path("/../outside", root) is None
+
+
+def _served(tmp_path: Path):
+    from starlette.staticfiles import StaticFiles
+    from starlette.testclient import TestClient
+
+    from portal.http.static_paths import StaticPaths
+
+    root = _frontend(tmp_path)
+    (root / "portal.js").write_text("// portal")
+    (root / "404.html").write_text("<html>not found</html>")
+    return TestClient(StaticPaths(StaticFiles(directory=root, html=True), directory=root))
+
+
+def test_hashed_files_are_immutable_for_a_year_and_the_rest_revalidated(tmp_path):
+    client = _served(tmp_path)
+    hashed = client.get("/assets/app-1a2b.js")
+    assert hashed.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert client.get("/assets/app-1a2b.js", headers={"If-None-Match": hashed.headers["etag"]}).headers[
+        "cache-control"] == "public, max-age=31536000, immutable"
+    for path in ("/portal.js", "/sign-in", "/sign-in/", "/admin/tests"):
+        answer = client.get(path, follow_redirects=False)
+        assert answer.status_code == 200, path
+        assert answer.headers["cache-control"] == "no-cache" and "etag" in answer.headers, path
+    missing = client.get("/assets/gone-9f9f.js")
+    assert missing.status_code == 404 and missing.headers["cache-control"] == "no-cache"
+    assert client.get("/no-such-page").headers["cache-control"] == "no-cache"
