@@ -242,18 +242,22 @@
   // Saving, truthfully (issue 18): a server reply to an answer arrives before Reflex stores the
   // state (whose write can still be refused), so it is not the acknowledgement. The changed answers
   // stay in local storage as pending ({key: {answer, seq}}) until the server confirms, from the
-  // state stored by the events before, that it holds them (a 'pending' report through the bridge,
-  // sent a second after a reply and again with backoff while anything is unconfirmed; the server
-  // applies again an answer it lost). #survey-save-status says 'Saving…' when an answer has waited
-  // for its confirmation (or for any reply) more than SAVING_AFTER_MS, then 'All answers saved'.
-  const FIRST_CHECK_MS = 1000;
+  // state stored by the events before, that it holds them: the next event's reply does (its
+  // sequence numbers are the stored state's for every answer it did not change), or else a
+  // 'pending' report through the bridge, sent FIRST_CHECK_MS after a reply and again with backoff
+  // while anything is unconfirmed (the server applies again an answer it lost).
+  // #survey-save-status says 'Saving…' when an answer has waited more than SAVING_AFTER_MS for any
+  // reply or for a report's confirmation, and then 'All answers saved' once nothing is pending.
+  const FIRST_CHECK_MS = 5000;
+  const RETRY_CHECK_MS = 1000;
   const MAX_CHECK_MS = 15000;
   const SAVING_AFTER_MS = 2000; // a save confirmed within this shows nothing
   const SAVING = "Saving\u2026";
   const SAVED = "All answers saved";
   let awaitingSince = 0; // an answer was given and no reply has come yet
+  let reportSince = 0; // a pending report was sent and not everything is confirmed yet
   let nextCheck = 0; // when to ask the server about the pending answers (0: nothing pending)
-  let checkEvery = FIRST_CHECK_MS;
+  let checkEvery = RETRY_CHECK_MS;
 
   function readStored(key) {
     try {
@@ -295,15 +299,12 @@
     const stored = readStored(key);
     const pending = Object.keys(pendingOf(stored)).length + freshTyped(stored);
     const now = Date.now();
+    const overdue = (awaitingSince && now - awaitingSince > SAVING_AFTER_MS)
+      || (reportSince && now - reportSince > SAVING_AFTER_MS);
     let shown = el.textContent;
-    if (pending || awaitingSince) {
-      const since = Number(el.dataset.savingSince || 0) || now;
-      el.dataset.savingSince = String(since);
-      if (now - since > SAVING_AFTER_MS) shown = SAVING;
-    } else {
-      el.dataset.savingSince = "";
-      if (shown) shown = SAVED;
-    }
+    if (overdue) shown = SAVING;
+    else if (!pending && !awaitingSince && shown) shown = SAVED;
+    // otherwise what shows stays: 'Saving…' until everything is confirmed, nothing for quick saves
     if (el.textContent !== shown) el.textContent = shown;
     el.dataset.state = pending || awaitingSince ? "saving" : "saved";
   }
@@ -315,14 +316,20 @@
     const pending = pendingOf(readStored(key));
     // Pending answers, or an answer given long ago with no reply (the report's answer shows that
     // the server has handled what came before it).
-    if (!Object.keys(pending).length && !(awaitingSince && now - awaitingSince > SAVING_AFTER_MS)) {
+    const noReply = awaitingSince && now - awaitingSince > SAVING_AFTER_MS;
+    if (!Object.keys(pending).length && !noReply) {
       nextCheck = 0;
       return;
     }
-    if (!nextCheck) { checkEvery = FIRST_CHECK_MS; nextCheck = now + FIRST_CHECK_MS; return; }
+    if (!nextCheck) {
+      checkEvery = RETRY_CHECK_MS;
+      nextCheck = now + (noReply || reportSince ? RETRY_CHECK_MS : FIRST_CHECK_MS);
+      return;
+    }
     if (now < nextCheck) return;
     nextCheck = now + checkEvery;
     checkEvery = Math.min(checkEvery * 2, MAX_CHECK_MS);
+    if (!reportSince) reportSince = now;
     send({ kind: "pending", testId, pending });
   }
   setInterval(() => { checkPending(); saveStatus(); }, 250);
@@ -365,10 +372,12 @@
       Object.entries(changed || {}).forEach(([k, entry]) => {
         if (!pending[k] || pending[k].seq <= entry.seq) pending[k] = entry;
       });
+      // An answer this event did not change is the stored state's (the event loaded it): a pending
+      // one it holds, or a newer change of it, is confirmed. One it changed waits for a later event.
       const seqs = payload.seqs || {};
       const answers = { ...(payload.answers || {}) };
       Object.entries(pending).forEach(([k, entry]) => {
-        if (seqs[k] > entry.seq) delete pending[k];
+        if (seqs[k] > entry.seq || (seqs[k] === entry.seq && !(changed && k in changed))) delete pending[k];
         else answers[k] = entry.answer;
       });
       // Keystrokes typed after this answer's event was sent stay (and keep the copy dirty).
@@ -381,7 +390,8 @@
       const left = Object.keys(pending).length;
       writeRaw(key, JSON.stringify({ ...payload, answers, pending, typed, dirty: left > 0 || Object.keys(typed).length > 0 }));
       awaitingSince = 0;
-      if (left && !nextCheck) { checkEvery = FIRST_CHECK_MS; nextCheck = Date.now() + FIRST_CHECK_MS; }
+      if (!left) { reportSince = 0; nextCheck = 0; }
+      else if (!reportSince) { checkEvery = RETRY_CHECK_MS; nextCheck = now + FIRST_CHECK_MS; }
       saveStatus();
     },
     // The server holds these answers (by key, its sequence number): no longer pending.
@@ -399,8 +409,8 @@
       // The report's reply shows the server handled what came before it; a keystroke typed just now
       // may still be waiting for its (debounced) event.
       if (!freshTyped(stored)) awaitingSince = 0;
-      if (!left) { nextCheck = 0; checkEvery = FIRST_CHECK_MS; }
-      else if (progress) { checkEvery = FIRST_CHECK_MS; nextCheck = Date.now() + FIRST_CHECK_MS; }
+      if (!left) { reportSince = 0; nextCheck = 0; checkEvery = RETRY_CHECK_MS; }
+      else if (progress) { checkEvery = RETRY_CHECK_MS; nextCheck = Date.now() + RETRY_CHECK_MS; }
       saveStatus();
     },
     // The pending answers (for 'Continue', which applies those the server lacks).

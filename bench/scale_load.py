@@ -20,10 +20,16 @@ all in this one asyncio loop):
    jittered 0.5-1.5x), answers (`SurveyState.set_answer`, latency from send to its state
    update: p50/p95/p99) and goes to the next question; the last answer is left as a draft;
 3. saturation: --saturation-tabs of the tabs send the answer event back to back for
-   --saturation-seconds: events per second;
-4. the stored drafts: after the draft writer's flush (portal/services/draft_writer.py), every
-   answer the server acknowledged is looked up in its review session's `draft_answers` in the
-   database; those missing are counted;
+   --saturation-seconds, two values of the last answer in turn (each a change): events per second;
+4. the stored drafts: each tab behaves as assets/portal.js does (issue 18, item 3): a reply's
+   changed answers stay pending until a later reply or a pending report (through the bridge,
+   backing off 1-15 s) confirms that the stored state holds them, and Continue answers the
+   server's request for the pending answers (go_next_with). Only a confirmed answer is
+   acknowledged. After the draft writer's flush (portal/services/draft_writer.py), every
+   acknowledged answer is looked up in its review session's `draft_answers` in the database;
+   those missing are counted, and so are the answers still pending when a tab gave up asking
+   (`unconfirmed_pending`: kept in the browser, not acknowledged) and Reflex's refused state
+   writes in the portal's log (`lock_expired`);
 5. the blank app, the same N tabs: arrivals, the same paced flow with its no-op event in place
    of each answer and each next, and saturation with the no-op;
 and the servers' memory (RSS summed over the server's processes, from /proc, the peak sampled
@@ -314,7 +320,8 @@ class Person:
 
     account_id: int
     tab: Tab
-    acked: dict[str, Any] = field(default_factory=dict)
+    acked: dict[str, Any] = field(default_factory=dict)  # answers the server confirmed it keeps
+    unconfirmed: int = 0  # answers still pending in the 'browser' when it stopped asking
     ports: list[int] = field(default_factory=list)  # the local port of each connection (the proxy logs it)
 
     def note_connection(self) -> None:
@@ -380,12 +387,19 @@ async def take_survey(person: Person, events: Events, answers: dict[str, dict[st
             phase.latencies.append(await tab.send(events.answer, {"key": key, "answer": answers[key]}))
             if tab.errors:
                 raise FlowError(f"answer {key} refused: {tab.errors}")
-            person.acked[key] = answers[key]["value"]
         if index < len(DECIDER_ROUTE) - 1:
             await asyncio.sleep(jitter(think_ms) / 5)  # a glance, then Next
-            await tab.send(events.next)
+            await tab.go_next()
             if tab.errors:
                 raise FlowError(f"after {key}: {tab.errors}")
+    await settle(person)
+
+
+async def settle(person: Person) -> None:
+    """The page's pending reports until the server has confirmed every answer (or gave up): only a
+    confirmed answer is acknowledged."""
+    person.unconfirmed = await person.tab.confirm_pending()
+    person.acked = dict(person.tab.saved.kept)
 
 
 async def blank_flow(person: Person, noop: str, think_ms: float, phase: Phase) -> None:
@@ -430,9 +444,6 @@ async def saturate(people: list[Person], name: str, payloads: list[dict[str, Any
                 payload = payloads[turn % len(payloads)]
                 turn += 1
                 await person.tab.send(name, payload)
-                answer = payload.get("answer")
-                if isinstance(answer, dict):  # the answer the server acknowledged last
-                    person.acked[payload["key"]] = answer.get("value")
                 if time.perf_counter() <= deadline:
                     phase.saturation_events += 1
         except Exception as error:  # noqa: BLE001 - counted
@@ -440,6 +451,8 @@ async def saturate(people: list[Person], name: str, payloads: list[dict[str, Any
 
     await asyncio.gather(*(one(p) for p in people))
     phase.saturation_seconds = min(seconds, time.perf_counter() - started)
+    if payloads[0]:  # the portal's answers: confirmed afterwards, as the page does
+        await asyncio.gather(*(settle(p) for p in people), return_exceptions=True)
 
 
 async def close_all(people: list[Person]) -> None:
@@ -583,7 +596,8 @@ def run_level(stack: Stack, database_url: str, test_id: int, count: int, workers
             blank = asyncio.run(blank_level(stack.blank_url, count, opts))
     wall = time.perf_counter() - wall0
     row = figures(count, workers, stack, portal, missing, blank, portal_rss.peak, blank_rss.peak if blank_rss else None)
-    row.update(lock_expired=lock_expired, client_cpu_percent=round(100 * (cpu_seconds() - cpu0) / wall, 1), load_average_before=round(load, 2),
+    row.update(lock_expired=lock_expired, answers_confirmed=sum(len(p.acked) for p in people),
+               unconfirmed_pending=sum(p.unconfirmed for p in people), client_cpu_percent=round(100 * (cpu_seconds() - cpu0) / wall, 1), load_average_before=round(load, 2),
                think_ms=opts.think_ms)
     if stack.proxy_log is not None:
         row.update(connection_spread(people, stack.proxy_log))

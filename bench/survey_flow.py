@@ -136,6 +136,8 @@ class Events:
     begin: str
     survey_state: str
     rate_state: str
+    bridge: str = ""
+    next_with: str = ""
 
     @classmethod
     def survey(cls) -> Events:
@@ -154,6 +156,8 @@ class Events:
             begin=f"{survey}.begin",
             survey_state=survey,
             rate_state=RateState.get_full_name(),
+            bridge=f"{survey}.bridge",
+            next_with=f"{survey}.go_next_with",
         )
 
 
@@ -166,6 +170,63 @@ class Samples:
 
 class FlowError(RuntimeError):
     pass
+
+
+def portal_survey_calls(code: str) -> list[tuple[str, list[Any]]]:
+    """The window.portalSurvey.<name>(...) call in an `rx.call_script` code (`portal_call` writes the
+    call twice, for before and after /portal.js has loaded: the first is read), with its JSON arguments."""
+    if code.startswith('"'):
+        code = json.loads(code)
+    marker = "window.portalSurvey."
+    at = code.find(marker)
+    if at < 0:
+        return []
+    name_end = code.index("(", at)
+    name, rest, args = code[at + len(marker):name_end], code[name_end + 1:], []
+    decoder = json.JSONDecoder()
+    while rest and not rest.startswith(")"):
+        value, end = decoder.raw_decode(rest)
+        args.append(value)
+        rest = rest[end:].lstrip(", ")
+    return [(name, args)]
+
+
+@dataclass
+class SavedAnswers:
+    """What window.portalSurvey keeps of the answers (assets/portal.js, issue 18 item 3): the changes a
+    reply handed over stay pending ({key: {answer, seq}}) until a later reply or a confirmation shows
+    the stored state holds them; `kept` is each confirmed answer's value: the acknowledgement."""
+
+    pending: dict[str, dict[str, Any]] = field(default_factory=dict)
+    kept: dict[str, Any] = field(default_factory=dict)
+    asked: bool = False  # Continue asked for the pending answers (go_next_with must follow)
+
+    def _keep(self, key: str) -> None:
+        self.kept[key] = (self.pending.pop(key).get("answer") or {}).get("value")
+
+    def reply(self, payload: dict[str, Any], changed: dict[str, Any]) -> None:
+        for key, entry in changed.items():
+            if key not in self.pending or self.pending[key]["seq"] <= entry["seq"]:
+                self.pending[key] = entry
+        seqs = payload.get("seqs") or {}
+        for key, entry in list(self.pending.items()):
+            have = seqs.get(key)
+            if isinstance(have, int) and (have > entry["seq"] or (have == entry["seq"] and key not in changed)):
+                self._keep(key)
+
+    def confirmed(self, data: dict[str, Any]) -> None:
+        for key, seq in (data.get("seqs") or {}).items():
+            if key in self.pending and self.pending[key]["seq"] <= seq:
+                self._keep(key)
+
+    def observe(self, code: str) -> None:
+        for name, args in portal_survey_calls(code):
+            if name == "reply" and len(args) == 3:
+                self.reply(args[1], args[2])
+            elif name == "confirmed" and len(args) == 2:
+                self.confirmed(args[1])
+            elif name == "pendingAnswers":
+                self.asked = True
 
 
 class Tab:
@@ -197,6 +258,8 @@ class Tab:
         self.view = ""
         self.errors: dict[str, str] = {}
         self.redirect: str | None = None
+        self.saved = SavedAnswers()
+        self.test_id = test_id
 
     def _router_data(self) -> tuple[str, dict[str, Any]]:
         self.seq += 1
@@ -222,6 +285,8 @@ class Tab:
         for event in update.events:
             if event.get("name") == "_redirect":  # only on a failure (signed out, session gone)
                 self.redirect = (event.get("payload") or {}).get("path")
+            elif event.get("name") == "_call_script":
+                self.saved.observe(str((event.get("payload") or {}).get("javascript_code") or ""))
 
     def _echoes(self, update: Any, marker: str) -> bool:
         url = (update.delta.get(self.root) or {}).get(self.ROUTER_VAR) or {}
@@ -268,6 +333,30 @@ class Tab:
             self._observe(update)
             if self._echoes(update, marker):
                 return update
+
+    async def go_next(self) -> None:
+        """Continue, as the page does it: when the server asks for the browser's pending answers (its
+        state lacks the shown question's answer: a refused state write), they go with go_next_with."""
+        self.saved.asked = False
+        await self.send(self.events.next)
+        if self.saved.asked:
+            self.saved.asked = False
+            await self.send(self.events.next_with, {"pending": json.dumps(self.saved.pending)})
+
+    async def confirm_pending(self, give_up_s: float = 120.0) -> int:
+        """The browser's pending reports (backing off from 1 s to 15 s, as assets/portal.js) until the
+        server confirms every pending answer; returns how many are still pending at `give_up_s`."""
+        import asyncio
+        import time
+
+        wait, deadline = 1.0, time.monotonic() + give_up_s
+        while self.saved.pending and time.monotonic() < deadline:
+            message = {"kind": "pending", "testId": self.test_id, "pending": self.saved.pending}
+            await self.send(self.events.bridge, {"message": json.dumps(message)})
+            if self.saved.pending:
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, 15.0)
+        return len(self.saved.pending)
 
     async def close(self) -> None:
         await self.client.close()

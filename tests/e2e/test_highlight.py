@@ -147,7 +147,8 @@ def test_the_landing_page_test_end_to_end(page: Page, app_server, db):
     assert set(stored.answers) == {"first-impression", "highlight-1", "highlight-2", "highlight-3", "post-test"}
     assert stored.signals.get("precheck:page", -1) >= 0 and "block:highlight-1" in stored.signals
     assert stored.signals.get("scroll:page", 0) >= 90  # the screenshot was read to its end
-    assert page.evaluate(f"window.localStorage.getItem('{test.id}-answers')") is None
+    # the local copy is cleared by the submission's browser call, which may run just after the thank-you shows
+    page.wait_for_function(f"() => window.localStorage.getItem('{test.id}-answers') === null")
     page.goto(f"{app_server.url}/")
     page.click("#tab-rewards")
     rows = page.locator("[data-testid=rewards-row]")

@@ -312,7 +312,7 @@ def test_timeout_warning_extends_once_and_the_countdown_ends_the_session(page: P
     page.reload()
     expect(page.get_by_text("Time is up.")).to_be_visible(timeout=20000)
     expect(page.locator("#access-text")).to_have_text("Your session has expired. You can restart the review.")
-    assert page.evaluate(f"window.localStorage.getItem('{test.id}-survey-answers')") is None
+    page.wait_for_function(f"() => window.localStorage.getItem('{test.id}-survey-answers') === null")
 
 
 def shot(page: Page, name: str) -> None:
