@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from sqlmodel import select
 
 from portal.models import ReviewSession
-from tests.e2e.test_survey import answer_five, begin, continue_to
+from tests.e2e.test_survey import answer_five, begin, continue_to, option, record_sent_events
 
 SAVING = "Saving\u2026"
 SAVED = "All answers saved"
@@ -96,3 +96,20 @@ def test_continue_takes_a_pending_answer_the_server_lost_instead_of_answer_is_re
     assert stored_draft(app_server, account.id, test.id, "involvement", "influencer")["involvement"]["value"] == "influencer"
     page.wait_for_function("(key) => Object.keys(JSON.parse(window.localStorage.getItem(key)).pending || {}).length === 0",
                            arg=store, timeout=WAIT_MS)
+
+
+def test_continue_confirms_the_answer_before_it_without_an_event_of_its_own(page: Page, app_server, db):
+    """The answer's reply leaves it pending; Continue's reply (its event loaded the stored state)
+    confirms it: no pending report is sent, and a reload sends nothing but the page's own event."""
+    test, _account = begin(page, app_server, db)
+    store = f"{test.id}-survey-answers"
+    sent = record_sent_events(page)
+    option(page, "I recommend tools to the decision maker")
+    page.wait_for_function("(key) => Object.keys(JSON.parse(window.localStorage.getItem(key) || '{}').pending || {}).length === 1",
+                           arg=store, timeout=WAIT_MS)
+    continue_to(page, "Question 5/13")
+    page.wait_for_function("(key) => Object.keys(JSON.parse(window.localStorage.getItem(key)).pending || {}).length === 0",
+                           arg=store, timeout=WAIT_MS)
+    assert local_copy(page, store)["dirty"] is False
+    assert "bridge" not in sent
+    expect(page.locator("#survey-save-status")).to_have_text("")  # a quick save shows nothing
