@@ -435,6 +435,9 @@ async def portal_level(url: str, accounts: list[tuple[int, str]], test_id: int, 
     events, answers, phase = Events.survey(), answer_objects(), Phase()
     people = [Person(aid, Tab(url, cookie, test_id, events, Samples())) for aid, cookie in accounts]
     opened = await open_all(people, phase, opts.open_parallel, lambda p: p.tab.open_page())
+    if opts.arrivals_only:
+        await close_all(people)
+        return phase, []
     done = await run_all(opened, phase, lambda p: take_survey(p, events, answers, opts.think_ms, opts.proxy, phase))
     last_key = DECIDER_ROUTE[-1][0]
     await saturate(done[: opts.saturation_tabs], events.answer, {"key": last_key, "answer": answers[last_key]},
@@ -470,6 +473,9 @@ async def blank_level(url: str, count: int, opts: argparse.Namespace) -> Phase:
     phase = Phase()
     people = [Person(0, BlankTab(url, "", 1, events, Samples())) for _ in range(count)]
     opened = await open_all(people, phase, opts.open_parallel, lambda p: p.tab.open_page())
+    if opts.arrivals_only:
+        await close_all(people)
+        return phase
     done = await run_all(opened, phase, lambda p: blank_flow(p, p.tab.noop, opts.think_ms, phase))
     if done:
         await saturate(done[: opts.saturation_tabs], done[0].tab.noop, {}, opts.saturation_seconds, phase)
@@ -517,6 +523,20 @@ def acknowledged_missing(database_url: str, test_id: int, people: list[Person]) 
     return missing
 
 
+def redis_footprint(url: str) -> tuple[int, int]:
+    """The keys in the portal's Redis db and their bytes (MEMORY USAGE would count overhead: STRLEN)."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=3)
+    keys = nbytes = 0
+    for key in client.scan_iter(count=1000):
+        keys += 1
+        with contextlib.suppress(redis.ResponseError):
+            nbytes += client.strlen(key)
+    client.close()
+    return keys, nbytes
+
+
 # --- the proxy's log ------------------------------------------------------------------------
 
 def connection_spread(people: list[Person], proxy_log: Path) -> dict[str, int]:
@@ -557,7 +577,8 @@ def run_level(stack: Stack, database_url: str, test_id: int, count: int, workers
     load, cpu0, wall0 = os.getloadavg()[0], cpu_seconds(), time.perf_counter()
     with RssSampler(stack.portal_pgids) as portal_rss:
         portal, people = asyncio.run(portal_level(stack.portal_url, accounts, test_id, opts))
-    missing = acknowledged_missing(database_url, test_id, people)
+    missing = acknowledged_missing(database_url, test_id, people) if people else 0
+    redis_keys = redis_footprint(PORTAL_REDIS)
     blank, blank_rss = None, None
     if stack.blank_url and stack.blank_proc:
         with RssSampler([stack.blank_proc.pid]) as blank_rss:
@@ -565,7 +586,11 @@ def run_level(stack: Stack, database_url: str, test_id: int, count: int, workers
     wall = time.perf_counter() - wall0
     row = figures(count, workers, stack, portal, missing, blank, portal_rss.peak, blank_rss.peak if blank_rss else None)
     row.update(client_cpu_percent=round(100 * (cpu_seconds() - cpu0) / wall, 1), load_average_before=round(load, 2),
-               think_ms=opts.think_ms)
+               think_ms=opts.think_ms, arrivals_only=opts.arrivals_only,
+               portal_redis_keys_per_tab=round(redis_keys[0] / max(1, portal.opened), 1),
+               portal_redis_bytes_per_tab=round(redis_keys[1] / max(1, portal.opened)))
+    if opts.arrivals_only:
+        flush_redis(PORTAL_REDIS)  # the next level counts its own tabs' keys
     if stack.proxy_log is not None:
         row.update(connection_spread(people, stack.proxy_log))
     return row
@@ -664,6 +689,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--url", help="measure a portal already running here (with --database-url; no blank app)")
     parser.add_argument("--database-url", help="the PostgreSQL database of the portal given with --url")
     parser.add_argument("--json", action="store_true", help="one JSON object per level on stdout")
+    parser.add_argument("--arrivals-only", action="store_true",
+                        help="only the wave of arrivals (tabs opened per second), portal and blank app; no survey")
+    parser.add_argument("--pg-name", default=PG_NAME, help="the PostgreSQL database made for the run (dropped first)")
+    parser.add_argument("--portal-redis", default=PORTAL_REDIS, help="the portal's Redis db (flushed)")
+    parser.add_argument("--blank-redis", default=BLANK_REDIS, help="the blank app's Redis db (flushed)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (server logs)")
     return parser.parse_args()
 
@@ -674,7 +704,9 @@ def raise_open_files() -> None:
 
 
 def main() -> None:
+    global PORTAL_REDIS, BLANK_REDIS
     opts = parse_args()
+    PORTAL_REDIS, BLANK_REDIS = opts.portal_redis, opts.blank_redis
     raise_open_files()
     folder = Path(tempfile.mkdtemp(prefix="scale-load-"))
     log(f"logs in {folder}")
@@ -686,7 +718,7 @@ def main() -> None:
             database_url = opts.database_url
             stacks = [(0, contextlib.nullcontext(Stack(opts.url.rstrip("/"), [])))]
         else:
-            database_url = prepare_database("postgres", folder, PG_NAME)
+            database_url = prepare_database("postgres", folder, opts.pg_name)
             stacks = [(w, running_stack(opts, database_url, w or None, folder)) for w in opts.workers]
         test_id = import_bench_survey(database_url)
         for workers, stack_cm in stacks:
