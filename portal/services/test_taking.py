@@ -54,10 +54,16 @@ class Entry:
     reviewed: bool
 
 
-def _who(session: Session, token: str | None, test_id: int, respondent: str | None) -> Who:
+# `user` not given: resolved from the token here.
+_RESOLVE: Any = object()
+
+
+def _who(session: Session, token: str | None, test_id: int, respondent: str | None, user: Any = _RESOLVE) -> Who:
     """The signed-in participant; else the public respondent, only on a test with public qualifications
-    (review_sessions refuses a malformed respondent key)."""
-    user = resolve_user(session=session, token=token)
+    (review_sessions refuses a malformed respondent key). `user`: the token's user already resolved
+    in this same transaction (services.rating_page), so it is not looked up twice."""
+    if user is _RESOLVE:
+        user = resolve_user(session=session, token=token)
     if user is not None:
         return Who(user.account_id)
     if respondent is not None and definition(session=session, test_id=test_id).public:
@@ -81,10 +87,11 @@ def definition(*, session: Session, test_id: int) -> TestDefinition:
 
 
 def enter(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None,
-          now: datetime | None = None) -> Entry:
+          now: datetime | None = None, user: Any = _RESOLVE) -> Entry:
     """The test, when this caller may take it now (take_access: AccessDenied otherwise); a caller who
-    already reviewed it gets `reviewed` and no questions to answer."""
-    who = _who(session, token, test_id, respondent)
+    already reviewed it gets `reviewed` and no questions to answer. `user`: the token's user when the
+    caller resolved it in this same session (else it is resolved here)."""
+    who = _who(session, token, test_id, respondent, user)
     mine = {"session": session, "test_id": test_id, "account_id": who.account_id, "respondent": who.respondent, "now": now}
     try:
         take_access.require(**mine, view=view)
