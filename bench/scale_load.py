@@ -158,6 +158,14 @@ def server_env(port: int, base_port: int, redis_url: str, workers: int | None, *
     return env
 
 
+def trace_env(opts: argparse.Namespace) -> dict[str, str]:
+    """--trace FILE: bench/trace/sitecustomize.py in the portal (per-event and per-db.run server times)."""
+    if not getattr(opts, "trace", None):
+        return {}
+    return {"PYTHONPATH": os.pathsep.join([str(ROOT / "bench" / "trace"), str(ROOT)]),
+            "BENCH_TRACE_FILE": str(Path(opts.trace).resolve())}
+
+
 def start_server(env: dict[str, str], port: int, log_path: Path, cwd: Path, ready: str,
                  backend_only: bool = False) -> subprocess.Popen:
     """`reflex run --env prod` in `cwd`: the portal on one port as production serves it (its frontend
@@ -201,6 +209,18 @@ def group_rss_mb(pgid: int) -> float:
                 if line.startswith("VmRSS:"):
                     total_kb += int(line.split()[1])
     return total_kb / 1024
+
+
+def group_cpu_seconds(pgids: list[int]) -> float:
+    """User + system CPU of the groups' live processes (seconds, from /proc/<pid>/stat)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pgid in pgids:
+        for pid in group_pids(pgid):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
 
 
 class RssSampler:
@@ -252,7 +272,7 @@ def running_stack(opts: argparse.Namespace, database_url: str, workers: int | No
         else:
             port = free_port()
             log(f"starting the portal on port {port} (workers: {workers or 'project default'})")
-            proc = start_server(server_env(port, port, PORTAL_REDIS, workers, DATABASE_URL=database_url),
+            proc = start_server(server_env(port, port, PORTAL_REDIS, workers, DATABASE_URL=database_url, **trace_env(opts)),
                                 port, folder / f"portal-{port}.log", ROOT, "/api/health")
             started.append(proc)
             stack = Stack(f"http://localhost:{port}", [proc])
@@ -575,21 +595,28 @@ def run_level(stack: Stack, database_url: str, test_id: int, count: int, workers
     """One level: the portal side, its stored drafts, then the blank app; one dict of figures."""
     accounts = make_participant_accounts(database_url, test_id, count)
     load, cpu0, wall0 = os.getloadavg()[0], cpu_seconds(), time.perf_counter()
+    portal_cpu0 = group_cpu_seconds(stack.portal_pgids)
     with RssSampler(stack.portal_pgids) as portal_rss:
         portal, people = asyncio.run(portal_level(stack.portal_url, accounts, test_id, opts))
+    portal_cpu = group_cpu_seconds(stack.portal_pgids) - portal_cpu0
     missing = acknowledged_missing(database_url, test_id, people) if people else 0
     redis_keys = redis_footprint(PORTAL_REDIS)
-    blank, blank_rss = None, None
+    blank, blank_rss, blank_cpu = None, None, 0.0
     if stack.blank_url and stack.blank_proc:
+        blank_cpu0 = group_cpu_seconds([stack.blank_proc.pid])
         with RssSampler([stack.blank_proc.pid]) as blank_rss:
             blank = asyncio.run(blank_level(stack.blank_url, count, opts))
+        blank_cpu = group_cpu_seconds([stack.blank_proc.pid]) - blank_cpu0
     wall = time.perf_counter() - wall0
     row = figures(count, workers, stack, portal, missing, blank, portal_rss.peak, blank_rss.peak if blank_rss else None)
     row.update(client_cpu_percent=round(100 * (cpu_seconds() - cpu0) / wall, 1), load_average_before=round(load, 2),
                think_ms=opts.think_ms, arrivals_only=opts.arrivals_only,
                portal_redis_keys_per_tab=round(redis_keys[0] / max(1, portal.opened), 1),
                portal_redis_bytes_per_tab=round(redis_keys[1] / max(1, portal.opened)))
-    if opts.arrivals_only:
+    if opts.arrivals_only:  # the servers' CPU over the arrivals (and the tabs' closing), per tab opened
+        row["portal_cpu_ms_per_tab"] = round(1000 * portal_cpu / max(1, portal.opened), 1)
+        if blank is not None:
+            row["blank_cpu_ms_per_tab"] = round(1000 * blank_cpu / max(1, blank.opened), 1)
         flush_redis(PORTAL_REDIS)  # the next level counts its own tabs' keys
     if stack.proxy_log is not None:
         row.update(connection_spread(people, stack.proxy_log))
@@ -691,6 +718,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="one JSON object per level on stdout")
     parser.add_argument("--arrivals-only", action="store_true",
                         help="only the wave of arrivals (tabs opened per second), portal and blank app; no survey")
+    parser.add_argument("--trace", metavar="FILE",
+                        help="the portal's per-event and per-db.run times appended to FILE (bench/trace, as survey_load.py --trace)")
     parser.add_argument("--pg-name", default=PG_NAME, help="the PostgreSQL database made for the run (dropped first)")
     parser.add_argument("--portal-redis", default=PORTAL_REDIS, help="the portal's Redis db (flushed)")
     parser.add_argument("--blank-redis", default=BLANK_REDIS, help="the blank app's Redis db (flushed)")

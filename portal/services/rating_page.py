@@ -66,7 +66,8 @@ def open_page(*, session: Session, token: str | None, test_id: Any, respondent_p
     """The header's user and flags, what the page shows, and (a signed-in caller on one of `enter_views`)
     the view's entry (test_taking.enter), read in one transaction. The session token is resolved once,
     here, and that user serves the header, the access decision and the entry."""
-    user, flags = user_and_flags(session=session, token=token)
+    rows: list = []  # the account and profile, held so the access decision reads them from the identity map
+    user, flags = user_and_flags(session=session, token=token, keep=rows)
     try:
         load = open_test(session=session, token=token, test_id=test_id, respondent_project_id=respondent_project_id,
                          restart=restart, completed=completed, now=now, user=user)
@@ -75,9 +76,12 @@ def open_page(*, session: Session, token: str | None, test_id: Any, respondent_p
         return PageOpen(user=user, flags=flags, error=error)
     opened = PageOpen(user=user, flags=flags, load=load)
     if user is not None and load.state == test_access.OK and load.view in enter_views:
+        # The access decision just made is the one the entry would make again (take_access.decide: same
+        # account, same test, same screener result, no respondent project id, not completed): reused.
+        same = respondent_project_id is None and completed is False
         try:
             opened.entry = test_taking.enter(session=session, token=token, test_id=load.test_id, view=load.view, now=now,
-                                             user=user)
+                                             user=user, decided=load if same else None)
         except ServiceError as error:
             opened.entry_error = error
     return opened
