@@ -72,15 +72,26 @@ def _loaded_states(state: rx.State):
 _MISSING = object()
 
 
+# Per state class: its own vars (router data and the owner aside) and their defaults, made once. Only
+# compared with, never handed to a state (a mutable default stays unshared).
+_DEFAULTS: dict[type, tuple[tuple[str, object], ...]] = {}
+
+
+def _defaults(cls: type) -> tuple[tuple[str, object], ...]:
+    found = _DEFAULTS.get(cls)
+    if found is None:
+        found = _DEFAULTS[cls] = tuple(
+            (name, field.default_value()) for name, field in cls.__fields__.items()
+            if name != "_tab_owner" and name not in _ROUTER_FIELD_NAMES and field._owner is cls)
+    return found
+
+
 def _at_defaults(state: rx.State) -> bool:
     """Whether every var of this state (router data aside) still holds its default: it holds nobody's data."""
-    cls = type(state)
     values = state.__dict__
-    for name, field in cls.__fields__.items():
-        if name == "_tab_owner" or name in _ROUTER_FIELD_NAMES or field._owner is not cls:
-            continue
+    for name, default in _defaults(type(state)):
         value = values.get(name, _MISSING)  # a var never assigned is read from its class default
-        if value is not _MISSING and value != field.default_value():
+        if value is not _MISSING and value != default:
             return False
     return True
 
