@@ -165,6 +165,14 @@ def server_env(port: int, base_port: int, redis_url: str, workers: int | None, *
     return env
 
 
+def trace_env(opts: argparse.Namespace) -> dict[str, str]:
+    """--trace FILE: bench/trace/sitecustomize.py in the portal (per-event and per-db.run server times)."""
+    if not getattr(opts, "trace", None):
+        return {}
+    return {"PYTHONPATH": os.pathsep.join([str(ROOT / "bench" / "trace"), str(ROOT)]),
+            "BENCH_TRACE_FILE": str(Path(opts.trace).resolve())}
+
+
 def start_server(env: dict[str, str], port: int, log_path: Path, cwd: Path, ready: str,
                  backend_only: bool = False) -> subprocess.Popen:
     """`reflex run --env prod` in `cwd`: the portal on one port as production serves it (its frontend
@@ -208,6 +216,18 @@ def group_rss_mb(pgid: int) -> float:
                 if line.startswith("VmRSS:"):
                     total_kb += int(line.split()[1])
     return total_kb / 1024
+
+
+def group_cpu_seconds(pgids: list[int]) -> float:
+    """User + system CPU of the groups' live processes (seconds, from /proc/<pid>/stat)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pgid in pgids:
+        for pid in group_pids(pgid):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
 
 
 class RssSampler:
@@ -265,7 +285,7 @@ def running_stack(opts: argparse.Namespace, database_url: str, workers: int | No
         else:
             port = free_port()
             log(f"starting the portal on port {port} (workers: {workers or 'project default'})")
-            proc = start_server(server_env(port, port, PORTAL_REDIS, workers, DATABASE_URL=database_url),
+            proc = start_server(server_env(port, port, PORTAL_REDIS, workers, DATABASE_URL=database_url, **trace_env(opts)),
                                 port, folder / f"portal-{port}.log", ROOT, "/api/health")
             started.append(proc)
             stack = Stack(f"http://localhost:{port}", [proc], portal_logs=[folder / f"portal-{port}.log"])
@@ -463,6 +483,9 @@ async def portal_level(url: str, accounts: list[tuple[int, str]], test_id: int, 
     events, answers, phase = Events.survey(), answer_objects(), Phase()
     people = [Person(aid, Tab(url, cookie, test_id, events, Samples())) for aid, cookie in accounts]
     opened = await open_all(people, phase, opts.open_parallel, lambda p: p.tab.open_page())
+    if opts.arrivals_only:
+        await close_all(people)
+        return phase, []
     done = await run_all(opened, phase, lambda p: take_survey(p, events, answers, opts.think_ms, opts.proxy, phase))
     last_key = DECIDER_ROUTE[-1][0]
     edited = {**answers[last_key], "value": f"{answers[last_key]['value']} (edited)"}
@@ -500,6 +523,9 @@ async def blank_level(url: str, count: int, opts: argparse.Namespace) -> Phase:
     phase = Phase()
     people = [Person(0, BlankTab(url, "", 1, events, Samples())) for _ in range(count)]
     opened = await open_all(people, phase, opts.open_parallel, lambda p: p.tab.open_page())
+    if opts.arrivals_only:
+        await close_all(people)
+        return phase
     done = await run_all(opened, phase, lambda p: blank_flow(p, p.tab.noop, opts.think_ms, phase))
     if done:
         await saturate(done[: opts.saturation_tabs], done[0].tab.noop, [{}], opts.saturation_seconds, phase)
@@ -547,6 +573,20 @@ def acknowledged_missing(database_url: str, test_id: int, people: list[Person]) 
     return missing
 
 
+def redis_footprint(url: str) -> tuple[int, int]:
+    """The keys in the portal's Redis db and their bytes (MEMORY USAGE would count overhead: STRLEN)."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=3)
+    keys = nbytes = 0
+    for key in client.scan_iter(count=1000):
+        keys += 1
+        with contextlib.suppress(redis.ResponseError):
+            nbytes += client.strlen(key)
+    client.close()
+    return keys, nbytes
+
+
 # --- the proxy's log ------------------------------------------------------------------------
 
 def connection_spread(people: list[Person], proxy_log: Path) -> dict[str, int]:
@@ -586,19 +626,32 @@ def run_level(stack: Stack, database_url: str, test_id: int, count: int, workers
     accounts = make_participant_accounts(database_url, test_id, count)
     load, cpu0, wall0 = os.getloadavg()[0], cpu_seconds(), time.perf_counter()
     expired_before = stack.lock_expiries()
+    portal_cpu0 = group_cpu_seconds(stack.portal_pgids)
     with RssSampler(stack.portal_pgids) as portal_rss:
         portal, people = asyncio.run(portal_level(stack.portal_url, accounts, test_id, opts))
-    missing = acknowledged_missing(database_url, test_id, people)
+    portal_cpu = group_cpu_seconds(stack.portal_pgids) - portal_cpu0
+    missing = acknowledged_missing(database_url, test_id, people) if people else 0
     lock_expired = stack.lock_expiries() - expired_before
-    blank, blank_rss = None, None
+    redis_keys = redis_footprint(PORTAL_REDIS)
+    blank, blank_rss, blank_cpu = None, None, 0.0
     if stack.blank_url and stack.blank_proc:
+        blank_cpu0 = group_cpu_seconds([stack.blank_proc.pid])
         with RssSampler([stack.blank_proc.pid]) as blank_rss:
             blank = asyncio.run(blank_level(stack.blank_url, count, opts))
+        blank_cpu = group_cpu_seconds([stack.blank_proc.pid]) - blank_cpu0
     wall = time.perf_counter() - wall0
     row = figures(count, workers, stack, portal, missing, blank, portal_rss.peak, blank_rss.peak if blank_rss else None)
     row.update(lock_expired=lock_expired, answers_confirmed=sum(len(p.acked) for p in people),
-               unconfirmed_pending=sum(p.unconfirmed for p in people), client_cpu_percent=round(100 * (cpu_seconds() - cpu0) / wall, 1), load_average_before=round(load, 2),
-               think_ms=opts.think_ms)
+               unconfirmed_pending=sum(p.unconfirmed for p in people),
+               client_cpu_percent=round(100 * (cpu_seconds() - cpu0) / wall, 1), load_average_before=round(load, 2),
+               think_ms=opts.think_ms, arrivals_only=opts.arrivals_only,
+               portal_redis_keys_per_tab=round(redis_keys[0] / max(1, portal.opened), 1),
+               portal_redis_bytes_per_tab=round(redis_keys[1] / max(1, portal.opened)))
+    if opts.arrivals_only:  # the servers' CPU over the arrivals (and the tabs' closing), per tab opened
+        row["portal_cpu_ms_per_tab"] = round(1000 * portal_cpu / max(1, portal.opened), 1)
+        if blank is not None:
+            row["blank_cpu_ms_per_tab"] = round(1000 * blank_cpu / max(1, blank.opened), 1)
+        flush_redis(PORTAL_REDIS)  # the next level counts its own tabs' keys
     if stack.proxy_log is not None:
         row.update(connection_spread(people, stack.proxy_log))
     return row
@@ -697,6 +750,13 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--url", help="measure a portal already running here (with --database-url; no blank app)")
     parser.add_argument("--database-url", help="the PostgreSQL database of the portal given with --url")
     parser.add_argument("--json", action="store_true", help="one JSON object per level on stdout")
+    parser.add_argument("--arrivals-only", action="store_true",
+                        help="only the wave of arrivals (tabs opened per second), portal and blank app; no survey")
+    parser.add_argument("--trace", metavar="FILE",
+                        help="the portal's per-event and per-db.run times appended to FILE (bench/trace, as survey_load.py --trace)")
+    parser.add_argument("--pg-name", default=PG_NAME, help="the PostgreSQL database made for the run (dropped first)")
+    parser.add_argument("--portal-redis", default=PORTAL_REDIS, help="the portal's Redis db (flushed)")
+    parser.add_argument("--blank-redis", default=BLANK_REDIS, help="the blank app's Redis db (flushed)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (server logs)")
     return parser.parse_args()
 
@@ -707,7 +767,9 @@ def raise_open_files() -> None:
 
 
 def main() -> None:
+    global PORTAL_REDIS, BLANK_REDIS
     opts = parse_args()
+    PORTAL_REDIS, BLANK_REDIS = opts.portal_redis, opts.blank_redis
     raise_open_files()
     folder = Path(tempfile.mkdtemp(prefix="scale-load-"))
     log(f"logs in {folder}")
@@ -719,7 +781,7 @@ def main() -> None:
             database_url = opts.database_url
             stacks = [(0, contextlib.nullcontext(Stack(opts.url.rstrip("/"), [])))]
         else:
-            database_url = prepare_database("postgres", folder, PG_NAME)
+            database_url = prepare_database("postgres", folder, opts.pg_name)
             stacks = [(w, running_stack(opts, database_url, w or None, folder)) for w in opts.workers]
         test_id = import_bench_survey(database_url)
         for workers, stack_cm in stacks:

@@ -24,10 +24,17 @@ from portal.services.sessions import resolve_user
 from portal.services.test_loading import TestLoad
 
 
+# `user` not given: resolved from the token here.
+_RESOLVE: Any = object()
+
+
 def open_test(*, session: Session, token: str | None, test_id: Any, respondent_project_id: str | None = None,
-              restart: bool = False, completed: bool = False, now: datetime | None = None) -> TestLoad:
-    """What /test/{id}/rate shows to this visitor (TestNotFound for an unknown id)."""
-    user = resolve_user(session=session, token=token)
+              restart: bool = False, completed: bool = False, now: datetime | None = None,
+              user: Any = _RESOLVE) -> TestLoad:
+    """What /test/{id}/rate shows to this visitor (TestNotFound for an unknown id). `user`: the token's
+    user when the caller resolved it in this same session (else it is resolved here)."""
+    if user is _RESOLVE:
+        user = resolve_user(session=session, token=token)
     account_id = user.account_id if user else None
     if account_id is not None and restart and isinstance(test_id, int):
         review_sessions.restart(session=session, test_id=test_id, account_id=account_id, now=now)
@@ -57,18 +64,24 @@ def open_page(*, session: Session, token: str | None, test_id: Any, respondent_p
               restart: bool = False, completed: bool = False, enter_views: frozenset[str] = frozenset(),
               now: datetime | None = None) -> PageOpen:
     """The header's user and flags, what the page shows, and (a signed-in caller on one of `enter_views`)
-    the view's entry (test_taking.enter), read in one transaction."""
-    user, flags = user_and_flags(session=session, token=token)
+    the view's entry (test_taking.enter), read in one transaction. The session token is resolved once,
+    here, and that user serves the header, the access decision and the entry."""
+    rows: list = []  # the account and profile, held so the access decision reads them from the identity map
+    user, flags = user_and_flags(session=session, token=token, keep=rows)
     try:
         load = open_test(session=session, token=token, test_id=test_id, respondent_project_id=respondent_project_id,
-                         restart=restart, completed=completed, now=now)
+                         restart=restart, completed=completed, now=now, user=user)
     except ServiceError as error:
         session.rollback()
         return PageOpen(user=user, flags=flags, error=error)
     opened = PageOpen(user=user, flags=flags, load=load)
     if user is not None and load.state == test_access.OK and load.view in enter_views:
+        # The access decision just made is the one the entry would make again (take_access.decide: same
+        # account, same test, same screener result, no respondent project id, not completed): reused.
+        same = respondent_project_id is None and completed is False
         try:
-            opened.entry = test_taking.enter(session=session, token=token, test_id=load.test_id, view=load.view, now=now)
+            opened.entry = test_taking.enter(session=session, token=token, test_id=load.test_id, view=load.view, now=now,
+                                             user=user, decided=load if same else None)
         except ServiceError as error:
             opened.entry_error = error
     return opened

@@ -46,20 +46,42 @@ def _live_session(session: Session, token: str | None, now: datetime) -> AuthSes
     return row
 
 
-def resolve_user(*, session: Session, token: str | None) -> CurrentUser | None:
-    """The user behind a session token, or None if the token is unknown, expired, revoked or malformed."""
-    now = utcnow()
-    row = _live_session(session, token, now)
-    if row is None:
-        return None
-    account = session.get(Account, row.account_id)
-    if account is None or account.removed_at is not None:
-        return None
+def _touch(session: Session, row: AuthSession, now: datetime) -> None:
+    """Extend the idle expiry, written at most every _TOUCH_EVERY."""
     if now - row.last_seen_at >= _TOUCH_EVERY:
         row.last_seen_at = now
         row.idle_expires_at = min(now + timedelta(minutes=settings.session_idle_minutes), row.absolute_expires_at)
         session.add(row)
-    profile = session.get(ParticipantProfile, account.id)
+
+
+def _live(row: AuthSession | None, now: datetime) -> bool:
+    return (row is not None and row.revoked_at is None
+            and now < row.idle_expires_at and now < row.absolute_expires_at)
+
+
+def resolve_user(*, session: Session, token: str | None, keep: list | None = None) -> CurrentUser | None:
+    """The user behind a session token, or None if the token is unknown, expired, revoked or malformed.
+
+    One query (the session, its account and the profile). `keep`: a list the caller holds for the
+    transaction, given the account and profile rows, so the session's (weak) identity map serves a
+    later `session.get` of them in the same transaction without reading them again."""
+    if not looks_like_token(token):
+        return None
+    now = utcnow()
+    found = session.exec(
+        select(AuthSession, Account, ParticipantProfile)
+        .join(Account, Account.id == AuthSession.account_id)
+        .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
+        .where(AuthSession.token_hash == hash_token(token))
+    ).first()
+    if found is None:
+        return None
+    row, account, profile = found
+    if not _live(row, now) or account.removed_at is not None:
+        return None
+    _touch(session, row, now)
+    if keep is not None:
+        keep.extend((account, profile))
     return CurrentUser(
         account_id=account.id,
         email=account.email or "",
@@ -73,6 +95,26 @@ def resolve_user(*, session: Session, token: str | None) -> CurrentUser | None:
         stage=account.stage,
         staff_role=account.staff_role,
     )
+
+
+def live_account_id(*, session: Session, token: str | None) -> int | None:
+    """The account behind a live session token (resolve_user's rule, touch included), in one query
+    without the profile: for the tab-owner check."""
+    if not looks_like_token(token):
+        return None
+    now = utcnow()
+    found = session.exec(
+        select(AuthSession, Account.removed_at)
+        .join(Account, Account.id == AuthSession.account_id)
+        .where(AuthSession.token_hash == hash_token(token))
+    ).first()
+    if found is None:
+        return None
+    row, removed_at = found
+    if not _live(row, now) or removed_at is not None:
+        return None
+    _touch(session, row, now)
+    return row.account_id
 
 
 def revoke_session(*, session: Session, token: str | None) -> bool:

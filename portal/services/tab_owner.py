@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from portal import db
-from portal.services.sessions import resolve_user
+from portal.services.sessions import live_account_id
 from portal.services.tokens import hash_token, looks_like_token
 
 OWNER_TTL_SECONDS = 30.0
@@ -24,8 +24,8 @@ _cache: dict[str, tuple[str, float]] = {}
 
 
 def _owner(*, session, token: str) -> str:
-    user = resolve_user(session=session, token=token)
-    return f"account:{user.account_id}" if user is not None else ANONYMOUS
+    account_id = live_account_id(session=session, token=token)
+    return f"account:{account_id}" if account_id is not None else ANONYMOUS
 
 
 async def owner_of(token: str | None, *, fresh: bool = False) -> str:

@@ -54,11 +54,14 @@ def decide(*, session: Session, test_id: Any, account_id: int | None, respondent
 
 
 def require(*, session: Session, test_id: Any, account_id: int | None, respondent: str | None = None,
-            view: str, now: datetime | None = None) -> TestLoad:
+            view: str, now: datetime | None = None, decided: TestLoad | None = None) -> TestLoad:
     """The decision when this caller may take the test on `view` now; else AccessDenied with the
-    access state's message (nothing is stored by the caller)."""
+    access state's message (nothing is stored by the caller). `decided`: this very decision
+    (`decide` for this test and caller) already made in the same transaction by the server, which
+    is then not read again (services.rating_page: the page's access decision, then the entry)."""
     try:
-        load = decide(session=session, test_id=test_id, account_id=account_id, respondent=respondent, now=now)
+        load = decided if decided is not None else decide(session=session, test_id=test_id, account_id=account_id,
+                                                          respondent=respondent, now=now)
     except TestNotFound:
         raise AccessDenied(access.MSG_NOT_THIS_KIND) from None
     message = access.take_refusal(load.state, load.view, view, load.test_id)

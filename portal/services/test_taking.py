@@ -23,6 +23,7 @@ from portal.services.errors import ServiceError
 from portal.services.review_sessions import PendingReview, SubmitResult
 from portal.services.sessions import resolve_user
 from portal.services.test_definitions import TestDefinition, cached_definition, load_definition
+from portal.services.test_loading import TestLoad
 
 MSG_SIGNED_OUT = "Your session has ended. Please sign in again to continue the test."
 MSG_DETAILS = "Please check your personal info."
@@ -54,10 +55,16 @@ class Entry:
     reviewed: bool
 
 
-def _who(session: Session, token: str | None, test_id: int, respondent: str | None) -> Who:
+# `user` not given: resolved from the token here.
+_RESOLVE: Any = object()
+
+
+def _who(session: Session, token: str | None, test_id: int, respondent: str | None, user: Any = _RESOLVE) -> Who:
     """The signed-in participant; else the public respondent, only on a test with public qualifications
-    (review_sessions refuses a malformed respondent key)."""
-    user = resolve_user(session=session, token=token)
+    (review_sessions refuses a malformed respondent key). `user`: the token's user already resolved
+    in this same transaction (services.rating_page), so it is not looked up twice."""
+    if user is _RESOLVE:
+        user = resolve_user(session=session, token=token)
     if user is not None:
         return Who(user.account_id)
     if respondent is not None and definition(session=session, test_id=test_id).public:
@@ -81,13 +88,17 @@ def definition(*, session: Session, test_id: int) -> TestDefinition:
 
 
 def enter(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None,
-          now: datetime | None = None) -> Entry:
+          now: datetime | None = None, user: Any = _RESOLVE, decided: TestLoad | None = None) -> Entry:
     """The test, when this caller may take it now (take_access: AccessDenied otherwise); a caller who
-    already reviewed it gets `reviewed` and no questions to answer."""
-    who = _who(session, token, test_id, respondent)
+    already reviewed it gets `reviewed` and no questions to answer. `user`: the token's user when the
+    caller resolved it in this same session (else it is resolved here); `decided`: take_access.decide's
+    answer for this test and this signed-in user, made in this same session (else decided here)."""
+    who = _who(session, token, test_id, respondent, user)
     mine = {"session": session, "test_id": test_id, "account_id": who.account_id, "respondent": who.respondent, "now": now}
+    if decided is not None and (who.account_id is None or decided.test_id != test_id):
+        decided = None  # only the signed-in caller's own decision on this test stands in for it
     try:
-        take_access.require(**mine, view=view)
+        take_access.require(**mine, view=view, decided=decided)
     except take_access.AccessDenied as denied:
         if denied.state != access.REVIEWED:
             raise

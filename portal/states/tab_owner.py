@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import reflex as rx
 from reflex.middleware import Middleware
-from reflex.state import _ROUTER_FIELD_NAMES
+from reflex.state import _ROUTER_FIELD_NAMES, _override_base_method
 from reflex_base.constants import CompileVars
 from reflex_base.event import get_event
 
@@ -23,10 +23,44 @@ from portal.services.tab_owner import owner_of
 from portal.states.auth_cookie import session_token
 
 
+# Set (in the instance's __dict__, never pickled) on a state that is in the state manager's store: loaded
+# from it, or written to it once.
+_STORED = "_portal_stored_"
+
+
 class TabOwned(rx.State, mixin=True):
-    """Mixed into every state of the portal: whose data this state holds ('' for nobody signed in)."""
+    """Mixed into every state of the portal: whose data this state holds ('' for nobody signed in).
+
+    A state never stored and still at its defaults is not written (`_serialize` returns nothing, which
+    Reflex's state managers skip): loading it again makes the same defaults. A page load (hydrate)
+    sends the whole tree, so it fills every cached computed var, and Reflex marks each state whose
+    cache it filled as touched: without this, every state of the app with a cached computed var was
+    written to Redis for every new tab. A state that was stored once is always written when touched
+    (a reset to its defaults must replace what the store holds, e.g. someone else's values)."""
 
     _tab_owner: str = ""
+
+    @_override_base_method
+    def __setstate__(self, state):  # noqa: ANN001 - pickle's protocol
+        result = super().__setstate__(state)
+        self.__dict__[_STORED] = True
+        return result
+
+    @_override_base_method
+    def __getstate__(self):
+        fields = super().__getstate__()
+        if _STORED in fields:
+            fields = {name: value for name, value in fields.items() if name != _STORED}
+        return fields
+
+    @_override_base_method
+    def _serialize(self) -> bytes:
+        if not self.__dict__.get(_STORED) and _at_defaults(self):
+            return b""
+        payload = super()._serialize()
+        if payload:
+            self.__dict__[_STORED] = True
+        return payload
 
 
 def _loaded_states(state: rx.State):
@@ -38,15 +72,26 @@ def _loaded_states(state: rx.State):
 _MISSING = object()
 
 
+# Per state class: its own vars (router data and the owner aside) and their defaults, made once. Only
+# compared with, never handed to a state (a mutable default stays unshared).
+_DEFAULTS: dict[type, tuple[tuple[str, object], ...]] = {}
+
+
+def _defaults(cls: type) -> tuple[tuple[str, object], ...]:
+    found = _DEFAULTS.get(cls)
+    if found is None:
+        found = _DEFAULTS[cls] = tuple(
+            (name, field.default_value()) for name, field in cls.__fields__.items()
+            if name != "_tab_owner" and name not in _ROUTER_FIELD_NAMES and field._owner is cls)
+    return found
+
+
 def _at_defaults(state: rx.State) -> bool:
     """Whether every var of this state (router data aside) still holds its default: it holds nobody's data."""
-    cls = type(state)
     values = state.__dict__
-    for name, field in cls.__fields__.items():
-        if name == "_tab_owner" or name in _ROUTER_FIELD_NAMES or field._owner is not cls:
-            continue
+    for name, default in _defaults(type(state)):
         value = values.get(name, _MISSING)  # a var never assigned is read from its class default
-        if value is not _MISSING and value != field.default_value():
+        if value is not _MISSING and value != default:
             return False
     return True
 

@@ -135,3 +135,48 @@ def test_a_public_respondent_takes_a_highlight_test_with_the_same_end_step(sessi
     review = session.get(Review, result.review_id)
     assert review.kind == "highlight" and review.worker_data["jobTitle"] == "Staff engineer"
     assert review.answers["highlight-1"][0]["value"] == 5
+
+
+def _statements(session: Session) -> list[str]:
+    from sqlalchemy import event
+
+    seen: list[str] = []
+    event.listen(session.get_bind(), "before_cursor_execute",
+                 lambda _conn, _cur, statement, *_rest: seen.append(statement))
+    return seen
+
+
+def test_the_rating_page_resolves_the_token_once_and_enters_with_its_own_decision(session: Session, public_test):
+    """services.rating_page.open_page: the header, the access decision and the entry of one signed-in
+    participant read the session once; the entry is the one test_taking.enter makes on its own."""
+    from portal.services.rating_page import open_page
+
+    account = make_participant(session)
+    token = create_session(session=session, account_id=account.id)
+    session.commit()
+    seen = _statements(session)
+    opened = open_page(session=session, token=token, test_id=str(public_test.id), enter_views=frozenset({"survey"}))
+    assert opened.user.account_id == account.id and opened.load.view == "survey"
+    assert sum("FROM auth_session" in s for s in seen) == 1
+    alone = test_taking.enter(session=session, token=token, view="survey", test_id=public_test.id)
+    assert (opened.entry.who, opened.entry.active, opened.entry.reviewed) == (alone.who, alone.active, alone.reviewed)
+    assert opened.entry.definition.questions == alone.definition.questions
+
+
+def test_a_decision_of_another_test_or_without_a_participant_does_not_stand_in(session: Session, public_test):
+    """test_taking.enter's `decided` stands in only for the signed-in caller's decision on the same test:
+    a public respondent, or a decision of another test, is decided again (and refused here)."""
+    from portal.services.rating_page import open_test
+
+    members = demo(session, "01-survey.json")
+    members.status = "removed"  # its own decision refuses everyone
+    account = make_participant(session)
+    token = create_session(session=session, account_id=account.id)
+    session.commit()
+    load = open_test(session=session, token=token, test_id=public_test.id)
+    assert load.view == "survey"
+    with pytest.raises(test_taking.SignedOutError):  # members only: a public respondent is refused
+        test_taking.enter(session=session, token=None, view="survey", test_id=members.id, respondent=PUBLIC_KEY,
+                          decided=load)
+    with pytest.raises(ServiceError):  # the public test's decision does not open the removed one
+        test_taking.enter(session=session, token=token, view="survey", test_id=members.id, decided=load)
