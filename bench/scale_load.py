@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -342,6 +343,7 @@ class Person:
     tab: Tab
     acked: dict[str, Any] = field(default_factory=dict)  # answers the server confirmed it keeps
     unconfirmed: int = 0  # answers still pending in the 'browser' when it stopped asking
+    answered: set[str] = field(default_factory=set)  # the questions it answered
     ports: list[int] = field(default_factory=list)  # the local port of each connection (the proxy logs it)
 
     def note_connection(self) -> None:
@@ -405,6 +407,7 @@ async def take_survey(person: Person, events: Events, answers: dict[str, dict[st
             person.note_connection()
         if key in answers:
             phase.latencies.append(await tab.send(events.answer, {"key": key, "answer": answers[key]}))
+            person.answered.add(key)
             if tab.errors:
                 raise FlowError(f"answer {key} refused: {tab.errors}")
         if index < len(DECIDER_ROUTE) - 1:
@@ -643,6 +646,8 @@ def run_level(stack: Stack, database_url: str, test_id: int, count: int, workers
     row = figures(count, workers, stack, portal, missing, blank, portal_rss.peak, blank_rss.peak if blank_rss else None)
     row.update(lock_expired=lock_expired, answers_confirmed=sum(len(p.acked) for p in people),
                unconfirmed_pending=sum(p.unconfirmed for p in people),
+               # answered, neither confirmed nor pending (by question): the server never called it a change
+               never_confirmed=dict(collections.Counter(k for p in people for k in p.answered - set(p.acked))),
                client_cpu_percent=round(100 * (cpu_seconds() - cpu0) / wall, 1), load_average_before=round(load, 2),
                think_ms=opts.think_ms, arrivals_only=opts.arrivals_only,
                portal_redis_keys_per_tab=round(redis_keys[0] / max(1, portal.opened), 1),
