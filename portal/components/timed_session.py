@@ -15,7 +15,7 @@ def save_status() -> rx.Component:
     """'Saving…' while an answer waits for the server's confirmation longer than usual, then 'All
     answers saved' (written by window.portalSurvey; empty while saves are quick)."""
     return rx.el.span(id="survey-save-status", role="status", aria_live="polite", class_name="survey-save-status",
-                      style={"fontSize": "var(--font-size-2)", "color": "var(--gray-11)", "marginRight": "12px"})
+                      style={"fontSize": "var(--font-size-2)", "color": "var(--gray-11)", "marginRight": "12px", "alignSelf": "center"})
 
 
 def timer(S) -> rx.Component:
