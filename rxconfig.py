@@ -10,6 +10,15 @@ from portal.settings import settings
 # default is one per core (WEB_WORKERS; README, "Running on PostgreSQL and Redis with several workers").
 if settings.redis_url:
     os.environ.setdefault("GRANIAN_WORKERS", str(settings.web_workers))
+    # State leases (Reflex's opportunistic lock): after an event the worker keeps the tab's lock and its
+    # states for STATE_LEASE_SECONDS, so the tab's next events there (the page load's chain, the answers
+    # that follow) neither load nor write them in Redis; the states are written when the lease ends, at
+    # once when another worker asks for the tab's lock (a reconnect elsewhere: no sticky sessions), and
+    # when the process stops. Measured: answer p95 358 -> 94 ms at 600 participants (bench/README.md);
+    # docs/decisions.md, "State leases", says why no answer is lost by it.
+    if settings.state_lease_seconds:
+        os.environ.setdefault("REFLEX_OPLOCK_ENABLED", "true")
+        os.environ.setdefault("REFLEX_OPLOCK_HOLD_TIME", f"{settings.state_lease_seconds * 1000}ms")
 
 config = rx.Config(
     app_name="portal",

@@ -81,6 +81,7 @@ from bench.survey_flow import (  # noqa: E402 - after the path
     percentiles,
     prepare_database,
 )
+from portal.settings import STATE_LEASE_SECONDS  # noqa: E402
 
 PG_NAME = "scale_load"
 PORTAL_REDIS = "redis://127.0.0.1:6379/9"
@@ -97,6 +98,7 @@ config = rx.Config(
     telemetry_enabled=False,
     show_built_with_reflex=False,
     redis_url=os.environ.get("REDIS_URL") or None,
+    redis_lock_expiration=60_000,  # the portal's (rxconfig.py)
     disable_plugins=[rx.plugins.SitemapPlugin],
 )
 '''
@@ -146,12 +148,22 @@ def write_blank_app(folder: Path) -> Path:
     return folder
 
 
+def lease_env() -> dict[str, str]:
+    """The portal's state lease (STATE_LEASE_SECONDS, rxconfig.py), given to the portal and the blank app
+    alike: the same server settings."""
+    seconds = int(os.environ.get("STATE_LEASE_SECONDS") or STATE_LEASE_SECONDS)
+    if not seconds:
+        return {"REFLEX_OPLOCK_ENABLED": "false"}
+    return {"REFLEX_OPLOCK_ENABLED": "true", "REFLEX_OPLOCK_HOLD_TIME": f"{seconds * 1000}ms"}
+
+
 def server_env(port: int, base_port: int, redis_url: str, workers: int | None, **extra: str) -> dict[str, str]:
     """The environment of a server process; `base_port` is the port browsers use (the proxy's, with --proxy)."""
     env = dict(os.environ)
     env.pop("GRANIAN_WORKERS", None)
     if workers:
         env["GRANIAN_WORKERS"] = str(workers)
+    env.update(lease_env())
     env.update(
         PORT=str(port),
         BASE_URL=f"http://localhost:{base_port}",

@@ -174,11 +174,11 @@ def summarize_trace(trace_path: Path) -> list[str]:
     """Per event: where its server time went (from the --trace timing logs), in ms."""
     rows: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
     for line in trace_path.read_text().splitlines():
-        kind, event, label, ms, inside = line.split("\t")
+        kind, event, label, ms, inside = line.split("\t")[:5]
         rows.setdefault((event, kind, label), []).append((float(ms), float(inside)))
     counts = {event: len(v) for (event, kind, _), v in rows.items() if kind == "execute"}
     out = [f"  {'event':<38}{'part':<40}{'calls':>7}{'mean':>8}{'p50':>8}{'p95':>8}{'inside':>8}"]
-    for (event, kind, label), values in sorted(rows.items(), key=lambda kv: (kv[0][0], ["execute", "handler", "db"].index(kv[0][1]))):
+    for (event, kind, label), values in sorted(rows.items(), key=lambda kv: (kv[0][0], {"execute": 0, "handler": 1, "db": 2}.get(kv[0][1], 3))):
         if counts.get(event, 0) < 5:
             continue
         ms = [v[0] for v in values]

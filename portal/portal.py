@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal import gc_tuning
 from portal.http import security_headers, static_paths, unread_body
 from portal.http.app import build_api
 from portal.http.security_headers import portal_config_script
@@ -102,6 +103,8 @@ guard_events()
 
 # Tabs belong to one person at a time: states filled for someone else are reset before any event.
 app.add_middleware(TabOwnerMiddleware(), index=0)
+# Start-up's objects leave the garbage collector's walks (portal/gc_tuning.py: long pauses under load).
+app.register_lifespan_task(gc_tuning.settle_heap)
 # Every backend worker delivers the e-mail outbox (when SMTP is configured).
 app.register_lifespan_task(mail_sender.run_forever)
 # Survey drafts queued when the process stops are written before it ends.

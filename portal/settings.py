@@ -74,6 +74,12 @@ def default_web_workers() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
+# A tab's state stays in its worker this long after an event (bench/README.md: 20 s covers a few
+# answers at a person's pace; the lock's expiration, 60 s, must stay above it).
+STATE_LEASE_SECONDS = 20
+MAX_STATE_LEASE_SECONDS = 50
+
+
 _LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
@@ -83,6 +89,10 @@ class Settings:
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL"))
     # Granian backend workers when REDIS_URL is set (rxconfig.py passes it on as GRANIAN_WORKERS).
     web_workers: int = field(default_factory=lambda: _env_int("WEB_WORKERS", default_web_workers()))
+    # With REDIS_URL: how long a worker keeps a tab's state and its Redis lock after an event, so the
+    # tab's next events skip loading and writing it (rxconfig.py: Reflex's opportunistic lock); 0 turns
+    # it off. Under the lock's expiration (60 s).
+    state_lease_seconds: int = field(default_factory=lambda: _env_int("STATE_LEASE_SECONDS", STATE_LEASE_SECONDS))
     secret_key: str = field(default_factory=_secret_key)
     base_url: str = field(default_factory=lambda: _env("BASE_URL", "http://localhost:3000").rstrip("/"))
     port: int = field(default_factory=lambda: _env_int("PORT", 3000))
@@ -170,6 +180,9 @@ class Settings:
     s3_public_url: str = field(default_factory=lambda: _env("S3_PUBLIC_URL").rstrip("/"))
 
     def __post_init__(self) -> None:
+        if not 0 <= self.state_lease_seconds <= MAX_STATE_LEASE_SECONDS:
+            raise SystemExit(f"Setting STATE_LEASE_SECONDS must be 0 to {MAX_STATE_LEASE_SECONDS}, "
+                             f"got {self.state_lease_seconds}")
         configured = tuple(p for p in local_oidc.TENANTS if getattr(self, f"{p}_client_id"))
         if not local_oidc.active(self.local_oidc, self.base_url, configured):
             return

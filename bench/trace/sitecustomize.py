@@ -5,7 +5,9 @@ Nothing in portal/ changes: this wraps, from outside, where an event's time goes
 - `handler`: the handler itself with its delta (reflex's process_event);
 - `db`: each `portal.db.run` call, total (thread hop, connection, transaction, commit) and `inside`
   (the service function alone), attributed to the event that made it.
-One line per measurement is appended to $BENCH_TRACE_FILE: kind, event, label, ms, inside ms.
+One line per measurement is appended to $BENCH_TRACE_FILE: kind, event, label, ms, inside ms, the
+wall-clock time it ended (s) and the process id; kind `gc` is a garbage collection's pause (label its
+generation, inside the objects it collected).
 With $BENCH_PROFILE_EVENT (a handler's qualified name, e.g. SurveyState.set_answer) that handler
 also runs under cProfile, its stats written to $BENCH_TRACE_FILE.prof (use with one participant:
 the profiler sees whatever runs on the event loop while it is on). $BENCH_SWITCH_INTERVAL sets
@@ -29,7 +31,7 @@ _out = None
 
 def _log(kind: str, event: str, label: str, ms: float, inside: float = 0.0) -> None:
     global _out
-    line = f"{kind}\t{event}\t{label}\t{ms:.3f}\t{inside:.3f}\n"
+    line = f"{kind}\t{event}\t{label}\t{ms:.3f}\t{inside:.3f}\t{time.time():.3f}\t{os.getpid()}\n"
     with _lock:
         if _out is None:
             _out = open(_PATH, "a", buffering=1)  # noqa: PTH123, SIM115 - line-buffered, kept open
@@ -100,11 +102,28 @@ def _install() -> None:
     cls._execute_event = _execute_event
 
 
+def _install_gc_timing() -> None:
+    """Each garbage collection's pause: kind `gc`, label the generation, ms (it stops every coroutine)."""
+    import gc
+
+    started = [0.0]
+
+    def callback(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            _log("gc", "-", f"gen{info.get('generation')}", (time.perf_counter() - started[0]) * 1000,
+                 float(info.get("collected", 0)))
+
+    gc.callbacks.append(callback)
+
+
 if os.environ.get("BENCH_SWITCH_INTERVAL"):  # an experiment: how long a thread waits for the GIL
     sys.setswitchinterval(float(os.environ["BENCH_SWITCH_INTERVAL"]))
 
 if _PATH:
     try:
         _install()
+        _install_gc_timing()
     except Exception as exc:  # noqa: BLE001 - never stop the portal for a benchmark hook
         print(f"bench trace not installed: {exc!r}", file=sys.stderr)

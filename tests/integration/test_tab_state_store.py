@@ -64,3 +64,48 @@ def test_a_new_tab_stores_only_what_it_filled_and_a_reset_replaces_the_stored_st
     assert len(keys) == 2 and any(k.endswith("_survey_state") for k in keys), keys
     assert before == "questions"
     assert after.startswith("account:2:") and not after.endswith(":questions")
+
+
+LEASE_MS = 30_000  # longer than the test may wait: an answer that came only when the lease ran out fails
+
+
+async def _leased_workers(url: str) -> tuple[bool, str, str]:
+    """Two workers (two state managers) with leases, as rxconfig.py configures production: the first
+    changes a tab's state and keeps it (lease); the tab's next event reaches the other worker (a
+    reconnect, no sticky sessions), which gets the lock and the changed state at once; then the first
+    worker stops with a leased change, which is written on the way out."""
+    import redis.asyncio as aioredis
+
+    clients = [aioredis.Redis.from_url(url) for _ in range(3)]
+    first, second, third = (StateManagerRedis(redis=c, lock_expiration=60_000) for c in clients)
+    token = BaseStateToken(ident=str(uuid.uuid4()), cls=State)
+
+    def survey(root):
+        return next(s for s in _tree(root) if type(s) is SurveyState)
+
+    try:
+        for manager in (first, second):
+            await manager._ensure_lock_task_subscribed()  # as in a running worker: leases need the subscription
+        async with first.modify_state(token) as root:
+            survey(root).phase = "questions"
+        leased = bool(await clients[0].exists(f"{token.lock_key}_lock"))
+        async with asyncio.timeout(LEASE_MS / 1000 - 10):
+            async with second.modify_state(token) as root:
+                seen = survey(root).phase
+                survey(root).phase = "end"
+        await second.close()
+        stored = survey(await third.get_state(token)).phase
+        return leased, seen, stored
+    finally:
+        await first.close()
+        await third.close()
+
+
+def test_a_leased_state_moves_to_another_worker_at_once_and_is_written_when_the_worker_stops(monkeypatch):
+    monkeypatch.setenv("REFLEX_OPLOCK_ENABLED", "true")
+    monkeypatch.setenv("REFLEX_OPLOCK_HOLD_TIME", f"{LEASE_MS}ms")
+    url = fresh_redis(REDIS_URL)
+    leased, seen, stored = asyncio.run(_leased_workers(url))
+    assert leased, "the first worker kept the tab's lock after its event (a lease)"
+    assert seen == "questions"  # the change made under the first worker's lease
+    assert stored == "end"  # the second worker's leased change, written when it stopped
