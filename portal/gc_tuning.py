@@ -1,7 +1,8 @@
 """Garbage collection for a long-running worker (issue 18: answer p95 at 1,000 participants).
 
-A worker's heap after start-up holds about a million objects that live as long as the process:
-modules, the state classes, every page's component tree, the validation tables. Python's full
+A worker's heap after start-up holds hundreds of thousands of objects that live as long as the
+process (218,000 once the app module is imported, more once its pages are built): modules, the state
+classes, every page's component tree, the validation tables. Python's full
 (generation 2) collection walks all of them each time; measured under load (bench/trace, 1,000
 participants, 2 workers) a full collection ran every 2-3 s and stopped the worker's event loop for
 300-700 ms (up to 1.07 s): every event in flight waited, which was the answer p95 and p99.
