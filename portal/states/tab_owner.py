@@ -13,6 +13,10 @@ whole state, so all of it is loaded and checked then, against a fresh lookup of 
 
 from __future__ import annotations
 
+import builtins
+import copy
+from typing import Any
+
 import reflex as rx
 from reflex.middleware import Middleware
 from reflex.state import _ROUTER_FIELD_NAMES, _override_base_method
@@ -54,6 +58,34 @@ class TabOwned(rx.State, mixin=True):
         return fields
 
     @_override_base_method
+    def dict(self, include_computed: bool = True, initial: bool = False, **kwargs) -> builtins.dict[str, Any]:
+        """The state's values for the browser (a page load's snapshot sends every state of the app). A
+        state never stored and still at its defaults gives its class's default values, worked out once
+        per process, instead of reading every var and computing every computed var again: the same
+        values, since its computed vars depend on its own vars only (`_snapshot_cacheable`)."""
+        if include_computed and not initial and not self.__dict__.get(_STORED) and _at_defaults(self):
+            cls = type(self)
+            cached = _DEFAULT_SNAPSHOTS.get(cls)
+            if cached is None and cls not in _DEFAULT_SNAPSHOTS:
+                full = super().dict(include_computed, initial, **kwargs)
+                _DEFAULT_SNAPSHOTS[cls] = copy.deepcopy(full[self.get_full_name()]) if _snapshot_cacheable(cls) else None
+                return full
+            if cached is not None:
+                found = {self.get_full_name(): builtins.dict(cached)}
+                for substate in self.substates.values():
+                    found.update(substate.dict(include_computed, initial, **kwargs))
+                return found
+        return super().dict(include_computed, initial, **kwargs)
+
+    @_override_base_method
+    def _reset_client_storage(self) -> None:
+        """A page load resets the browser-stored vars of every state: only this class's, listed once."""
+        for name, field in _client_storage_fields(type(self)):
+            setattr(self, name, field.default_value())
+        for substate in self.substates.values():
+            substate._reset_client_storage()
+
+    @_override_base_method
     def _serialize(self) -> bytes:
         if not self.__dict__.get(_STORED) and _at_defaults(self):
             return b""
@@ -83,6 +115,41 @@ def _defaults(cls: type) -> tuple[tuple[str, object], ...]:
         found = _DEFAULTS[cls] = tuple(
             (name, field.default_value()) for name, field in cls.__fields__.items()
             if name != "_tab_owner" and name not in _ROUTER_FIELD_NAMES and field._owner is cls)
+    return found
+
+
+# Per state class: its snapshot at its defaults ({var name as sent: value}), as `dict` gives it; None
+# for a class whose snapshot at its defaults can change (`_snapshot_cacheable`).
+_DEFAULT_SNAPSHOTS: dict[type, dict[str, Any] | None] = {}
+
+
+def _snapshot_cacheable(cls: type) -> bool:
+    """Whether a state of `cls` at its defaults always gives the same snapshot: every computed var is
+    cached and depends on vars of this state only (none is recomputed on each read or on a timer, none
+    reads another state, e.g. the router)."""
+    if cls._always_dirty_computed_vars or cls._interval_computed_var_names:
+        return False
+    name = cls.get_full_name()
+    return not any(state == name for other in _state_classes(cls.get_root_state()) if other is not cls
+                   for dependents in other._var_dependencies.values() for state, _ in dependents)
+
+
+def _state_classes(cls: type):
+    yield cls
+    for substate in cls.get_substates():
+        yield from _state_classes(substate)
+
+
+# Per state class: its vars kept in the browser (cookies, local and session storage).
+_CLIENT_STORAGE: dict[type, tuple[tuple[str, Any], ...]] = {}
+
+
+def _client_storage_fields(cls: type) -> tuple[tuple[str, Any], ...]:
+    found = _CLIENT_STORAGE.get(cls)
+    if found is None:
+        fields = cls.get_fields()
+        found = _CLIENT_STORAGE[cls] = tuple((name, fields[name]) for name in cls.base_vars
+                                             if cls._is_client_storage(fields[name]))
     return found
 
 

@@ -10,7 +10,7 @@ import portal.portal  # noqa: F401 - the app: every state registered
 from reflex.state import State
 
 from portal.states.survey import SurveyState
-from portal.states.tab_owner import _STORED, TabOwned, _claim
+from portal.states.tab_owner import _DEFAULT_SNAPSHOTS, _STORED, TabOwned, _claim
 
 
 def _tree(state):
@@ -29,6 +29,7 @@ def _survey(root) -> SurveyState:
 
 
 def test_a_page_load_of_a_new_tab_writes_no_state_left_at_its_defaults():
+    _DEFAULT_SNAPSHOTS.clear()  # as in a new worker: the first snapshot of each state is worked out
     root = State(_reflex_internal_init=True)
     root.dict()  # the hydrate's full snapshot: fills every cached computed var
     touched = [type(s) for s in _tree(root) if s._was_touched and issubclass(type(s), TabOwned)]
