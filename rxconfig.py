@@ -4,7 +4,7 @@ import os
 
 import reflex as rx
 
-from portal.settings import settings
+from portal.settings import settings, state_lease_environment
 
 # With Redis, Reflex starts GRANIAN_WORKERS backend workers (its default: 2 x cores + 1); the portal's
 # default is one per core (WEB_WORKERS; README, "Running on PostgreSQL and Redis with several workers").
@@ -17,8 +17,8 @@ if settings.redis_url:
     # when the process stops. Measured: answer p95 358 -> 94 ms at 600 participants (bench/README.md);
     # docs/decisions.md, "State leases", says why no answer is lost by it.
     if settings.state_lease_seconds:
-        os.environ.setdefault("REFLEX_OPLOCK_ENABLED", "true")
-        os.environ.setdefault("REFLEX_OPLOCK_HOLD_TIME", f"{settings.state_lease_seconds * 1000}ms")
+        for name, value in state_lease_environment(settings.state_lease_seconds).items():
+            os.environ.setdefault(name, value)
 
 config = rx.Config(
     app_name="portal",

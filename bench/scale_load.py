@@ -81,7 +81,7 @@ from bench.survey_flow import (  # noqa: E402 - after the path
     percentiles,
     prepare_database,
 )
-from portal.settings import STATE_LEASE_SECONDS  # noqa: E402
+from portal.settings import STATE_LEASE_SECONDS, state_lease_environment  # noqa: E402
 
 PG_NAME = "scale_load"
 PORTAL_REDIS = "redis://127.0.0.1:6379/9"
@@ -151,10 +151,7 @@ def write_blank_app(folder: Path) -> Path:
 def lease_env() -> dict[str, str]:
     """The portal's state lease (STATE_LEASE_SECONDS, rxconfig.py), given to the portal and the blank app
     alike: the same server settings."""
-    seconds = int(os.environ.get("STATE_LEASE_SECONDS") or STATE_LEASE_SECONDS)
-    if not seconds:
-        return {"REFLEX_OPLOCK_ENABLED": "false"}
-    return {"REFLEX_OPLOCK_ENABLED": "true", "REFLEX_OPLOCK_HOLD_TIME": f"{seconds * 1000}ms"}
+    return state_lease_environment(int(os.environ.get("STATE_LEASE_SECONDS") or STATE_LEASE_SECONDS))
 
 
 def server_env(port: int, base_port: int, redis_url: str, workers: int | None, **extra: str) -> dict[str, str]:

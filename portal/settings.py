@@ -80,6 +80,14 @@ STATE_LEASE_SECONDS = 20
 MAX_STATE_LEASE_SECONDS = 50
 
 
+def state_lease_environment(seconds: int) -> dict[str, str]:
+    """Reflex's variables for a state lease of `seconds` (its opportunistic lock; 0: off), as rxconfig.py
+    applies them and bench/scale_load.py gives them to the portal and the blank app alike."""
+    if not seconds:
+        return {"REFLEX_OPLOCK_ENABLED": "false"}
+    return {"REFLEX_OPLOCK_ENABLED": "true", "REFLEX_OPLOCK_HOLD_TIME": f"{seconds * 1000}ms"}
+
+
 _LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
