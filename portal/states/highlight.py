@@ -23,7 +23,7 @@ from portal.domain.kinds import highlight as rules
 from portal.domain.survey_answers import SUMMARY
 from portal.services.error_reporting import report_browser_error
 from portal.services.test_definitions import TestDefinition
-from portal.states.browser import portal_call, toast
+from portal.states.browser import portal_call, run_script, toast
 from portal.states.question_flow import QuestionFlow
 from portal.states.timed_session import END, THANK_YOU, TimedSession, json_text
 from portal.states.worker_details_step import WorkerDetailsStep
@@ -231,12 +231,12 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         if self.stage == HOME:
             self.stage = PAGE
             events = await self._save()
-            return [self._url_script(), rx.call_script("window.scrollTo(0, 0)"), *events]
+            return [self._url_script(), run_script("window.scrollTo(0, 0)"), *events]
         self.phase, self.index = QUESTIONS, 0
         self.instructions_open = not self._instructions_seen
         self._refresh(definition)
         events = await self._save()
-        return [self._url_script(), rx.call_script("window.scrollTo(0, 0)"), *self._scroll_area(), *events]
+        return [self._url_script(), run_script("window.scrollTo(0, 0)"), *self._scroll_area(), *events]
 
     # --- the split view ------------------------------------------------------------------------
     @rx.event

@@ -71,7 +71,7 @@ class QuestionFlow(rx.State, mixin=True):
         return definition.questions[self.index] if 0 <= self.index < len(definition.questions) else {}
 
     def _answer_of(self, question: dict[str, Any]) -> dict[str, Any]:
-        return self._answers.get(question.get("key")) or default_answer(question)
+        return self._read("_answers").get(question.get("key")) or default_answer(question)
 
     def _keep_answers(self, answers: dict[str, Any], definition: TestDefinition) -> None:
         """A draft's answers: only the test's own questions, each cleaned."""
@@ -81,11 +81,12 @@ class QuestionFlow(rx.State, mixin=True):
     def _refresh(self, definition: TestDefinition) -> None:
         """The current question's display values (what the inputs show); only changed ones are sent."""
         question = self._current_question(definition)
-        shown = self.questions[self.index] if 0 <= self.index < len(self.questions) else {}
+        questions = self._read("questions")
+        shown = questions[self.index] if 0 <= self.index < len(questions) else {}
         values = view.display_values(question, self._answer_of(question), shown.get("options", []))
         values.update(self._nav_values(definition))
         for name, value in values.items():
-            if getattr(self, name) != value:
+            if self._read(name) != value:
                 setattr(self, name, value)
 
     def _current_key_and_answer(self) -> tuple[str, dict[str, Any], dict[str, Any]]:
@@ -114,21 +115,23 @@ class QuestionFlow(rx.State, mixin=True):
         answer = clean_answer({**answer, "type": question.get("type")})
         if len(json_text(answer)) > MAX_TEXT_LENGTH + 2_000:
             return [toast("error", TOO_LONG)]
-        old = self._answers.get(key)
+        current = self._read("_answers")
+        old = current.get(key)
         if old == answer and seq is None:
             # e.g. a text typed and deleted again: nothing to save; the browser's copy learns that the
             # server holds what was typed (it keeps keystrokes as unsent until a reply holds them)
             return self._local_scripts()
-        answers = self._changed(definition, index, old, answer, {**self._answers, key: answer})
-        if answers != {**self._answers, key: answer} or seq is not None:
+        merged = {**current, key: answer}
+        answers = self._changed(definition, index, old, answer, dict(merged))
+        if answers != merged or seq is not None:
             self.epoch += 1  # the text boxes show what came from elsewhere
         changed = {k: self._next_seq() if seq is None else seq
-                   for k in sorted(set(answers) | set(self._answers)) if answers.get(k) != self._answers.get(k) or k == key}
+                   for k in sorted(set(answers) | set(current)) if answers.get(k) != current.get(k) or k == key}
         if seq is not None:
             self._seq = max(self._seq, seq)
         self._answers = answers
         # An answer a branch removed keeps its number: a retried older change to it stays superseded.
-        self._seqs = {**self._seqs, **changed}
+        self._seqs = {**self._read("_seqs"), **changed}
         message = validate_answer(question, answer)
         live = question.get("type") not in TEXT or key in self.errors
         errors = {k: v for k, v in self.errors.items() if k != key}

@@ -17,7 +17,7 @@ from portal.domain import kinds
 from portal.domain import survey_view as view
 from portal.domain.survey_answers import SUMMARY
 from portal.services.test_definitions import TestDefinition
-from portal.states.browser import toast
+from portal.states.browser import run_script, toast
 from portal.states.question_flow import QuestionFlow
 from portal.states.timed_session import END, THANK_YOU, TimedSession
 from portal.states.worker_details_step import WorkerDetailsStep
@@ -62,7 +62,7 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         self.phase = view.QUESTIONS
 
     def _kind_position(self) -> dict[str, Any]:
-        return {"index": self.index, "navigationHistory": self._history}
+        return {"index": self.index, "navigationHistory": list(self._read("_history"))}
 
     def _url_step(self) -> str:
         if self.phase == view.QUESTIONS:
@@ -80,10 +80,11 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     # --- the question flow's hooks -------------------------------------------------------------
     def _nav_values(self, definition: TestDefinition) -> dict[str, Any]:
         question = self._current_question(definition)
-        target = branching.next_index(definition.questions, self.index, self._answers, definition.conditional) if question else None
+        answers = self._read("_answers")
+        target = branching.next_index(definition.questions, self.index, answers, definition.conditional) if question else None
         is_last = target == branching.END
-        can_submit = is_last and not branching.validate_submission(definition.questions, self._answers, definition.conditional)
-        return {"is_last": is_last, "can_go_back": len(self._history) > 1, "can_submit": can_submit}
+        can_submit = is_last and not branching.validate_submission(definition.questions, answers, definition.conditional)
+        return {"is_last": is_last, "can_go_back": len(self._read("_history")) > 1, "can_submit": can_submit}
 
     def _changed(self, definition: TestDefinition, index: int, old: Any, answer: dict[str, Any],
                  answers: dict[str, Any]) -> dict[str, Any]:
@@ -119,7 +120,7 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         if not self._check_current():
             return
         key, _, _ = self._current_key_and_answer()
-        target, history = branching.go_forward(definition.questions, self._history, self.index, self._answers,
+        target, history = branching.go_forward(definition.questions, self._read("_history"), self.index, self._read("_answers"),
                                                definition.conditional)
         if target is None:
             self.errors = {**self.errors, key: branching.NO_ROUTE}
@@ -130,7 +131,7 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         self._history, self.index = history, int(target)
         self._refresh(definition)
         events = await self._save()
-        return [self._url_script(), rx.call_script("window.scrollTo(0, 0)"), *events]
+        return [self._url_script(), run_script("window.scrollTo(0, 0)"), *events]
 
     @rx.event
     async def go_back(self):
@@ -143,7 +144,7 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         self.index, self._history = previous, history
         self._refresh(definition)
         events = await self._save()
-        return [self._url_script(), rx.call_script("window.scrollTo(0, 0)"), *events]
+        return [self._url_script(), run_script("window.scrollTo(0, 0)"), *events]
 
     @rx.event
     async def submit(self):

@@ -45,7 +45,7 @@ from portal.services.review_sessions import (
 from portal.services.test_definitions import TestDefinition, cached_definition
 from portal.services.test_taking import SignedOutError
 from portal.states.auth import session_token, sign_in_url_for
-from portal.states.browser import portal_call, toast
+from portal.states.browser import portal_call, run_script, toast
 from portal.states.tab_owner import TabOwned
 from portal.states.taking_core import PREVIEW_ROUTE, PreviewCore, ServerCore
 from portal.states.route_params import route_arg, route_pattern
@@ -222,8 +222,14 @@ class TimedSession(TabOwned, mixin=True):
             self.phase = END
         self.epoch += 1
 
+    def _read(self, name: str) -> Any:
+        """A var's value to read, not wrapped in Reflex's MutableProxy (which tracks changes made through
+        it, at a cost on every access: a tenth of an answer event). Never changed in place: the states
+        assign new values."""
+        return self.get_value(name)
+
     def _position(self) -> dict[str, Any]:
-        position = {"step": self.phase, "rev": self._rev, "seqs": self._seqs, **self._kind_position()}
+        position = {"step": self.phase, "rev": self._rev, "seqs": dict(self._read("_seqs")), **self._kind_position()}
         if self.personal_fields:
             position.update(details=self.details, differentPayment=self.different_payment)
         return position
@@ -244,8 +250,9 @@ class TimedSession(TabOwned, mixin=True):
         them from the stored state (`_confirm_pending`)."""
         if not self.store_key:
             return []
-        payload = {**self._position(), "answers": self._answers, "sessionId": self._session_id}
-        pending = {k: {"answer": self._answers[k], "seq": seq} for k, seq in (changed or {}).items() if k in self._answers}
+        answers = self._read("_answers")
+        payload = {**self._position(), "answers": answers, "sessionId": self._session_id}
+        pending = {k: {"answer": answers[k], "seq": seq} for k, seq in (changed or {}).items() if k in answers}
         return [portal_call(f"window.portalSurvey.reply({json_text(self.store_key)}, {json_text(payload)}, "
                             f"{json_text(pending)})")]
 
@@ -254,7 +261,7 @@ class TimedSession(TabOwned, mixin=True):
             return rx.noop()  # a preview's address stays the preview page's
         step = self._url_step()
         path = f"{rating_path(self.test_id)}/{step}" if step else rating_path(self.test_id)
-        return rx.call_script(
+        return run_script(
             f"window.history.replaceState(window.history.state, '', {json_text(path)} + window.location.search)"
         )
 
@@ -271,7 +278,7 @@ class TimedSession(TabOwned, mixin=True):
 
     def _queue(self) -> None:
         if self._session_id:
-            self._core().queue(draft_writer.Draft(self._session_id, self._key, dict(self._answers), self._position()))
+            self._core().queue(draft_writer.Draft(self._session_id, self._key, dict(self._read("_answers")), self._position()))
 
     def _left(self, error: ServiceError) -> list:
         """The session is gone (signed out, or cleared elsewhere): reload the test's page."""
@@ -454,7 +461,7 @@ class TimedSession(TabOwned, mixin=True):
         self._refresh(definition)
         events = await self._save()
         return [toast("info", test_access.start_message(self.session_seconds)), self._url_script(),
-                rx.call_script("window.scrollTo(0, 0)"), *events]
+                run_script("window.scrollTo(0, 0)"), *events]
 
     # --- submitting ----------------------------------------------------------------------------
     async def _send_shown(self):
@@ -503,7 +510,7 @@ class TimedSession(TabOwned, mixin=True):
         return [
             portal_call(f"window.portalSurvey.completed({self.test_id})") if core.local_copy else rx.noop(),
             self._url_script(),
-            rx.call_script("window.scrollTo(0, 0)"),
+            run_script("window.scrollTo(0, 0)"),
         ]
 
     # --- the timer and the browser's reports ---------------------------------------------------

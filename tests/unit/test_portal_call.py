@@ -25,3 +25,10 @@ def test_portal_call_with_a_callback_still_goes_through_call_script():
     spec = portal_call("window.portalSurvey.who(7)", callback=SurveyState.enter_public)
     assert _sent(spec)[0] == "_call_script"
     assert "enter_public" in dict(_sent(spec)[1])["callback"]
+
+
+def test_run_script_sends_what_call_script_sends():
+    from portal.states.browser import run_script
+
+    for code in ("window.scrollTo(0, 0)", "window.history.replaceState(window.history.state, '', \"/test/7/rate\")"):
+        assert _sent(run_script(code)) == _sent(rx.call_script(code))
