@@ -39,10 +39,9 @@ def queued(monkeypatch) -> list:
 
 @pytest.fixture
 def state(monkeypatch, queued) -> SurveyState:
-    from portal.states import question_flow, timed_session
+    from portal.states import timed_session
 
-    for module in (question_flow, timed_session):
-        monkeypatch.setattr(module, "portal_call", lambda code, callback=None: ("portal_call", code))
+    monkeypatch.setattr(timed_session, "portal_call", lambda code, callback=None: ("portal_call", code))
     async def fresh(self):
         return DEFINITION
 
