@@ -106,13 +106,13 @@ def choose() -> rx.Component:
                 rx.foreach(S.concepts, _text_concept),
             ),
             role="radiogroup", aria_labelledby="preference-prompt", class_name=rx.cond(S.is_image, "preference-grid", "preference-list"),
-            id="preference-concepts",
+            id="preference-concepts", data_answers="choice",  # a choice with no quick reply shows 'Saving…'
         ),
         rx.cond(S.choose_error != "", rx.callout(S.choose_error, color_scheme="red", icon="circle-alert", role="alert",
                                                   id="choose-error", width="100%")),
         rx.hstack(
             rx.spacer(),
-            rx.button("Continue", size="3", on_click=S.to_answer, disabled=S.selected == "", id="preference-continue"),
+            rx.button("Continue", size="3", on_click=S.to_answer(S.selected), disabled=S.selected == "", id="preference-continue"),
             width="100%",
         ),
         spacing="4", style=_CARD, id="preference-choose",
@@ -164,7 +164,7 @@ def answer() -> rx.Component:
                                                       id="answer-error", width="100%")),
             rx.hstack(
                 rx.button("Back", variant="soft", color_scheme="gray", size="3", on_click=S.back_to_choose, id="preference-back"),
-                rx.button("Next", size="3", on_click=S.to_confirm, id="preference-next"),
+                rx.button("Next", size="3", on_click=S.to_confirm(S.selected), id="preference-next"),
                 justify="between", width="100%",
             ),
             spacing="3", align="start", width="100%",
