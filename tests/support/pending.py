@@ -15,6 +15,22 @@ def record_portal_calls(monkeypatch) -> None:
     monkeypatch.setattr(timed_session, "portal_call", lambda code, callback=None: ("portal_call", code))
 
 
+def driven_state(monkeypatch, state_class: type, definition: Any, store_key: str) -> Any:
+    """A kind's state driven directly: its definition given without a database, browser calls recorded,
+    in review session 9 of account 1 (not yet restored: the caller restores the draft it needs)."""
+    record_portal_calls(monkeypatch)
+
+    async def fresh(self):
+        return definition
+
+    monkeypatch.setattr(state_class, "_fresh_definition", fresh)
+    monkeypatch.setattr(state_class, "_definition", lambda self: definition)
+    state = state_class()
+    state.test_id, state.store_key, state._session_id, state._key = definition.test_id, store_key, 9, "account:1"
+    state._show_kind(definition)
+    return state
+
+
 def run(coro) -> Any:
     return asyncio.run(coro)
 

@@ -18,7 +18,7 @@ from portal.domain import survey_view as view
 from portal.services.test_definitions import TestDefinition
 from portal.states import taking_core
 from portal.states.survey import SurveyState
-from tests.support.pending import calls, confirmed_seqs, record_portal_calls, replied_pending, run
+from tests.support.pending import calls, confirmed_seqs, driven_state, replied_pending, run
 
 QUESTIONS = [
     {"key": "role", "type": "single-choice", "text": "Your role?", "isRequired": True,
@@ -38,15 +38,7 @@ def queued(monkeypatch) -> list:
 
 @pytest.fixture
 def state(monkeypatch, queued) -> SurveyState:
-    record_portal_calls(monkeypatch)
-    async def fresh(self):
-        return DEFINITION
-
-    monkeypatch.setattr(SurveyState, "_fresh_definition", fresh)
-    monkeypatch.setattr(SurveyState, "_definition", lambda self: DEFINITION)
-    s = SurveyState()
-    s.test_id, s.store_key, s._session_id, s._key = 41, "41-survey-answers", 9, "account:1"
-    s._show_kind(DEFINITION)
+    s = driven_state(monkeypatch, SurveyState, DEFINITION, "41-survey-answers")
     s._restore({}, {"index": 0, "navigationHistory": [0]}, DEFINITION)
     s._refresh(DEFINITION)
     assert s.phase == view.QUESTIONS

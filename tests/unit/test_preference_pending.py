@@ -20,7 +20,7 @@ from portal.services.test_definitions import TestDefinition
 from portal.states import taking_core
 from portal.states.preference import ANSWER, CHOOSE, PreferenceState
 from portal.states.timed_session import END
-from tests.support.pending import calls, confirmed_seqs, record_portal_calls, replied_pending, run
+from tests.support.pending import calls, confirmed_seqs, driven_state, replied_pending, run
 
 CONTENT = {"preferenceTest": {"preferenceType": "image", "isLimited": False, "images": [
     {"key": "concept-a", "name": "Calm", "url": "/a.png"},
@@ -36,16 +36,7 @@ REASON = "It looks calm and it says who the product is for."
 @pytest.fixture
 def state(monkeypatch) -> PreferenceState:
     monkeypatch.setattr(taking_core.ServerCore, "queue", lambda self, draft: None)
-    record_portal_calls(monkeypatch)
-
-    async def fresh(self):
-        return DEFINITION
-
-    monkeypatch.setattr(PreferenceState, "_fresh_definition", fresh)
-    monkeypatch.setattr(PreferenceState, "_definition", lambda self: DEFINITION)
-    s = PreferenceState()
-    s.test_id, s.store_key, s._session_id, s._key = 42, STORE, 9, "account:1"
-    s._show_kind(DEFINITION)
+    s = driven_state(monkeypatch, PreferenceState, DEFINITION, STORE)
     s._restore({}, {"step": CHOOSE}, DEFINITION)
     assert s.phase == CHOOSE
     return s
@@ -61,6 +52,17 @@ def answered(state: PreferenceState, concept: str = "concept-a", text: str = REA
     run(state.to_answer(concept))
     typed = replied_pending(run(state.set_answer_text(concept, text, state.epoch)))
     return chose, typed
+
+
+def rechosen_lost(state: PreferenceState, concept: str) -> tuple[PreferenceState, dict]:
+    """Concept A chosen and answered, then `concept` chosen instead, and that write refused: the state
+    the next event loads, and the pending answers of the lost choice's reply."""
+    answered(state)
+    run(state.back_to_choose())
+    before = copy.deepcopy(state)
+    lost = replied_pending(run(state.choose(concept)))
+    assert before._answers["selectedConcept"] == "concept-a"
+    return before, lost
 
 
 def test_a_choice_and_a_reason_are_pending_with_their_numbers_and_confirmed_by_a_later_event(state: PreferenceState):
@@ -93,12 +95,7 @@ def test_a_lost_reason_is_applied_again_and_confirmed_by_the_next_ask(state: Pre
 
 
 def test_a_lost_choice_is_applied_again_and_clears_the_old_reason(state: PreferenceState):
-    answered(state)
-    run(state.back_to_choose())
-    before = copy.deepcopy(state)
-    lost = replied_pending(run(state.choose("concept-b")))
-    state = before
-    assert state._answers["selectedConcept"] == "concept-a"
+    state, lost = rechosen_lost(state, "concept-b")
     run(state.bridge(report(lost)))
     assert state._answers == {"selectedConcept": "concept-b", "answer": ""} and state.selected == "concept-b"
     assert confirmed_seqs(run(state.bridge(report(lost)))) == {k: e["seq"] for k, e in lost.items()}
@@ -160,11 +157,7 @@ def test_continue_asks_the_browser_for_a_choice_the_state_lost(state: Preference
 
 
 def test_continue_asks_when_the_state_holds_an_older_choice_than_the_page(state: PreferenceState):
-    answered(state)
-    run(state.back_to_choose())
-    before = copy.deepcopy(state)
-    lost = replied_pending(run(state.choose("concept-c")))
-    state = before
+    state, lost = rechosen_lost(state, "concept-c")
     assert calls(run(state.to_answer("concept-c")), "pendingAnswers") == [[STORE]] and state.phase == CHOOSE
     run(state.to_answer_with(json.dumps(lost)))
     assert state.phase == ANSWER and state._answers == {"selectedConcept": "concept-c", "answer": ""}
