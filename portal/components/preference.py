@@ -40,6 +40,7 @@ def _concept_radio(concept: rx.Var, index: rx.Var) -> rx.Component:
     return rx.el.input(
         type="radio", name="concept", value=concept["key"], id="concept-" + index.to_string(),
         checked=S.selected == concept["key"], on_change=S.choose(concept["key"]), style=INPUT,
+        data_chosen=rx.cond(S.selected == concept["key"], "true", "false"),  # portal.js: a click on another is an answer
         aria_label="Concept " + concept["letter"] + ": " + concept["label"],
     )
 
@@ -106,7 +107,7 @@ def choose() -> rx.Component:
                 rx.foreach(S.concepts, _text_concept),
             ),
             role="radiogroup", aria_labelledby="preference-prompt", class_name=rx.cond(S.is_image, "preference-grid", "preference-list"),
-            id="preference-concepts", data_answers="choice",  # a choice with no quick reply shows 'Saving…'
+            id="preference-concepts", data_answers="choice",  # a choice with no quick reply shows 'Saving…' (portal.js)
         ),
         rx.cond(S.choose_error != "", rx.callout(S.choose_error, color_scheme="red", icon="circle-alert", role="alert",
                                                   id="choose-error", width="100%")),

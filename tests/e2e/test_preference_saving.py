@@ -17,9 +17,9 @@ from tests.support.drafts import answer_of, wait_for_draft
 NO_PENDING = "(key) => Object.keys(JSON.parse(window.localStorage.getItem(key) || '{}').pending || {}).length === 0"
 
 
-def begin(page: Page, app_server, width: int = 1280) -> tuple[str, int, str]:
+def begin(page: Page, app_server, width: int = 1280, *, choose: bool = True) -> tuple[str, int, str]:
     """A new invited participant starts the image preference test (on a page `width` px wide) and
-    chooses the second concept: (the local-storage key, the account id, the chosen concept's key)."""
+    chooses the second concept: (the local-storage key, the account id, the second concept's key)."""
     with app_server.db() as db:
         test = named(db, IMAGE)
         account = invited(db, test, cents=800)
@@ -27,7 +27,8 @@ def begin(page: Page, app_server, width: int = 1280) -> tuple[str, int, str]:
     sign_in(page, app_server.url, account.email, PASSWORD)
     page.set_viewport_size({"width": width, "height": 800})
     start(page, app_server.url, test)
-    page.locator("label[for=concept-1]").click()
+    if choose:
+        page.locator("label[for=concept-1]").click()
     return f"{test_id}-preference-answer", account_id, page.locator("#concept-1").get_attribute("value")
 
 
@@ -52,6 +53,18 @@ def test_a_reason_typed_while_the_server_is_stopped_shows_saving_stays_local_and
     wait_for_draft(app_server, account_id, lambda row: answer_of(row, "answer") == FIFTEEN_WORDS, timeout=WAIT_MS / 1000)
     page.click("#preference-next")
     expect(page.locator("#confirm-answer")).to_have_text(FIFTEEN_WORDS)
+
+
+def test_a_choice_made_while_the_server_is_stopped_shows_saving_and_is_confirmed(page: Page, app_server):
+    store, account_id, concept = begin(page, app_server, choose=False)
+    status = page.locator("#survey-save-status")
+    with server_stopped(app_server):
+        page.locator("label[for=concept-1]").click()
+        expect(status).to_have_text(SAVING, timeout=WAIT_MS)
+    expect(status).to_have_text(SAVED, timeout=WAIT_MS)
+    kept = local_copy(page, store)
+    assert kept["pending"] == {} and kept["dirty"] is False, kept
+    wait_for_draft(app_server, account_id, lambda row: answer_of(row, "selectedConcept") == concept, timeout=WAIT_MS / 1000)
 
 
 def test_next_takes_a_pending_reason_the_server_lost_instead_of_answer_is_required(page: Page, app_server):
