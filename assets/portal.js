@@ -334,12 +334,12 @@
   }
   setInterval(() => { checkPending(); saveStatus(); }, 250);
   // An answer given (a choice, a keystroke): 'Saving…' if no reply comes soon. A controlled radio
-  // button (a preference concept) fires no change event: its click is the answer, unless it is the
-  // one chosen already (it says so: data-chosen="false" on the others).
+  // button (a preference concept) fires no change event, and a button none at all: the click on one
+  // marked data-chosen="false" (a concept not chosen yet) is the answer.
   ["change", "input", "click"].forEach((type) => document.addEventListener(type, (event) => {
     const el = event.target;
     if (!el || !timerEl() || el.id === "survey-bridge" || !el.closest || el.type === "hidden") return;
-    if (type === "click" && (el.type !== "radio" || !el.dataset || el.dataset.chosen !== "false")) return;
+    if (type === "click" && !el.closest("[data-chosen='false']")) return;
     if (el.closest("#survey-question, #highlight-questions, [data-answers]") || (el.dataset && el.dataset.answerKey)) {
       if (!awaitingSince) awaitingSince = Date.now();
     }

@@ -5,6 +5,7 @@ saying 'Answer is required.'."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import sign_in
@@ -55,11 +56,15 @@ def test_a_reason_typed_while_the_server_is_stopped_shows_saving_stays_local_and
     expect(page.locator("#confirm-answer")).to_have_text(FIFTEEN_WORDS)
 
 
-def test_a_choice_made_while_the_server_is_stopped_shows_saving_and_is_confirmed(page: Page, app_server):
+@pytest.mark.parametrize("way", ["radio", "detailed view"])
+def test_a_choice_made_while_the_server_is_stopped_shows_saving_and_is_confirmed(page: Page, app_server, way):
     store, account_id, concept = begin(page, app_server, choose=False)
     status = page.locator("#survey-save-status")
+    if way == "detailed view":
+        page.click("#concept-open-1")
+        expect(page.locator("#detail-title")).to_have_text("Concept B")
     with server_stopped(app_server):
-        page.locator("label[for=concept-1]").click()
+        page.locator("#detail-select" if way == "detailed view" else "label[for=concept-1]").click()
         expect(status).to_have_text(SAVING, timeout=WAIT_MS)
     expect(status).to_have_text(SAVED, timeout=WAIT_MS)
     kept = local_copy(page, store)
