@@ -333,10 +333,13 @@
     send({ kind: "pending", testId, pending });
   }
   setInterval(() => { checkPending(); saveStatus(); }, 250);
-  // An answer given (a choice, a keystroke): 'Saving…' if no reply comes soon.
-  ["change", "input"].forEach((type) => document.addEventListener(type, (event) => {
+  // An answer given (a choice, a keystroke): 'Saving…' if no reply comes soon. A controlled radio
+  // button (a preference concept) fires no change event, and a button none at all: the click on one
+  // marked data-chosen="false" (a concept not chosen yet) is the answer.
+  ["change", "input", "click"].forEach((type) => document.addEventListener(type, (event) => {
     const el = event.target;
     if (!el || !timerEl() || el.id === "survey-bridge" || !el.closest || el.type === "hidden") return;
+    if (type === "click" && !el.closest("[data-chosen='false']")) return;
     if (el.closest("#survey-question, #highlight-questions, [data-answers]") || (el.dataset && el.dataset.answerKey)) {
       if (!awaitingSince) awaitingSince = Date.now();
     }

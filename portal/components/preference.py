@@ -40,6 +40,7 @@ def _concept_radio(concept: rx.Var, index: rx.Var) -> rx.Component:
     return rx.el.input(
         type="radio", name="concept", value=concept["key"], id="concept-" + index.to_string(),
         checked=S.selected == concept["key"], on_change=S.choose(concept["key"]), style=INPUT,
+        data_chosen=rx.cond(S.selected == concept["key"], "true", "false"),  # portal.js: a click on another is an answer
         aria_label="Concept " + concept["letter"] + ": " + concept["label"],
     )
 
@@ -106,13 +107,13 @@ def choose() -> rx.Component:
                 rx.foreach(S.concepts, _text_concept),
             ),
             role="radiogroup", aria_labelledby="preference-prompt", class_name=rx.cond(S.is_image, "preference-grid", "preference-list"),
-            id="preference-concepts",
+            id="preference-concepts", data_answers="choice",  # a choice with no quick reply shows 'Saving…' (portal.js)
         ),
         rx.cond(S.choose_error != "", rx.callout(S.choose_error, color_scheme="red", icon="circle-alert", role="alert",
                                                   id="choose-error", width="100%")),
         rx.hstack(
             rx.spacer(),
-            rx.button("Continue", size="3", on_click=S.to_answer, disabled=S.selected == "", id="preference-continue"),
+            rx.button("Continue", size="3", on_click=S.to_answer(S.selected), disabled=S.selected == "", id="preference-continue"),
             width="100%",
         ),
         spacing="4", style=_CARD, id="preference-choose",
@@ -137,7 +138,8 @@ def detail_dialog() -> rx.Component:
                           variant="soft", color_scheme="gray", on_click=S.toggle_zoom, aria_pressed=S.zoomed, id="detail-zoom"),
                 rx.spacer(),
                 rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", id="detail-close")),
-                rx.button(rules.SELECT_CONCEPT, on_click=S.select_detail, id="detail-select"),
+                rx.button(rules.SELECT_CONCEPT, on_click=S.select_detail, id="detail-select", data_answers="choice",
+                          data_chosen=rx.cond(S.selected == S.detail["key"].to(str), "true", "false")),
                 gap="8px", wrap="wrap", align="center", margin_top="12px",
             ),
             max_width="900px",
@@ -164,7 +166,7 @@ def answer() -> rx.Component:
                                                       id="answer-error", width="100%")),
             rx.hstack(
                 rx.button("Back", variant="soft", color_scheme="gray", size="3", on_click=S.back_to_choose, id="preference-back"),
-                rx.button("Next", size="3", on_click=S.to_confirm, id="preference-next"),
+                rx.button("Next", size="3", on_click=S.to_confirm(S.selected), id="preference-next"),
                 justify="between", width="100%",
             ),
             spacing="3", align="start", width="100%",

@@ -6,6 +6,12 @@ extension, submission) is TimedSession and the personal info WorkerDetailsStep. 
 the answer are kept in the server draft and in local storage under '{testId}-preference-answer'.
 The image order is drawn once per participant and test from their key (the same on every load)
 and the server stores its own copy with the review.
+
+The choice and the reason are saved truthfully (docs/decisions.md, 'Saving answers truthfully'):
+each change gets sequence numbers and stays pending in the browser until a later event confirms
+it; one the state lost is applied again (`_retry_pending`), and Continue / Next take the browser's
+pending answers before saying one is required. A choice is stamped before its reason, and a pending
+reason names the concept it was typed for: a reason is never applied to another concept.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from portal.states.timed_session import END, THANK_YOU, TimedSession
 from portal.states.worker_details_step import WorkerDetailsStep
 
 WELCOME, CHOOSE, ANSWER = "welcome", "choose", "answer"
+CHOICE, REASON = rules.CHOICE, rules.REASON
 
 
 class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
@@ -67,18 +74,18 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
         self.phase = WELCOME
 
     def _restore_kind(self, answers: dict[str, Any], position: dict[str, Any], definition: TestDefinition) -> None:
-        keys = {c["key"] for c in self.concepts}
-        chosen = answers.get("selectedConcept")
-        text = answers.get("answer")
-        text = text.get("value") if isinstance(text, dict) else text  # a keystroke kept by the browser
+        chosen = rules.kept_value(answers.get(CHOICE))  # the browser's copy keeps pending ones as objects
+        chosen = chosen if isinstance(chosen, str) and chosen in self._concept_keys() else ""
+        text = rules.kept_value(answers.get(REASON))
+        typed_for = answers[REASON].get("concept", chosen) if isinstance(answers.get(REASON), dict) else chosen
         self._answers = {
-            "selectedConcept": chosen if chosen in keys else "",
-            "answer": text[: MAX_TEXT_LENGTH + 1] if isinstance(text, str) else "",
+            CHOICE: chosen,
+            REASON: text[: MAX_TEXT_LENGTH + 1] if isinstance(text, str) and typed_for == chosen else "",
         }
         if paste_metadata_ok(answers.get("pasteMetadata")):
             self._answers["pasteMetadata"] = answers["pasteMetadata"]
         step = position.get("step")
-        self.phase = step if step in (ANSWER, END) and self._answers["selectedConcept"] else CHOOSE
+        self.phase = step if step in (ANSWER, END) and self._answers[CHOICE] else CHOOSE
         size = position.get("fontSize")
         self.font_size = size if size in rules.FONT_SIZES else rules.DEFAULT_FONT_SIZE
         self._show_answer(definition)
@@ -107,8 +114,8 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
         self.phase = CHOOSE  # the confirm step's Cancel goes back to choosing
 
     def _show_answer(self, definition: TestDefinition) -> None:
-        self.selected = str(self._answers.get("selectedConcept") or "")
-        self.answer_text = str(self._answers.get("answer") or "")
+        self.selected = str(self._answers.get(CHOICE) or "")
+        self.answer_text = str(self._answers.get(REASON) or "")
         self.word_count = word_count(self.answer_text)
         chosen = next((c for c in self.concepts if c["key"] == self.selected), None)
         self.follow_up = rules.follow_up(definition.content, chosen["letter"]) if chosen else ""
@@ -121,6 +128,59 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
         self._answers = {**self._answers, "pasteMetadata": {"wasPasted": True, "pasteTimestamp": stamp, "pastedLength": length}}
         return await self._save()
 
+    def _concept_keys(self) -> set[str]:
+        return {c["key"] for c in self.concepts}
+
+    # --- saving truthfully: sequence numbers, pending answers, retries ---------------------------
+    def _pending_answer(self, key: str) -> dict[str, Any]:
+        """The browser keeps a pending choice as {"value"} and a reason as {"value", "concept"}: the
+        concept it was typed for."""
+        value = self._answers[key]
+        return {"value": value, "concept": self._answers.get(CHOICE, "")} if key == REASON else {"value": value}
+
+    def _set_choice(self, key: str, seq: int | None = None) -> dict[str, int]:
+        """Choose `key` (`seq`: a retried change's number); a new concept clears the typed answer. The
+        changed answers' numbers: the choice's before the reason's, so a reason for the old concept is
+        older than the clearing and never applied over it."""
+        if key == self._answers.get(CHOICE):
+            return self._stamp([CHOICE], seq) if seq is not None and seq > self._seqs.get(CHOICE, 0) else {}
+        self._answers = {CHOICE: key, REASON: ""}
+        return self._stamp([CHOICE, REASON], seq)
+
+    def _set_reason(self, text: str, seq: int | None = None) -> dict[str, int]:
+        """The reason for the chosen concept (`seq`: a retried change's number). A new change stamps the
+        choice too: the choice it was typed for stands as of it, so an older pending choice (one the
+        state lost before the page showed the state's) is superseded, never applied over this reason."""
+        self._answers = {**self._answers, REASON: text}
+        return self._stamp([CHOICE, REASON] if seq is None else [REASON], seq)
+
+    async def _retry_pending(self, key: str, answer: dict[str, Any], seq: int) -> list:
+        """A pending choice or reason the state lacks (its write was refused), applied again with its
+        own number. Refused: a concept not in the test, a malformed or over-long reason, a reason typed
+        for another concept than the chosen one, a choice older than the reason's last change."""
+        if key == CHOICE:
+            chosen = rules.pending_choice(answer, self._concept_keys())
+            if chosen is None or (chosen != self._answers.get(CHOICE) and seq <= self._seqs.get(REASON, 0)):
+                return []
+            changed = self._set_choice(chosen, seq)
+        elif key == REASON:
+            text = rules.pending_reason(answer, str(self._answers.get(CHOICE) or ""))
+            if text is None:
+                return []
+            changed = self._set_reason(text, seq)
+        else:
+            return []
+        self._show_answer(await self._fresh_definition())
+        return await self._save(changed)
+
+    def _lacks(self, shown: Any, *, reason: bool) -> bool:
+        """The state lacks what the page shows: no choice, another choice than the page's (`shown`), or
+        (with `reason`) no reason: the browser may hold it pending, never kept by the server."""
+        chosen = self._answers.get(CHOICE) or ""
+        if not chosen or (isinstance(shown, str) and shown and shown != chosen):
+            return True
+        return reason and rules.answer_message(self._answers.get(REASON), self.is_limited) == rules.REQUIRED
+
     # --- the steps -----------------------------------------------------------------------------
     @rx.event
     async def start_test(self):
@@ -130,27 +190,40 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
         return await self._start()
 
     async def _choose(self, key: Any) -> list:
-        if self.phase != CHOOSE or not isinstance(key, str) or key not in {c["key"] for c in self.concepts}:
+        if self.phase != CHOOSE or not isinstance(key, str) or key not in self._concept_keys():
             return []
-        if key != self._answers.get("selectedConcept"):
-            self._answers = {"selectedConcept": key, "answer": ""}  # a new concept clears the typed answer
-            self.epoch += 1
+        changed = self._set_choice(key)
+        if changed:
+            self.epoch += 1  # the text box of the new choice starts empty
         self.choose_error = ""
         self._show_answer(await self._fresh_definition())
-        return await self._save()
+        return await self._save(changed)
 
     @rx.event
     async def choose(self, key: str):
         return await self._choose(key)
 
     @rx.event
-    async def to_answer(self):
-        """Continue from the concepts: only with one chosen."""
+    async def to_answer(self, shown: str = ""):
+        """Continue from the concepts: only with one chosen. When the state lacks the page's choice
+        (`shown`), the browser's pending answers are taken first (to_answer_with)."""
         if self.phase != CHOOSE:
             return
-        if not self.selected:
-            self.choose_error = rules.NOT_AN_OPTION
+        ask = self._ask_browser(type(self).to_answer_with) if self._lacks(shown, reason=False) else None
+        return ask or await self._to_answer()
+
+    @rx.event
+    async def to_answer_with(self, pending: str):
+        """Continue with the browser's pending answers (JSON): those newer than the state's are applied first."""
+        if self.phase != CHOOSE:
             return
+        events = await self._take_pending(pending)
+        return [*events, *(await self._to_answer() if self.phase == CHOOSE else [])]
+
+    async def _to_answer(self) -> list:
+        if not self._answers.get(CHOICE):
+            self.choose_error = rules.NOT_AN_OPTION
+            return []
         self.phase = ANSWER
         self.answer_error = ""
         events = await self._save()
@@ -169,26 +242,45 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
         """The typed answer, named with the concept and the choice (epoch) it was typed for: a debounced
         edit that arrives after the participant went back and chose again, another concept or the same
         one anew (which cleared the answer), is dropped, not given to the new choice."""
-        if self.phase != ANSWER or not isinstance(text, str) or concept != self._answers.get("selectedConcept"):
+        if self.phase != ANSWER or not isinstance(text, str) or concept != self._answers.get(CHOICE):
             return
         if epoch is not None and epoch != self.epoch:
             return
-        self._answers = {**self._answers, "answer": text[: MAX_TEXT_LENGTH + 1]}
-        self.answer_text = self._answers["answer"]
+        text = text[: MAX_TEXT_LENGTH + 1]
+        if text == self._answers.get(REASON):
+            # unchanged (a blur after the debounced edit): nothing to save; the reply tells the browser's
+            # copy that the server holds what was typed
+            return self._local_scripts()
+        changed = self._set_reason(text)
+        self.answer_text = text
         self.word_count = word_count(self.answer_text)
         if self.answer_error:
             self.answer_error = rules.answer_message(self.answer_text, self.is_limited) or ""
-        return await self._save()
+        return await self._save(changed)
 
     @rx.event
-    async def to_confirm(self):
-        """Next from the answer: only when it passes its rule (the same one the server applies)."""
+    async def to_confirm(self, shown: str = ""):
+        """Next from the answer: only when it passes its rule (the same one the server applies). When
+        the state lacks the reason (or the page's choice, `shown`), the browser's pending answers are
+        taken first (to_confirm_with) rather than saying 'Answer is required.'."""
         if self.phase != ANSWER:
             return
-        message = rules.answer_message(self._answers.get("answer"), self.is_limited)
+        ask = self._ask_browser(type(self).to_confirm_with) if self._lacks(shown, reason=True) else None
+        return ask or await self._to_confirm()
+
+    @rx.event
+    async def to_confirm_with(self, pending: str):
+        """Next with the browser's pending answers (JSON): those newer than the state's are applied first."""
+        if self.phase != ANSWER:
+            return
+        events = await self._take_pending(pending)
+        return [*events, *(await self._to_confirm() if self.phase == ANSWER else [])]
+
+    async def _to_confirm(self) -> list:
+        message = rules.answer_message(self._answers.get(REASON), self.is_limited)
         self.answer_error = message or ""
         if message:
-            return
+            return []
         return await self._to_details()
 
     @rx.event

@@ -9,7 +9,6 @@ TimedSession and supplies `_nav_values` (its Back/Next buttons) and, when answer
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -30,8 +29,8 @@ from portal.domain.survey_answers import (
     validate_answer,
 )
 from portal.services.test_definitions import TestDefinition
-from portal.states.browser import portal_call, toast
-from portal.states.timed_session import MAX_BRIDGE_LENGTH, json_text
+from portal.states.browser import toast
+from portal.states.timed_session import json_text
 
 QUESTIONS = view.QUESTIONS
 UNREADABLE = "This answer could not be read. Please try again."
@@ -125,13 +124,10 @@ class QuestionFlow(rx.State, mixin=True):
         answers = self._changed(definition, index, old, answer, dict(merged))
         if answers != merged or seq is not None:
             self.epoch += 1  # the text boxes show what came from elsewhere
-        changed = {k: self._next_seq() if seq is None else seq
-                   for k in sorted(set(answers) | set(current)) if answers.get(k) != current.get(k) or k == key}
-        if seq is not None:
-            self._seq = max(self._seq, seq)
-        self._answers = answers
         # An answer a branch removed keeps its number: a retried older change to it stays superseded.
-        self._seqs = {**self._read("_seqs"), **changed}
+        changed = self._stamp((k for k in sorted(set(answers) | set(current))
+                               if answers.get(k) != current.get(k) or k == key), seq)
+        self._answers = answers
         message = validate_answer(question, answer)
         live = question.get("type") not in TEXT or key in self.errors
         errors = {k: v for k, v in self.errors.items() if k != key}
@@ -158,22 +154,9 @@ class QuestionFlow(rx.State, mixin=True):
         key, question, _ = self._current_key_and_answer()
         answer = self._answers.get(key)
         # Only an empty answer ('Answer is required'): an invalid one is the page's own (it shows it).
-        if not question or not self.store_key or not is_empty(question, answer) or not validate_answer(question, answer):
+        if not question or not is_empty(question, answer) or not validate_answer(question, answer):
             return None
-        return portal_call(f"window.portalSurvey.pendingAnswers({json_text(self.store_key)})", callback=callback)
-
-    async def _take_pending(self, pending: Any) -> list:
-        """The browser's pending answers ({key: {"answer", "seq"}}, as JSON): each one newer than the
-        state's change of the same answer is applied (as a retried change)."""
-        try:
-            data = json.loads(pending) if isinstance(pending, str) and len(pending) <= MAX_BRIDGE_LENGTH else None
-        except ValueError:
-            data = None
-        events: list = []
-        for key, answer, seq in self._pending_entries(data):
-            if seq > self._seqs.get(key, 0):
-                events += await self._retry_pending(key, answer, seq)
-        return events
+        return self._ask_browser(callback)
 
     async def _question(self, key: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The question named by an event and a copy of its answer (None for an unknown key).

@@ -20,6 +20,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Iterable
 from datetime import UTC
 from typing import Any, ClassVar
 
@@ -241,6 +242,19 @@ class TimedSession(TabOwned, mixin=True):
         self._seq = min(max(self._seq + 1, time.time_ns() // 1000), MAX_SEQ)
         return self._seq
 
+    def _stamp(self, keys: Iterable[str], seq: int | None = None) -> dict[str, int]:
+        """The sequence numbers of the answers one change touched (in `keys`' order): a new number each,
+        or a retried change's own `seq`; kept in `_seqs` (the reply hands them to the browser as pending)."""
+        changed = {k: self._next_seq() if seq is None else seq for k in keys}
+        if seq is not None:
+            self._seq = max(self._seq, seq)
+        self._seqs = {**self._read("_seqs"), **changed}
+        return changed
+
+    def _pending_answer(self, key: str) -> dict[str, Any]:
+        """An answer as the browser keeps it pending (and hands it back to `_retry_pending`): an object."""
+        return self._read("_answers")[key]
+
     def _local_scripts(self, changed: dict[str, int] | None = None) -> list:
         """The answers kept in local storage too (none in a preview: it keeps nothing).
 
@@ -252,7 +266,7 @@ class TimedSession(TabOwned, mixin=True):
             return []
         answers = self._read("_answers")
         payload = {**self._position(), "answers": answers, "sessionId": self._session_id}
-        pending = {k: {"answer": answers[k], "seq": seq} for k, seq in (changed or {}).items() if k in answers}
+        pending = {k: {"answer": self._pending_answer(k), "seq": seq} for k, seq in (changed or {}).items() if k in answers}
         return [portal_call(f"window.portalSurvey.reply({json_text(self.store_key)}, {json_text(payload)}, "
                             f"{json_text(pending)})")]
 
@@ -603,6 +617,28 @@ class TimedSession(TabOwned, mixin=True):
             return events
         return [*events, portal_call(f"window.portalSurvey.confirmed({json_text(self.store_key)}, "
                                      f"{json_text({'sessionId': self._session_id, 'seqs': confirmed})})")]
+
+    # --- Continue with the browser's pending answers ---------------------------------------------
+    def _ask_browser(self, callback: Any) -> Any:
+        """Ask the browser for its pending answers (`callback` gets them, as JSON): a step that would say an
+        answer is required first takes the one the page may still hold (its event's state write was
+        refused). None without a local copy (a preview), where there is nothing to ask."""
+        if not self.store_key:
+            return None
+        return portal_call(f"window.portalSurvey.pendingAnswers({json_text(self.store_key)})", callback=callback)
+
+    async def _take_pending(self, pending: Any) -> list:
+        """The browser's pending answers ({key: {"answer", "seq"}}, as JSON): each one newer than the
+        state's change of the same answer is applied (as a retried change)."""
+        try:
+            data = json.loads(pending) if isinstance(pending, str) and len(pending) <= MAX_BRIDGE_LENGTH else None
+        except ValueError:
+            data = None
+        events: list = []
+        for key, answer, seq in self._pending_entries(data):
+            if seq > self._seqs.get(key, 0):
+                events += await self._retry_pending(key, answer, seq)
+        return events
 
     async def _report(self, kind: Any, data: dict[str, Any]) -> list:
         """A report of the kind's own (e.g. how far the screenshot was scrolled)."""

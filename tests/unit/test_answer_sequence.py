@@ -9,10 +9,8 @@ event loads is a copy taken before the refused event ran."""
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import json
-from typing import Any
 
 import pytest
 
@@ -20,6 +18,7 @@ from portal.domain import survey_view as view
 from portal.services.test_definitions import TestDefinition
 from portal.states import taking_core
 from portal.states.survey import SurveyState
+from tests.support.pending import calls, confirmed_seqs, driven_state, replied_pending, run
 
 QUESTIONS = [
     {"key": "role", "type": "single-choice", "text": "Your role?", "isRequired": True,
@@ -39,59 +38,11 @@ def queued(monkeypatch) -> list:
 
 @pytest.fixture
 def state(monkeypatch, queued) -> SurveyState:
-    from portal.states import question_flow, timed_session
-
-    for module in (question_flow, timed_session):
-        monkeypatch.setattr(module, "portal_call", lambda code, callback=None: ("portal_call", code))
-    async def fresh(self):
-        return DEFINITION
-
-    monkeypatch.setattr(SurveyState, "_fresh_definition", fresh)
-    monkeypatch.setattr(SurveyState, "_definition", lambda self: DEFINITION)
-    s = SurveyState()
-    s.test_id, s.store_key, s._session_id, s._key = 41, "41-survey-answers", 9, "account:1"
-    s._show_kind(DEFINITION)
+    s = driven_state(monkeypatch, SurveyState, DEFINITION, "41-survey-answers")
     s._restore({}, {"index": 0, "navigationHistory": [0]}, DEFINITION)
     s._refresh(DEFINITION)
     assert s.phase == view.QUESTIONS
     return s
-
-
-def run(coro) -> Any:
-    return asyncio.run(coro)
-
-
-def calls(events: Any, name: str) -> list[list[Any]]:
-    """The arguments of each window.portalSurvey.<name>(...) call among the events (portal_call is
-    recorded as ("portal_call", code) by the fixture)."""
-    events = events if isinstance(events, list) else [events]
-    found = []
-    decoder = json.JSONDecoder()
-    for event in events:
-        if not (isinstance(event, tuple) and event[0] == "portal_call"):
-            continue
-        code = event[1]
-        prefix = f"window.portalSurvey.{name}("
-        if not code.startswith(prefix):
-            continue
-        rest, args = code[len(prefix):-1], []
-        while rest:
-            value, end = decoder.raw_decode(rest)
-            args.append(value)
-            rest = rest[end:].lstrip(", ")
-        found.append(args)
-    return found
-
-
-def replied_pending(events: Any) -> dict[str, Any]:
-    """The pending answers a reply hands the browser (window.portalSurvey.reply(key, copy, pending))."""
-    (found,) = calls(events, "reply")
-    return found[2]
-
-
-def confirmed_seqs(events: Any) -> dict[str, int]:
-    (found,) = calls(events, "confirmed")
-    return found[1]["seqs"]
 
 
 def pending_report(pending: dict[str, Any]) -> str:

@@ -135,6 +135,37 @@ def follow_up(content: Content, chosen_letter: str) -> str:
     return custom or FOLLOW_UP.format(letter=chosen_letter)
 
 
+# The answers' keys in the draft (and the browser's copy): the chosen concept and the reason for it.
+CHOICE, REASON = "selectedConcept", "answer"
+
+
+def kept_value(value: Any) -> Any:
+    """A choice or reason as the browser's copy may hold it: the value itself, or an object with it
+    (a pending change {"value", "concept"?}, or a keystroke kept before the server answered)."""
+    return value.get("value") if isinstance(value, dict) else value
+
+
+def pending_choice(entry: Any, keys: set[str]) -> str | None:
+    """A pending choice the browser hands back ({"value": concept key}): the key, when it is one of
+    the test's concepts; else None (refused)."""
+    if not isinstance(entry, dict) or set(entry) != {"value"}:
+        return None
+    value = entry["value"]
+    return value if isinstance(value, str) and value in keys else None
+
+
+def pending_reason(entry: Any, chosen: str) -> str | None:
+    """A pending reason the browser hands back ({"value": text, "concept": the concept it was typed
+    for}): the text, when it was typed for the concept now chosen and is not longer than an answer may
+    be; else None (refused: a reason never moves to another concept)."""
+    if not isinstance(entry, dict) or set(entry) != {"value", "concept"}:
+        return None
+    text, concept = entry["value"], entry["concept"]
+    if not chosen or concept != chosen or not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH:
+        return None
+    return text
+
+
 def answer_message(text: Any, limited: bool) -> str | None:
     """The follow-up answer's rule (section 5): required, at least 15 words when limited, at most 10000."""
     if not isinstance(text, str) or not text.strip():
