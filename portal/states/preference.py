@@ -25,6 +25,7 @@ from portal.domain.kinds import preference as rules
 from portal.domain.kinds.base import order_seed
 from portal.domain.survey_answers import MAX_TEXT_LENGTH, paste_metadata_ok, word_count
 from portal.services.test_definitions import TestDefinition
+from portal.states.browser import run_script
 from portal.states.timed_session import END, THANK_YOU, TimedSession
 from portal.states.worker_details_step import WorkerDetailsStep
 
@@ -227,7 +228,7 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
         self.phase = ANSWER
         self.answer_error = ""
         events = await self._save()
-        return [self._url_script(), rx.call_script("window.scrollTo(0, 0)"), *events]
+        return [self._url_script(), run_script("window.scrollTo(0, 0)"), *events]
 
     @rx.event
     async def back_to_choose(self):

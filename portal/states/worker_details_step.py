@@ -14,7 +14,7 @@ import reflex as rx
 from portal import db
 from portal.domain import geography, worker_details
 from portal.services import test_taking, workers
-from portal.states.browser import toast
+from portal.states.browser import run_script, toast
 from portal.states.timed_session import END
 
 
@@ -89,7 +89,7 @@ class WorkerDetailsStep(rx.State, mixin=True):
         if not self.details:
             self.details = worker_details.empty_details()
         events = await self._save()
-        return [self._url_script(), rx.call_script("window.scrollTo(0, 0)"), *events]
+        return [self._url_script(), run_script("window.scrollTo(0, 0)"), *events]
 
     @rx.var(cache=True)
     def state_options(self) -> list[list[str]]:
