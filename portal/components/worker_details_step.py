@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.components.questions import INPUT
+from portal.components.questions import INPUT, TEXT_DEBOUNCE_MS
 from portal.domain import geography, worker_details
 from portal.domain import survey_view as view
 
@@ -18,6 +18,13 @@ _SELECT = {
     "width": "100%", "height": "40px", "padding": "0 10px", "fontSize": "16px", "borderRadius": "var(--radius-2)",
     "border": "1px solid var(--gray-7)", "background": "var(--color-surface)", "color": "var(--gray-12)",
 }
+
+
+def _kept_in_browser(S, field: str) -> dict:
+    """Each keystroke goes to the browser's copy of the draft at once (assets/portal.js), as a text
+    answer's does: a tab closed before the field was left keeps what was typed."""
+    return {"data-answer-key": worker_details.detail_key(field), "data-test-id": S.test_id.to_string(),
+            "data-store-key": S.store_key}
 
 
 def _detail_control(S, field: str, field_id: str) -> rx.Component:
@@ -41,12 +48,15 @@ def _detail_control(S, field: str, field_id: str) -> rx.Component:
             on_change=S.lookup_worker.debounce(worker_details.LOOKUP_DEBOUNCE_MS), size="3", width="100%",
             # Leaving the field (a click on Submit blurs it first) keeps what was typed at once, so a
             # Submit within the look-up's debounce does not find the worker ID empty.
-            on_blur=lambda v: S.set_detail("workerId", v),
+            on_blur=lambda v: S.set_detail("workerId", v), custom_attrs=_kept_in_browser(S, field),
         )
     kind = "email" if field in ("email", "paymentEmail") else ("tel" if field == "phoneNumber" else "text")
     return rx.input(
         default_value=S.details.get(field, ""), key=S.epoch.to_string() + "-" + field, id=field_id, type=kind,
+        # Sent while typing (debounced, as a text answer is) and at once on leaving the field.
+        on_change=lambda v: S.set_detail(field, v).debounce(TEXT_DEBOUNCE_MS),
         on_blur=lambda v: S.set_detail(field, v), size="3", width="100%", disabled=busy,
+        custom_attrs=_kept_in_browser(S, field),
     )
 
 

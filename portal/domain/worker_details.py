@@ -334,3 +334,62 @@ def clean_worker_id(value: Any) -> str | None:
     if not text or len(text) > WORKER_ID_MAX or not _WORKER_ID.match(text):
         return None
     return text
+
+
+# --- kept pending in the browser (issue 18, item 3) ---------------------------------------------------
+# The browser's copy of a draft keeps each detail beside the answers, under its own key: a change is
+# pending there (in local storage) until a later event confirms that the stored state holds it, as an
+# answer is (portal/states/timed_session.py). Keystrokes are kept there too before the field is left.
+
+DETAIL_KEY_PREFIX = "detail:"
+DIFFERENT_PAYMENT = "differentPayment"  # the checkbox 'I want to be paid to a different email'
+INPUT_MAX = 300  # what a field keeps of what arrives (the rules' own limits are checked on Submit)
+
+
+def detail_key(field: str) -> str:
+    """The key of a field (or of the checkbox, DIFFERENT_PAYMENT) in the browser's copy."""
+    return DETAIL_KEY_PREFIX + field
+
+
+def is_detail_key(key: Any) -> bool:
+    return isinstance(key, str) and key.startswith(DETAIL_KEY_PREFIX)
+
+
+def browser_details(details: Mapping[str, str], different_payment: bool, enabled: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The enabled fields and the checkbox as the browser keeps them: {key: {"value": ...}}."""
+    kept: dict[str, dict[str, Any]] = {detail_key(f): {"value": details.get(f, "")} for f in enabled if f in FIELDS}
+    if kept:
+        kept[detail_key(DIFFERENT_PAYMENT)] = {"value": different_payment is True}
+    return kept
+
+
+def pending_detail(key: Any, entry: Any, enabled: Iterable[str]) -> tuple[str, str | bool] | None:
+    """A detail the browser kept ({"value": ...} under `detail_key`): (field, value) for an enabled field
+    with text (cut at INPUT_MAX) or the checkbox with true or false; None for anything else (another
+    key, a field not enabled, a malformed entry)."""
+    if not is_detail_key(key) or not isinstance(entry, Mapping):
+        return None
+    field, value = key[len(DETAIL_KEY_PREFIX):], entry.get("value")
+    if field == DIFFERENT_PAYMENT:
+        return (field, value) if isinstance(value, bool) else None
+    if field in FIELDS and field in set(enabled) and isinstance(value, str):
+        return field, value[:INPUT_MAX]
+    return None
+
+
+def split_browser_copy(answers: Mapping[str, Any], enabled: Iterable[str]) -> tuple[dict[str, Any], dict[str, str], bool | None]:
+    """The browser's copy of the answers: the answers themselves, and the details it holds (the newest
+    this browser had: typed or pending) with the checkbox (None when it holds none)."""
+    enabled = tuple(enabled)
+    own = {k: v for k, v in answers.items() if not is_detail_key(k)}
+    details: dict[str, str] = {}
+    different: bool | None = None
+    for key, entry in answers.items():
+        found = pending_detail(key, entry, enabled)
+        if found is None:
+            continue
+        if found[0] == DIFFERENT_PAYMENT:
+            different = found[1] is True
+        else:
+            details[found[0]] = str(found[1])
+    return own, details, different

@@ -136,6 +136,8 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
     def _pending_answer(self, key: str) -> dict[str, Any]:
         """The browser keeps a pending choice as {"value"} and a reason as {"value", "concept"}: the
         concept it was typed for."""
+        if key not in (CHOICE, REASON):
+            return super()._pending_answer(key)
         value = self._answers[key]
         return {"value": value, "concept": self._answers.get(CHOICE, "")} if key == REASON else {"value": value}
 
@@ -170,7 +172,7 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
                 return []
             changed = self._set_reason(text, seq)
         else:
-            return []
+            return await super()._retry_pending(key, answer, seq)
         self._show_answer(await self._fresh_definition())
         return await self._save(changed)
 

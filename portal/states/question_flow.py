@@ -142,7 +142,8 @@ class QuestionFlow(rx.State, mixin=True):
     async def _retry_pending(self, key: str, answer: dict[str, Any], seq: int) -> list:
         definition = await self._fresh_definition()
         if not any(q.get("key") == key for q in definition.questions):
-            return []  # not this test's question: nothing to apply (and no message per entry)
+            # Not this test's question: another part's (the personal-info step), or nothing to apply.
+            return await super()._retry_pending(key, answer, seq)
         return await self._apply(key, answer, seq)
 
     # --- Continue with the browser's pending answers ---------------------------------------------

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-from http.cookies import CookieError, SimpleCookie
 from urllib.parse import unquote
 
 import reflex as rx
@@ -22,6 +21,7 @@ from portal.domain.ids import whole_number
 from portal.services.rating_page import open_page
 from portal.services.test_loading import TestNotFound
 from portal.states.auth import SessionState, session_token, sign_in_url_for
+from portal.states.auth_cookie import cookies_of
 from portal.states.tab_owner import TabOwned, owned_state
 from portal.states.route_params import route_arg
 from portal.states.browser import portal_call
@@ -35,6 +35,8 @@ TAKING_VIEWS = frozenset({test_access.SCREENER, test_access.SURVEY_VIEW, test_ac
                           test_access.PREFERENCE_VIEW})
 # Completed freemium tests lead to joining for free: the sign-up page.
 FREE_JOIN_PATH = "/sign-up"
+# Set by the browser after a submission: the tests completed in it (a JSON list of ids).
+COMPLETED_COOKIE = "completedTests"
 
 
 class RateState(TabOwned, rx.State):
@@ -125,12 +127,10 @@ class RateState(TabOwned, rx.State):
 
     def _completed_tests(self) -> set[int]:
         """The tests this browser recorded as completed (the 'completedTests' cookie set after a submission)."""
-        raw = self.router.headers.cookie or ""
-        jar = SimpleCookie()
+        raw = cookies_of(self).get(COMPLETED_COOKIE)
         try:
-            jar.load(raw)
-            values = json.loads(unquote(jar["completedTests"].value)) if "completedTests" in jar else []
-        except (CookieError, ValueError, KeyError):
+            values = json.loads(unquote(raw)) if raw is not None else []
+        except ValueError:
             return set()
         return {v for v in values if isinstance(v, int) and not isinstance(v, bool)} if isinstance(values, list) else set()
 

@@ -95,10 +95,14 @@ class TabOwned(rx.State, mixin=True):
         return payload
 
 
-def _loaded_states(state: rx.State):
-    yield state
-    for substate in state.substates.values():
-        yield from _loaded_states(substate)
+def _loaded_states(state: rx.State) -> list[rx.State]:
+    """This state and every substate loaded under it."""
+    found, todo = [], [state]
+    while todo:
+        state = todo.pop()
+        found.append(state)
+        todo.extend(state.substates.values())
+    return found
 
 
 _MISSING = object()
@@ -163,11 +167,23 @@ def _at_defaults(state: rx.State) -> bool:
     return True
 
 
+# Per state class: whether it records its owner (Reflex's own states do not).
+_OWNED: dict[type, bool] = {}
+
+
+def _owned(cls: type) -> bool:
+    found = _OWNED.get(cls)
+    if found is None:
+        found = _OWNED[cls] = "_tab_owner" in cls.__fields__
+    return found
+
+
 def _claim(state: rx.State, owner: str) -> None:
     """Make `state` this owner's: a state holding someone else's values is reset first. A state still at
     its defaults holds nobody's data: it is claimed without being marked changed, so a page load does not
     save every state of the app for the tab (a state the event then changes is saved with its owner)."""
-    if "_tab_owner" not in type(state).__fields__ or state._tab_owner == owner:
+    values = state.__dict__
+    if values.get("_tab_owner", "") == owner or not _owned(type(state)):  # the field's value, without its descriptor
         return
     if _at_defaults(state):
         state.__dict__["_tab_owner"] = owner  # not a change: nothing to save, nothing to send
@@ -189,6 +205,6 @@ class TabOwnerMiddleware(Middleware):
         root = state._get_root_state()
         fresh = event.name in (get_event(root, CompileVars.HYDRATE), get_event(root, CompileVars.HYDRATE_AND_LOAD))
         owner = await owner_of(session_token(root), fresh=fresh)
-        for loaded in list(_loaded_states(root)):
+        for loaded in _loaded_states(root):
             _claim(loaded, owner)
         return None

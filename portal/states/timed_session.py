@@ -207,7 +207,10 @@ class TimedSession(TabOwned, mixin=True):
         self.extensions = int(row.extensions)
 
     def _restore(self, answers: Any, position: Any, definition: TestDefinition) -> None:
-        answers = answers if isinstance(answers, dict) else {}
+        """Take a draft: the server's, or the browser's copy, whose answers hold the details too (the
+        newest this browser had: typed or pending), newer than its position's."""
+        answers, typed_details, typed_different = worker_details.split_browser_copy(
+            answers if isinstance(answers, dict) else {}, self.personal_fields)
         position = position if isinstance(position, dict) else {}
         rev = position.get("rev")
         self._rev = rev if isinstance(rev, int) and not isinstance(rev, bool) else 0
@@ -218,6 +221,10 @@ class TimedSession(TabOwned, mixin=True):
         if self.personal_fields and isinstance(details, dict):
             self.details = {k: v for k, v in details.items() if k in worker_details.FIELDS and isinstance(v, str)}
             self.different_payment = position.get("differentPayment") is True
+        if typed_details:
+            self.details = {**(self.details or worker_details.empty_details()), **typed_details}
+        if typed_different is not None:
+            self.different_payment = typed_different
         self._restore_kind(answers, position, definition)
         if position.get("step") == END and self.personal_fields:
             self.phase = END
@@ -255,6 +262,10 @@ class TimedSession(TabOwned, mixin=True):
         """An answer as the browser keeps it pending (and hands it back to `_retry_pending`): an object."""
         return self._read("_answers")[key]
 
+    def _browser_answers(self) -> dict[str, Any]:
+        """What the browser's copy keeps as answers, by key (the personal-info step adds its details)."""
+        return self._read("_answers")
+
     def _local_scripts(self, changed: dict[str, int] | None = None) -> list:
         """The answers kept in local storage too (none in a preview: it keeps nothing).
 
@@ -264,7 +275,7 @@ class TimedSession(TabOwned, mixin=True):
         them from the stored state (`_confirm_pending`)."""
         if not self.store_key:
             return []
-        answers = self._read("_answers")
+        answers = self._browser_answers()
         payload = {**self._position(), "answers": answers, "sessionId": self._session_id}
         pending = {k: {"answer": self._pending_answer(k), "seq": seq} for k, seq in (changed or {}).items() if k in answers}
         return [portal_call(f"window.portalSurvey.reply({json_text(self.store_key)}, {json_text(payload)}, "
