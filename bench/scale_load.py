@@ -639,6 +639,7 @@ def run_level(stack: Stack, database_url: str, test_id: int, count: int, workers
     load, cpu0, wall0 = os.getloadavg()[0], cpu_seconds(), time.perf_counter()
     expired_before = stack.lock_expiries()
     portal_cpu0 = group_cpu_seconds(stack.portal_pgids)
+    log(f"  portal: {count} tabs arrive")  # a marker for a profiler started alongside
     with RssSampler(stack.portal_pgids) as portal_rss:
         portal, people = asyncio.run(portal_level(stack.portal_url, accounts, test_id, opts))
     portal_cpu = group_cpu_seconds(stack.portal_pgids) - portal_cpu0
@@ -648,6 +649,7 @@ def run_level(stack: Stack, database_url: str, test_id: int, count: int, workers
     blank, blank_rss, blank_cpu = None, None, 0.0
     if stack.blank_url and stack.blank_proc:
         blank_cpu0 = group_cpu_seconds([stack.blank_proc.pid])
+        log(f"  blank app: {count} tabs arrive")
         with RssSampler([stack.blank_proc.pid]) as blank_rss:
             blank = asyncio.run(blank_level(stack.blank_url, count, opts))
         blank_cpu = group_cpu_seconds([stack.blank_proc.pid]) - blank_cpu0

@@ -61,6 +61,7 @@ from portal.states.sign_in import SignInState
 from portal.states.event_guard import guard_events, on_backend_exception
 from portal.states.render_failure import on_frontend_exception
 from portal.components.page_failure import page_error_boundary
+from portal.states.page_load import PageLoadInHydrate
 from portal.states.tab_owner import TabOwnerMiddleware
 
 BRAND = "Participants Portal"
@@ -103,6 +104,8 @@ guard_events()
 
 # Tabs belong to one person at a time: states filled for someone else are reset before any event.
 app.add_middleware(TabOwnerMiddleware(), index=0)
+# A tab's page load runs inside its hydrate event (one event per opened tab, not a chain of four).
+app.add_middleware(PageLoadInHydrate())
 # Start-up's objects leave the garbage collector's walks (portal/gc_tuning.py: long pauses under load).
 app.register_lifespan_task(gc_tuning.settle_heap)
 # Every backend worker delivers the e-mail outbox (when SMTP is configured).

@@ -1,0 +1,61 @@
+"""A page's load runs inside its hydrate: one event per opened tab instead of a chain of four.
+
+When a tab connects (a new tab, a reload, a reconnect), Reflex 0.10 sends `hydrate_and_load`: it
+sends the state snapshot and queues `on_load_internal`, which queues the page's on_load handlers
+and then `set_is_hydrated`. Each of those is an event of its own: its lock (or lease), its state
+load, the middleware, its delta computed and sent. For the rating page that was four events (and
+three more websocket frames) per opened tab.
+
+`PageLoadInHydrate` (a middleware, added after the tab-owner check) takes the hydrate event and runs
+the same steps in it, under its one lock, as Reflex itself does when it rehydrates a state inline
+(`BaseStateEventProcessor._rehydrate`): Reflex's own `hydrate_and_load` sends the snapshot, then each
+on_load handler of the page runs with its delta and events sent as its own event's would be, then
+`is_hydrated` is set. A background on_load handler is queued as before. What the browser sees is
+the same deltas in the same order; a navigation inside the app (not a hydrate) still runs its page's
+on_load chain as Reflex queues it.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from reflex.middleware import Middleware
+from reflex.state import OnLoadInternalState, State, StateUpdate, _load_events_for_page
+from reflex_base.constants import CompileVars
+from reflex_base.event import Event
+from reflex_base.event.context import EventContext
+from reflex_base.event.processor.base_state_processor import _prepare_event_payload, chain_updates, process_event
+from reflex_base.registry import RegistrationContext
+from reflex_base.utils.format import format_event_handler
+
+
+@functools.cache
+def _hydrate_name() -> str:
+    return format_event_handler(State.event_handlers[CompileVars.HYDRATE_AND_LOAD])
+
+
+class PageLoadInHydrate(Middleware):
+    async def preprocess(self, app, state, event):  # noqa: ANN001 - Reflex's middleware signature
+        if event.name != _hydrate_name():
+            return None
+        root = state._get_root_state()
+        hydrate = State.event_handlers[CompileVars.HYDRATE_AND_LOAD]
+        # Reflex's hydrate: client storage, the snapshot (sent), and [on_load_internal] when the page loads.
+        chained = await hydrate.fn(root, **_prepare_event_payload(hydrate, event.payload))
+        await chain_updates(None, root_state=root, handler_name=hydrate.fn.__qualname__)
+        if chained:
+            await self._load_page(root)
+        return StateUpdate()  # processed: nothing more to send, nothing queued
+
+    @staticmethod
+    async def _load_page(root: State) -> None:
+        """The page's on_load handlers, then is_hydrated: what `on_load_internal` would have queued."""
+        registry = RegistrationContext.get().event_handlers
+        on_load = await root.get_state(OnLoadInternalState)
+        for load in Event.from_event_type(_load_events_for_page(on_load) or []):
+            registered = registry[load.name]
+            if registered.handler.is_background:  # runs as Reflex runs it: queued, outside this lock
+                await EventContext.get().enqueue(load)
+                continue
+            await process_event(handler=registered.handler, payload=load.payload,
+                                state=await root.get_state(registered.states[0]), root_state=root)
