@@ -76,6 +76,7 @@ from bench.survey_flow import (  # noqa: E402 - after the path
     Samples,
     Tab,
     answer_objects,
+    frontend_hashes,
     import_bench_survey,
     make_participant_accounts,
     percentiles,
@@ -515,7 +516,8 @@ class BlankTab(Tab):
 
     async def open_page(self, until_phase: str = "") -> None:
         marker, router_data = self._router_data()
-        await self.client.connect({"name": self.events.hydrate, "payload": {}, "router_data": router_data})
+        await self.client.connect({"name": self.events.hydrate, "payload": self._hydrate_payload(),
+                                   "router_data": router_data})
         update = await self._until_echo(marker)
         while True:
             names = [k for k in update.delta if k.endswith("blank_state")]
@@ -774,6 +776,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--portal-redis", default=PORTAL_REDIS, help="the portal's Redis db (flushed)")
     parser.add_argument("--blank-redis", default=BLANK_REDIS, help="the blank app's Redis db (flushed)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (server logs)")
+    parser.add_argument("--no-hashes", action="store_true",
+                        help="first hydrates without the hashes of the page's compiled defaults (a browser sends them)")
     return parser.parse_args()
 
 
@@ -800,6 +804,12 @@ def main() -> None:
             database_url = prepare_database("postgres", folder, opts.pg_name)
             stacks = [(w, running_stack(opts, database_url, w or None, folder)) for w in opts.workers]
         test_id = import_bench_survey(database_url)
+        if not opts.no_hashes:  # each tab's first hydrate carries the hashes a browser sends (survey_flow.Tab)
+            Tab.hashes = frontend_hashes(ROOT, "portal.portal")[0]
+            if not opts.url:
+                BlankTab.hashes, names = frontend_hashes(write_blank_app(folder / "blank-hashes"), "blank.blank")
+                # at its defaults the blank state is not in the first hydrate's delta: its name from the app
+                BlankTab.noop = next(f"{n}.noop" for n in names if n.endswith("blank_state"))
         for workers, stack_cm in stacks:
             with stack_cm as stack:
                 for count in opts.levels:

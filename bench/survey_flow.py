@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -229,8 +230,33 @@ class SavedAnswers:
                 self.asked = True
 
 
+HASHES_SCRIPT = """
+import json, sys
+sys.path.insert(0, ".")
+import {module}  # noqa: the app, so that every state class is registered
+from reflex.compiler.utils import compile_state
+from reflex.state import State, state_snapshot_hashes
+snapshot = compile_state(State)
+print(json.dumps({"hashes": state_snapshot_hashes(snapshot), "states": sorted(snapshot)}))
+"""
+
+
+def frontend_hashes(app_dir: Path, module: str) -> tuple[list[str], list[str]]:
+    """What a browser sends with its first hydrate (Reflex 0.10: `initialStateHashes`, the hashes of the
+    compiled default state, worked out as the compiler does): the server then sends only the vars that
+    differ from the defaults the page already holds. Computed in a fresh interpreter in the app's folder;
+    with the full names of the app's states."""
+    out = subprocess.run([str(VENV_BIN / "python"), "-c", HASHES_SCRIPT.replace("{module}", module)], cwd=app_dir,
+                         capture_output=True, text=True, check=True, timeout=300)
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    return found["hashes"], found["states"]
+
+
 class Tab:
     """A participant's browser tab on /test/{id}/rate: the router data and the events it sends."""
+
+    # The first hydrate's `hashes` (frontend_hashes), as a browser sends them; empty: none sent.
+    hashes: list[str] = []
 
     ROUTER_VAR = "rx_router_url_rx_state_"
     HYDRATED_VAR = "is_hydrated_rx_state_"
@@ -260,6 +286,7 @@ class Tab:
         self.redirect: str | None = None
         self.saved = SavedAnswers()
         self.test_id = test_id
+        self.hydrated_once = False
 
     def _router_data(self) -> tuple[str, dict[str, Any]]:
         self.seq += 1
@@ -295,7 +322,8 @@ class Tab:
     async def open_page(self, until_phase: str = "welcome") -> None:
         """Connect with the hydrate event; wait for the page's on_load chain to show the survey's welcome."""
         marker, router_data = self._router_data()
-        await self.client.connect({"name": self.events.hydrate, "payload": {}, "router_data": router_data})
+        await self.client.connect({"name": self.events.hydrate, "payload": self._hydrate_payload(),
+                                   "router_data": router_data})
         await self._until_echo(marker)
         # on_load_internal -> RateState.load_page: the view is 'survey', entered in the same event
         while not (self.hydrated and self.view == "survey"):
@@ -311,6 +339,13 @@ class Tab:
         while self.phase != until_phase:
             self._observe(await self.client.next_update(UPDATE_TIMEOUT))
             self._check()
+
+    def _hydrate_payload(self) -> dict[str, Any]:
+        """A browser's first hydrate carries the hashes of the defaults its page holds; a reconnect does not."""
+        if self.hashes and not self.hydrated_once:
+            self.hydrated_once = True
+            return {"hashes": self.hashes}
+        return {}
 
     async def send(self, name: str, payload: dict[str, Any] | None = None) -> float:
         """Send an event; wait for the update that answers it; return the latency in ms."""

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from growthbook import GrowthBook
+from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from portal.domain.flag_attributes import growthbook_attributes
@@ -84,25 +85,31 @@ def enabled_flags(
     if account_id is None:
         return result
     try:
-        flags = {f.key: f for f in session.exec(select(FeatureFlag).where(FeatureFlag.key.in_(keys))).all()}
-        overrides = {
-            o.flag_key: o.enabled
-            for o in session.exec(
-                select(FeatureFlagUser).where(FeatureFlagUser.account_id == account_id, FeatureFlagUser.flag_key.in_(keys))
-            ).all()
-        }
+        rows = session.execute(_FLAGS_AND_OVERRIDES, {"account_id": account_id, "keys": list(keys)}).all()
         decided = _growthbook_decisions(session, account_id, keys) if growthbook else None
     except Exception:
         log.exception("feature flags could not be read; treating them as off")
         return result
+    flags = {key: (enabled, percentage) for key, enabled, percentage, _ in rows}
+    overrides = {key: override for key, _, _, override in rows if override is not None}
     for key in keys:
         if key in overrides:
-            result[key] = overrides[key]
+            result[key] = bool(overrides[key])
         elif decided is not None and key in decided:
             result[key] = decided[key]
-        elif key in flags and flags[key].enabled:
-            result[key] = in_rollout(key, account_id, flags[key].percentage)
+        elif key in flags and flags[key][0]:
+            result[key] = in_rollout(key, account_id, flags[key][1])
     return result
+
+
+# Each asked flag with the account's override, if any (an override exists only for a flag in the table:
+# its foreign key): one statement, built once.
+_FLAGS_AND_OVERRIDES = (
+    select(FeatureFlag.key, FeatureFlag.enabled, FeatureFlag.percentage, FeatureFlagUser.enabled)
+    .outerjoin(FeatureFlagUser, (FeatureFlagUser.flag_key == FeatureFlag.key)
+               & (FeatureFlagUser.account_id == bindparam("account_id")))
+    .where(FeatureFlag.key.in_(bindparam("keys", expanding=True)))
+)
 
 
 def user_and_flags(*, session: Session, token: str | None, keep: list | None = None) -> tuple[Any, dict[str, bool]]:

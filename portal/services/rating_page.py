@@ -17,7 +17,7 @@ from sqlmodel import Session
 
 from portal.domain import test_access
 from portal.domain.accounts import CurrentUser
-from portal.services import review_sessions, screener, test_loading, test_taking
+from portal.services import review_sessions, test_loading, test_taking
 from portal.services.errors import ServiceError
 from portal.services.flags import user_and_flags
 from portal.services.sessions import resolve_user
@@ -38,13 +38,9 @@ def open_test(*, session: Session, token: str | None, test_id: Any, respondent_p
     account_id = user.account_id if user else None
     if account_id is not None and restart and isinstance(test_id, int):
         review_sessions.restart(session=session, test_id=test_id, account_id=account_id, now=now)
-    passed = False
-    if account_id is not None and isinstance(test_id, int):
-        passed = bool(screener.get_result(session=session, test_id=test_id,
-                                          respondent_key=review_sessions.respondent_key(account_id)))
+    # The participant's screener result is read with the test's other rows.
     return test_loading.load_test(session=session, test_id=test_id, account_id=account_id,
-                                  respondent_project_id=respondent_project_id, screener_passed=passed,
-                                  completed=completed is True, now=now)
+                                  respondent_project_id=respondent_project_id, completed=completed is True, now=now)
 
 
 @dataclass

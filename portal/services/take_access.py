@@ -13,13 +13,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from portal.domain import kinds
 from portal.domain import test_access as access
-from portal.domain.ids import whole_number
-from portal.domain.test_access import respondent_key
-from portal.models import ScreenerResponse
 from portal.services import test_loading
 from portal.services.errors import ServiceError
 from portal.services.test_loading import TestLoad, TestNotFound
@@ -42,15 +39,10 @@ def project_of(respondent: str | None) -> str | None:
 
 def decide(*, session: Session, test_id: Any, account_id: int | None, respondent: str | None = None,
            now: datetime | None = None) -> TestLoad:
-    """The rating page's decision for this caller (TestNotFound for an unknown test)."""
-    passed = False
-    number = whole_number(test_id) if isinstance(test_id, int) else None
-    if account_id is not None and number is not None:
-        passed = session.exec(select(ScreenerResponse.is_passed).where(
-            ScreenerResponse.test_id == number, ScreenerResponse.respondent_key == respondent_key(account_id),
-        )).first() is True
+    """The rating page's decision for this caller (TestNotFound for an unknown test); the participant's
+    stored screener result is read with the test's other rows."""
     return test_loading.load_test(session=session, test_id=test_id, account_id=account_id,
-                                  respondent_project_id=project_of(respondent), screener_passed=passed, now=now)
+                                  respondent_project_id=project_of(respondent), now=now)
 
 
 def require(*, session: Session, test_id: Any, account_id: int | None, respondent: str | None = None,

@@ -3,7 +3,7 @@
 The service reads the test and the participant's rows, turns them into `AccessFacts`
 (portal/domain/test_loading.py says how rows read as facts), lets `test_access.decide_access()`
 name the state and `test_access.next_view()` pick the screen. It never judges the screener
-(`screener_passed` comes from the screener service) and never starts a session.
+(the participant's stored screener result is read, never judged) and never starts a session.
 
 Choices (docs/decisions.md, "Loading a test (issue 5)"):
 - Quotas count the test's reviews plus other respondents' review sessions that are active and
@@ -16,11 +16,12 @@ Choices (docs/decisions.md, "Loading a test (issue 5)"):
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, exists
 from sqlmodel import Session, select
 
 from portal.domain import screener as screening
@@ -30,7 +31,8 @@ from portal.domain import test_loading as rules
 from portal.domain.ids import whole_number
 from portal.domain.reference_data import SENIORITY_KEYS
 from portal.domain.titles import test_page_title
-from portal.models import Account, Invite, ParticipantProfile, Qualification, Review, ReviewSession, Test, TestQualification
+from portal.models import (Account, Invite, ParticipantProfile, Qualification, Review, ReviewSession, ScreenerResponse, Test,
+                           TestQualification)
 from portal.services.errors import ServiceError
 from portal.settings import settings
 
@@ -67,6 +69,9 @@ class TestLoad:
     message_text: str
     message_link_label: str | None
     message_link_url: str | None
+    # The participant's review session in progress (active, within its deadline and the grace), read
+    # with the decision: the entry (services/test_taking.enter) takes it without reading it again.
+    session_id: int | None = None
 
 
 def _test_id(value: Any) -> int:
@@ -74,6 +79,70 @@ def _test_id(value: Any) -> int:
     if number is None or number > rules.MAX_TEST_ID:
         raise TestNotFound(MSG_NOT_FOUND)
     return number
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """What the access decision reads for a test and (signed in) one participant, in one statement."""
+
+    test: Test
+    any_qualification: bool
+    has_public: bool
+    invite_status: str | None = None
+    invite_expires_at: datetime | None = None
+    has_review: bool = False
+    screener_passed: bool | None = None
+    session_id: int | None = None
+    session_status: str | None = None
+    session_deadline_at: datetime | None = None
+
+
+def _latest(column: Any, *where: Any, order: tuple[Any, ...]) -> Any:
+    """`column` of the newest row (by `order`) matching `where`, as a subquery of the test's row."""
+    return select(column).where(*where).order_by(*order).limit(1).correlate(Test).scalar_subquery()
+
+
+@functools.cache
+def _rows_statement(signed_in: bool) -> Any:
+    """The test (its row), its qualifications and, signed in, the participant's latest invite, review,
+    screener result and latest review session: built once, run with bound values (`_rows`)."""
+    linked = select(TestQualification.test_id).where(TestQualification.test_id == Test.id).correlate(Test)
+    public = (select(TestQualification.test_id)
+              .join(Qualification, Qualification.id == TestQualification.qualification_id)
+              .where(TestQualification.test_id == Test.id, Qualification.is_public.is_(True)).correlate(Test))
+    columns: list[Any] = [Test, exists(linked).label("any_qualification"), exists(public).label("has_public")]
+    if signed_in:
+        account, key = bindparam("account_id"), bindparam("key")
+        invite = (Invite.test_id == Test.id, Invite.account_id == account)
+        by_newest_invite = (Invite.created_at.desc(), Invite.id.desc())
+        mine = (ReviewSession.test_id == Test.id, ReviewSession.respondent_key == key)
+        reviewed = select(Review.id).where(Review.test_id == Test.id, Review.respondent_key == key).correlate(Test)
+        columns += [
+            _latest(Invite.status, *invite, order=by_newest_invite).label("invite_status"),
+            _latest(Invite.expires_at, *invite, order=by_newest_invite).label("invite_expires_at"),
+            exists(reviewed).label("has_review"),
+            _latest(ScreenerResponse.is_passed, ScreenerResponse.test_id == Test.id, ScreenerResponse.respondent_key == key,
+                    order=(ScreenerResponse.id.desc(),)).label("screener_passed"),
+            _latest(ReviewSession.id, *mine, order=(ReviewSession.id.desc(),)).label("session_id"),
+            _latest(ReviewSession.status, *mine, order=(ReviewSession.id.desc(),)).label("session_status"),
+            _latest(ReviewSession.deadline_at, *mine, order=(ReviewSession.id.desc(),)).label("session_deadline_at"),
+        ]
+    return select(*columns).where(Test.id == bindparam("test_id"))
+
+
+def _rows(session: Session, test_id: int, own_key: str | None, account_id: int | None) -> _Rows | None:
+    """The rows of `_rows_statement` (None: no such test)."""
+    params: dict[str, Any] = {"test_id": test_id}
+    if own_key is not None:
+        params.update(account_id=account_id, key=own_key)
+    found = session.execute(_rows_statement(own_key is not None), params).first()
+    if found is None:
+        return None
+    values = found._mapping
+    return _Rows(test=found[0], **{name: values[name] for name in _ROW_FIELDS if name in values})
+
+
+_ROW_FIELDS = tuple(f for f in _Rows.__dataclass_fields__ if f != "test")
 
 
 def qualifications(session: Session, test_id: int) -> tuple[bool, bool]:
@@ -86,24 +155,8 @@ def qualifications(session: Session, test_id: int) -> tuple[bool, bool]:
     return bool(rows), any(bool(public) for public in rows)
 
 
-def _latest_invite(session: Session, test_id: int, account_id: int) -> Invite | None:
-    return session.exec(
-        select(Invite).where(Invite.test_id == test_id, Invite.account_id == account_id)
-        .order_by(Invite.created_at.desc(), Invite.id.desc()).limit(1)
-    ).first()
 
 
-def _latest_session(session: Session, test_id: int, key: str) -> ReviewSession | None:
-    return session.exec(
-        select(ReviewSession).where(ReviewSession.test_id == test_id, ReviewSession.respondent_key == key)
-        .order_by(ReviewSession.id.desc()).limit(1)
-    ).first()
-
-
-def _has_review(session: Session, test_id: int, key: str) -> bool:
-    return session.exec(
-        select(func.count()).select_from(Review).where(Review.test_id == test_id, Review.respondent_key == key)
-    ).one() > 0
 
 
 def _taken_places(session: Session, test: Test, own_key: str | None, now: datetime) -> dict[str, int | None]:
@@ -139,7 +192,8 @@ def _seniority_counts(session: Session, places: dict[str, int | None]) -> dict[s
     return counts
 
 
-def _load(test: Test, state: str, *, view: access.View | None, has_public: bool, qualification_based: bool) -> TestLoad:
+def _load(test: Test, state: str, *, view: access.View | None, has_public: bool, qualification_based: bool,
+          session_id: int | None = None) -> TestLoad:
     hidden = state in _HIDDEN_STATES
     message = access.access_message(state, test.id)
     name = "" if hidden else test.name
@@ -160,6 +214,7 @@ def _load(test: Test, state: str, *, view: access.View | None, has_public: bool,
         message_text=message.text if message else "",
         message_link_label=message.link_label if message else None,
         message_link_url=message.link_url if message else None,
+        session_id=session_id,
     )
 
 
@@ -169,7 +224,7 @@ def load_test(
     test_id: Any,
     account_id: int | None,
     respondent_project_id: str | None = None,
-    screener_passed: bool = False,
+    screener_passed: bool | None = None,
     completed: bool = False,
     now: datetime | None = None,
 ) -> TestLoad:
@@ -178,7 +233,8 @@ def load_test(
     `test_id` is the untrusted route value ('12'); anything that is not the id of a test raises
     TestNotFound. `account_id` is the signed-in account (None when signed out; an id without an
     account reads as signed out). `respondent_project_id` is the URL's value (untrusted; blank or
-    over 200 characters reads as absent). `screener_passed` comes from the screener service.
+    over 200 characters reads as absent). `screener_passed`: the screener's result (None: the
+    participant's stored result, read with the other rows).
     `completed` is the browser's record that this visitor completed the test (the spec's
     completed-tests record): with access ok it gives the thank-you views.
     """
@@ -186,13 +242,15 @@ def load_test(
     if account_id is not None and (isinstance(account_id, bool) or not isinstance(account_id, int)):
         raise TypeError("account_id must be an int or None")
     now = rules.aware(now) if now is not None else datetime.now(UTC)
-    test = session.get(Test, number)
-    if test is None:
-        raise TestNotFound(MSG_NOT_FOUND)
-    project_id = rules.respondent_project_id(respondent_project_id)
-    any_qualification, has_public = qualifications(session, test.id)
-    qualification_based = rules.is_qualification_based(panel=test.panel, has_qualifications=any_qualification)
     account = session.get(Account, account_id) if account_id is not None else None
+    rows = _rows(session, number, respondent_key(account.id) if account is not None else None, account_id)
+    if rows is None:
+        raise TestNotFound(MSG_NOT_FOUND)
+    test, has_public = rows.test, rows.has_public
+    project_id = rules.respondent_project_id(respondent_project_id)
+    qualification_based = rules.is_qualification_based(panel=test.panel, has_qualifications=rows.any_qualification)
+    if screener_passed is None:
+        screener_passed = rows.screener_passed is True
 
     limits = {k: v for k, v in (test.seniority_limits or {}).items() if isinstance(k, str) and isinstance(v, int)}
     own_key = respondent_key(account.id) if account is not None else None
@@ -201,23 +259,21 @@ def load_test(
         "test_status": test.status, "now": now, "panel": test.panel,
         "participant_limit": test.participant_limit, "seniority_limits": limits,
     }
+    session_id = None
     if account is not None:
         profile = session.get(ParticipantProfile, account.id)
-        invite = _latest_invite(session, test.id, account.id)
-        latest = _latest_session(session, test.id, own_key)
         facts.update(
             signed_in=True,
             registered=bool(account.is_registration_complete and account.email_verified_at is not None),
             verified=bool(account.verified),
             seniority=rules.quota_seniority(profile.experience_levels if profile else None),
-            invite_status=invite.status if invite is not None else None,
-            invite_expires_at=rules.aware(invite.expires_at) if invite is not None else None,
-            has_review=_has_review(session, test.id, own_key),
-            session=rules.session_state(
-                latest.status if latest else None, latest.deadline_at if latest else None, now,
-                grace_seconds=GRACE_SECONDS,
-            ),
+            invite_status=rows.invite_status,
+            invite_expires_at=rules.aware(rows.invite_expires_at) if rows.invite_expires_at is not None else None,
+            has_review=bool(rows.has_review),
+            session=rules.session_state(rows.session_status, rows.session_deadline_at, now, grace_seconds=GRACE_SECONDS),
         )
+        if facts["session"] == access.SESSION_ACTIVE:
+            session_id = rows.session_id
     if test.participant_limit is not None or limits:
         places = _taken_places(session, test, own_key, now)
         facts["participant_count"] = len(places)
@@ -254,7 +310,8 @@ def load_test(
             return _load(test, state, view=None, has_public=has_public, qualification_based=qualification_based)
         if name != view.name:
             view = access.View(name)
-    return _load(test, access.OK, view=view, has_public=has_public, qualification_based=qualification_based)
+    return _load(test, access.OK, view=view, has_public=has_public, qualification_based=qualification_based,
+                 session_id=session_id)
 
 
 def submission_quota_state(*, session: Session, test_id: int, account_id: int | None, own_key: str) -> str:

@@ -104,7 +104,10 @@ def enter(*, session: Session, token: str | None, test_id: int, view: str, respo
             raise
         return Entry(definition=definition(session=session, test_id=test_id), who=who, active=None, reviewed=True)
     found = definition(session=session, test_id=test_id)
-    active = review_sessions.active_session(**mine)
+    if decided is not None:  # the decision read the session in progress in this transaction: its row
+        active = session.get(ReviewSession, decided.session_id) if decided.session_id is not None else None
+    else:
+        active = review_sessions.active_session(**mine)
     return Entry(definition=found, who=who, active=active, reviewed=False)
 
 

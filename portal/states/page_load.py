@@ -18,7 +18,10 @@ on_load chain as Reflex queues it.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
+from reflex import state as reflex_state
+from reflex.istate.delta import _resolve_delta
 from reflex.middleware import Middleware
 from reflex.state import OnLoadInternalState, State, StateUpdate, _load_events_for_page
 from reflex_base.constants import CompileVars
@@ -28,10 +31,45 @@ from reflex_base.event.processor.base_state_processor import _prepare_event_payl
 from reflex_base.registry import RegistrationContext
 from reflex_base.utils.format import format_event_handler
 
+from portal.states.tab_owner import BROWSER_HOLDS_DEFAULTS
+
 
 @functools.cache
 def _hydrate_name() -> str:
     return format_event_handler(State.event_handlers[CompileVars.HYDRATE_AND_LOAD])
+
+
+# The states a first hydrate's hashes say the browser holds at their compiled defaults, by hashes sent.
+_HELD: dict[tuple[str, ...], dict[str, dict[str, str]]] = {}
+
+
+async def _defaults_held(root_cls: type[State], hashes: Any) -> dict[str, dict[str, str]]:
+    """The states whose compiled defaults (as Reflex serialized them) the browser holds, by Reflex's own
+    rule (`_diff_against_initial_state`): the hashes of a first hydrate (the page's compiled defaults)
+    that match the backend's. Nothing for a reconnect (no hashes) or another build."""
+    if not isinstance(hashes, list) or not hashes or not all(isinstance(h, str) for h in hashes):
+        return {}
+    key = tuple(hashes)
+    found = _HELD.get(key)
+    if found is None:
+        cached = await _initial_snapshot(root_cls)
+        found = {}
+        if len(hashes) == len(cached.hashes) + 1 and hashes[0] == cached.names_digest:
+            found = {name: cached.serialized[name] for name, sent in zip(sorted(cached.hashes), hashes[1:], strict=True)
+                     if cached.hashes[name] == sent and name in cached.serialized}
+        if len(_HELD) < 8:  # one build's hashes in practice; a flood of forged ones is not kept
+            _HELD[key] = found
+    return found
+
+
+async def _initial_snapshot(root_cls: type[State]):
+    """Reflex's record of the compiled defaults, made as its diff makes it when this process has none."""
+    cached = reflex_state._initial_snapshot_cache.get(root_cls)
+    if cached is None or cached.n_state_classes != len(reflex_state.all_base_state_classes):
+        reflex_state.cache_initial_snapshot(
+            root_cls, await _resolve_delta(root_cls(_reflex_internal_init=True).dict(initial=True)))
+        cached = reflex_state._initial_snapshot_cache[root_cls]
+    return cached
 
 
 class PageLoadInHydrate(Middleware):
@@ -40,8 +78,13 @@ class PageLoadInHydrate(Middleware):
             return None
         root = state._get_root_state()
         hydrate = State.event_handlers[CompileVars.HYDRATE_AND_LOAD]
+        payload = _prepare_event_payload(hydrate, event.payload)
         # Reflex's hydrate: client storage, the snapshot (sent), and [on_load_internal] when the page loads.
-        chained = await hydrate.fn(root, **_prepare_event_payload(hydrate, event.payload))
+        held = BROWSER_HOLDS_DEFAULTS.set(await _defaults_held(type(root), payload.get("hashes")))
+        try:
+            chained = await hydrate.fn(root, **payload)
+        finally:
+            BROWSER_HOLDS_DEFAULTS.reset(held)
         await chain_updates(None, root_state=root, handler_name=hydrate.fn.__qualname__)
         if chained:
             await self._load_page(root)

@@ -14,6 +14,7 @@ whole state, so all of it is loaded and checked then, against a fresh lookup of 
 from __future__ import annotations
 
 import builtins
+import contextvars
 import copy
 from typing import Any
 
@@ -22,6 +23,7 @@ from reflex.middleware import Middleware
 from reflex.state import _ROUTER_FIELD_NAMES, _override_base_method
 from reflex_base.constants import CompileVars
 from reflex_base.event import get_event
+from reflex_base.utils import format
 
 from portal.services.tab_owner import owner_of
 from portal.states.auth_cookie import session_token
@@ -30,6 +32,14 @@ from portal.states.auth_cookie import session_token
 # Set (in the instance's __dict__, never pickled) on a state that is in the state manager's store: loaded
 # from it, or written to it once.
 _STORED = "_portal_stored_"
+
+# During a first hydrate's snapshot: the states whose compiled defaults the browser still holds (its
+# hashes matched the backend's), each with those defaults as Reflex serialized them ({var: JSON text};
+# portal/states/page_load.py). A state at its defaults whose class snapshot is those same values has
+# nothing to send: its snapshot is empty, and Reflex's diff against the browser's defaults drops it
+# without serializing each of its vars again.
+BROWSER_HOLDS_DEFAULTS: contextvars.ContextVar[dict[str, dict[str, str]]] = contextvars.ContextVar(
+    "browser_holds_defaults", default={})
 
 
 class TabOwned(rx.State, mixin=True):
@@ -71,7 +81,10 @@ class TabOwned(rx.State, mixin=True):
                 _DEFAULT_SNAPSHOTS[cls] = copy.deepcopy(full[self.get_full_name()]) if _snapshot_cacheable(cls) else None
                 return full
             if cached is not None:
-                found = {self.get_full_name(): builtins.dict(cached)}
+                name = self.get_full_name()
+                held = BROWSER_HOLDS_DEFAULTS.get().get(name)
+                empty = held is not None and _is_compiled_snapshot(cls, cached, held)
+                found = {name: {} if empty else builtins.dict(cached)}
                 for substate in self.substates.values():
                     found.update(substate.dict(include_computed, initial, **kwargs))
                 return found
@@ -125,6 +138,19 @@ def _defaults(cls: type) -> tuple[tuple[str, object], ...]:
 # Per state class: its snapshot at its defaults ({var name as sent: value}), as `dict` gives it; None
 # for a class whose snapshot at its defaults can change (`_snapshot_cacheable`).
 _DEFAULT_SNAPSHOTS: dict[type, dict[str, Any] | None] = {}
+
+
+# Per state class: whether its snapshot at its defaults is what the compiled frontend holds (a computed
+# var with an initial value other than what it computes would differ).
+_COMPILED: dict[type, bool] = {}
+
+
+def _is_compiled_snapshot(cls: type, snapshot: dict[str, Any], compiled: dict[str, str]) -> bool:
+    found = _COMPILED.get(cls)
+    if found is None:
+        found = _COMPILED[cls] = snapshot.keys() == compiled.keys() and all(
+            format.json_dumps(value) == compiled[name] for name, value in snapshot.items())
+    return found
 
 
 def _snapshot_cacheable(cls: type) -> bool:

@@ -163,6 +163,31 @@ def test_the_rating_page_resolves_the_token_once_and_enters_with_its_own_decisio
     assert opened.entry.definition.questions == alone.definition.questions
 
 
+def test_the_rating_page_reads_its_rows_in_four_statements_and_enters_the_session_in_progress(session: Session,
+                                                                                                 public_test):
+    """A participant coming back to a test they started: the user (with their profile), their flags, the
+    test with every row the access decision reads, and the session in progress, one statement each (the
+    test's definition is kept per process); the entry holds that session and its draft, as
+    test_taking.enter finds it on its own."""
+    from portal.services.rating_page import open_page
+
+    account = make_participant(session)
+    token = create_session(session=session, account_id=account.id)
+    started = test_taking.start(session=session, token=token, test_id=public_test.id, view="survey")
+    started.draft_answers = {"q1": {"value": "kept"}}
+    session.commit()
+    test_taking.definition(session=session, test_id=public_test.id)  # kept per process, as the first page load keeps it
+    session.expunge_all()
+    seen = _statements(session)
+    opened = open_page(session=session, token=token, test_id=public_test.id, enter_views=frozenset({"survey"}))
+    assert opened.load.session_id == started.id and opened.entry.active.id == started.id
+    assert opened.entry.active.draft_answers == {"q1": {"value": "kept"}}
+    assert len([s for s in seen if s.lstrip().upper().startswith("SELECT")]) == 4, "\n\n".join(s[:160] for s in seen)
+    session.expunge_all()
+    alone = test_taking.enter(session=session, token=token, view="survey", test_id=public_test.id)
+    assert alone.active.id == started.id
+
+
 def test_a_decision_of_another_test_or_without_a_participant_does_not_stand_in(session: Session, public_test):
     """test_taking.enter's `decided` stands in only for the signed-in caller's decision on the same test:
     a public respondent, or a decision of another test, is decided again (and refused here)."""

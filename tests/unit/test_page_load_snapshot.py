@@ -122,3 +122,62 @@ def test_every_state_of_the_portal_is_worked_out_once():
     """The control for the rule above: the portal's states read only their own vars today."""
     root = _new_tab()
     assert all(_snapshot_cacheable(type(s)) for s in _states(root) if type(s) is not State and type(s).computed_vars)
+
+
+# --- a first hydrate: the browser still holds the compiled defaults (its hashes match) -------------
+
+def _compiled_hashes() -> list[str]:
+    from reflex.compiler.utils import compile_state
+    from reflex.state import state_snapshot_hashes
+
+    return state_snapshot_hashes(compile_state(State))
+
+
+def _first_hydrate_delta(root, hashes, *, shortcut: bool) -> str:
+    """What a first hydrate sends: the snapshot, diffed against the browser's defaults by Reflex."""
+    from reflex.state import _diff_against_initial_state
+
+    from portal.states.page_load import _defaults_held
+    from portal.states.tab_owner import BROWSER_HOLDS_DEFAULTS
+
+    async def go():
+        token = BROWSER_HOLDS_DEFAULTS.set(await _defaults_held(State, hashes) if shortcut else {})
+        try:
+            snapshot = await _resolve_delta(root.dict())
+        finally:
+            BROWSER_HOLDS_DEFAULTS.reset(token)
+        return snapshot, await _diff_against_initial_state(State, snapshot, hashes)
+
+    snapshot, delta = asyncio.run(go())
+    if shortcut:  # the states the browser holds at their defaults were never serialized var by var
+        assert sum(1 for values in snapshot.values() if values == {}) > 20
+    return format.json_dumps(delta)
+
+
+def test_a_first_hydrate_sends_what_reflexs_diff_sends_and_skips_the_defaults_the_browser_holds():
+    hashes = _compiled_hashes()
+    _snapshot(_new_tab())  # the class snapshots are known
+    fresh = _new_tab()
+    assert _first_hydrate_delta(fresh, hashes, shortcut=True) == _first_hydrate_delta(fresh, hashes, shortcut=False)
+    root = _new_tab()
+    survey = _state(root, SurveyState)
+    survey.phase, survey.title = "welcome", "A headline test"
+    sent = _first_hydrate_delta(root, hashes, shortcut=True)
+    assert "A headline test" in sent and sent == _first_hydrate_delta(root, hashes, shortcut=False)
+
+
+def test_other_hashes_or_none_send_every_state_in_full():
+    from portal.states.page_load import _defaults_held
+
+    hashes = _compiled_hashes()
+    assert asyncio.run(_defaults_held(State, ["0" * 16, *hashes[1:]])) == {}  # another build's states
+    assert asyncio.run(_defaults_held(State, hashes[:-1])) == {}  # a state missing
+    assert asyncio.run(_defaults_held(State, None)) == {} and asyncio.run(_defaults_held(State, [1, 2])) == {}
+    held = asyncio.run(_defaults_held(State, [hashes[0], "f" * 16, *hashes[2:]]))  # one state's defaults differ
+    assert held and sorted(_compiled_names())[0] not in held
+
+
+def _compiled_names() -> list[str]:
+    from reflex.compiler.utils import compile_state
+
+    return list(compile_state(State))
