@@ -62,8 +62,7 @@ def open_page(*, session: Session, token: str | None, test_id: Any, respondent_p
     """The header's user and flags, what the page shows, and (a signed-in caller on one of `enter_views`)
     the view's entry (test_taking.enter), read in one transaction. The session token is resolved once,
     here, and that user serves the header, the access decision and the entry."""
-    rows: list = []  # the account and profile, held so the access decision reads them from the identity map
-    user, flags = user_and_flags(session=session, token=token, keep=rows)
+    user, flags = user_and_flags(session=session, token=token)
     try:
         load = open_test(session=session, token=token, test_id=test_id, respondent_project_id=respondent_project_id,
                          restart=restart, completed=completed, now=now, user=user)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, select, update
 
 from portal.domain.accounts import CurrentUser
@@ -46,75 +48,74 @@ def _live_session(session: Session, token: str | None, now: datetime) -> AuthSes
     return row
 
 
-def _touch(session: Session, row: AuthSession, now: datetime) -> None:
-    """Extend the idle expiry, written at most every _TOUCH_EVERY."""
+def _touch(session: Session, row: Any, now: datetime) -> None:
+    """Extend the idle expiry, written at most every _TOUCH_EVERY (`row`: the session's columns)."""
     if now - row.last_seen_at >= _TOUCH_EVERY:
-        row.last_seen_at = now
-        row.idle_expires_at = min(now + timedelta(minutes=settings.session_idle_minutes), row.absolute_expires_at)
-        session.add(row)
+        session.execute(update(AuthSession).where(AuthSession.id == row.id).values(
+            last_seen_at=now,
+            idle_expires_at=min(now + timedelta(minutes=settings.session_idle_minutes), row.absolute_expires_at)))
 
 
-def _live(row: AuthSession | None, now: datetime) -> bool:
+def _live(row: Any, now: datetime) -> bool:
     return (row is not None and row.revoked_at is None
             and now < row.idle_expires_at and now < row.absolute_expires_at)
 
 
-def resolve_user(*, session: Session, token: str | None, keep: list | None = None) -> CurrentUser | None:
-    """The user behind a session token, or None if the token is unknown, expired, revoked or malformed.
+# A session token's session, with its account's (and for a user, the profile's) columns: one statement
+# each, built once and run with the token's hash. Columns, not rows as objects: every event of every tab
+# resolves its token, and building three full rows (the profile has some thirty columns) cost more than
+# the query.
+_SESSION = (AuthSession.id, AuthSession.account_id, AuthSession.revoked_at, AuthSession.idle_expires_at,
+            AuthSession.absolute_expires_at, AuthSession.last_seen_at, Account.removed_at)
+_BY_TOKEN = AuthSession.token_hash == bindparam("token_hash")
+_USER = (
+    select(*_SESSION, Account.email, Account.work_email, Account.is_registration_complete, Account.email_verified_at,
+           Account.work_email_verified_at, Account.verified, Account.stage, Account.staff_role,
+           ParticipantProfile.first_name, ParticipantProfile.last_name)
+    .join(Account, Account.id == AuthSession.account_id)
+    .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
+    .where(_BY_TOKEN)
+)
+_OWNER = select(*_SESSION).join(Account, Account.id == AuthSession.account_id).where(_BY_TOKEN)
 
-    One query (the session, its account and the profile). `keep`: a list the caller holds for the
-    transaction, given the account and profile rows, so the session's (weak) identity map serves a
-    later `session.get` of them in the same transaction without reading them again."""
+
+def _live_row(session: Session, statement: Any, token: str | None, now: datetime) -> Any:
+    """The columns of `statement` for a live session of a live account (touched), else None."""
     if not looks_like_token(token):
         return None
-    now = utcnow()
-    found = session.exec(
-        select(AuthSession, Account, ParticipantProfile)
-        .join(Account, Account.id == AuthSession.account_id)
-        .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
-        .where(AuthSession.token_hash == hash_token(token))
-    ).first()
-    if found is None:
-        return None
-    row, account, profile = found
-    if not _live(row, now) or account.removed_at is not None:
+    row = session.execute(statement, {"token_hash": hash_token(token)}).first()
+    if row is None or not _live(row, now) or row.removed_at is not None:
         return None
     _touch(session, row, now)
-    if keep is not None:
-        keep.extend((account, profile))
+    return row
+
+
+def resolve_user(*, session: Session, token: str | None) -> CurrentUser | None:
+    """The user behind a session token, or None if the token is unknown, expired, revoked or malformed:
+    one query (the session, its account and the profile)."""
+    row = _live_row(session, _USER, token, utcnow())
+    if row is None:
+        return None
     return CurrentUser(
-        account_id=account.id,
-        email=account.email or "",
-        work_email=account.work_email or "",
-        first_name=(profile.first_name if profile else None) or "",
-        last_name=(profile.last_name if profile else None) or "",
-        is_registration_complete=account.is_registration_complete,
-        is_email_verified=account.email_verified_at is not None,
-        is_work_email_verified=account.work_email_verified_at is not None,
-        verified=account.verified,
-        stage=account.stage,
-        staff_role=account.staff_role,
+        account_id=row.account_id,
+        email=row.email or "",
+        work_email=row.work_email or "",
+        first_name=row.first_name or "",
+        last_name=row.last_name or "",
+        is_registration_complete=row.is_registration_complete,
+        is_email_verified=row.email_verified_at is not None,
+        is_work_email_verified=row.work_email_verified_at is not None,
+        verified=row.verified,
+        stage=row.stage,
+        staff_role=row.staff_role,
     )
 
 
 def live_account_id(*, session: Session, token: str | None) -> int | None:
     """The account behind a live session token (resolve_user's rule, touch included), in one query
     without the profile: for the tab-owner check."""
-    if not looks_like_token(token):
-        return None
-    now = utcnow()
-    found = session.exec(
-        select(AuthSession, Account.removed_at)
-        .join(Account, Account.id == AuthSession.account_id)
-        .where(AuthSession.token_hash == hash_token(token))
-    ).first()
-    if found is None:
-        return None
-    row, removed_at = found
-    if not _live(row, now) or removed_at is not None:
-        return None
-    _touch(session, row, now)
-    return row.account_id
+    row = _live_row(session, _OWNER, token, utcnow())
+    return row.account_id if row is not None else None
 
 
 def revoke_session(*, session: Session, token: str | None) -> bool:

@@ -88,6 +88,14 @@ class _Rows:
     test: Test
     any_qualification: bool
     has_public: bool
+    # The signed-in participant's account (None: no such account) and profile.
+    account_id: int | None = None
+    registration_complete: bool = False
+    email_verified_at: datetime | None = None
+    verified: bool = False
+    email: str | None = None
+    experience_levels: Any = None
+    first_name: str | None = None
     invite_status: str | None = None
     invite_expires_at: datetime | None = None
     has_review: bool = False
@@ -104,30 +112,38 @@ def _latest(column: Any, *where: Any, order: tuple[Any, ...]) -> Any:
 
 @functools.cache
 def _rows_statement(signed_in: bool) -> Any:
-    """The test (its row), its qualifications and, signed in, the participant's latest invite, review,
-    screener result and latest review session: built once, run with bound values (`_rows`)."""
+    """The test (its row), its qualifications and, signed in, the participant's account and profile
+    columns, latest invite, review, screener result and latest review session: built once, run with
+    bound values (`_rows`)."""
     linked = select(TestQualification.test_id).where(TestQualification.test_id == Test.id).correlate(Test)
     public = (select(TestQualification.test_id)
               .join(Qualification, Qualification.id == TestQualification.qualification_id)
               .where(TestQualification.test_id == Test.id, Qualification.is_public.is_(True)).correlate(Test))
     columns: list[Any] = [Test, exists(linked).label("any_qualification"), exists(public).label("has_public")]
-    if signed_in:
-        account, key = bindparam("account_id"), bindparam("key")
-        invite = (Invite.test_id == Test.id, Invite.account_id == account)
-        by_newest_invite = (Invite.created_at.desc(), Invite.id.desc())
-        mine = (ReviewSession.test_id == Test.id, ReviewSession.respondent_key == key)
-        reviewed = select(Review.id).where(Review.test_id == Test.id, Review.respondent_key == key).correlate(Test)
-        columns += [
-            _latest(Invite.status, *invite, order=by_newest_invite).label("invite_status"),
-            _latest(Invite.expires_at, *invite, order=by_newest_invite).label("invite_expires_at"),
-            exists(reviewed).label("has_review"),
-            _latest(ScreenerResponse.is_passed, ScreenerResponse.test_id == Test.id, ScreenerResponse.respondent_key == key,
-                    order=(ScreenerResponse.id.desc(),)).label("screener_passed"),
-            _latest(ReviewSession.id, *mine, order=(ReviewSession.id.desc(),)).label("session_id"),
-            _latest(ReviewSession.status, *mine, order=(ReviewSession.id.desc(),)).label("session_status"),
-            _latest(ReviewSession.deadline_at, *mine, order=(ReviewSession.id.desc(),)).label("session_deadline_at"),
-        ]
-    return select(*columns).where(Test.id == bindparam("test_id"))
+    if not signed_in:
+        return select(*columns).where(Test.id == bindparam("test_id"))
+    account, key = bindparam("account_id"), bindparam("key")
+    invite = (Invite.test_id == Test.id, Invite.account_id == account)
+    by_newest_invite = (Invite.created_at.desc(), Invite.id.desc())
+    mine = (ReviewSession.test_id == Test.id, ReviewSession.respondent_key == key)
+    reviewed = select(Review.id).where(Review.test_id == Test.id, Review.respondent_key == key).correlate(Test)
+    columns += [
+        _latest(Invite.status, *invite, order=by_newest_invite).label("invite_status"),
+        _latest(Invite.expires_at, *invite, order=by_newest_invite).label("invite_expires_at"),
+        exists(reviewed).label("has_review"),
+        _latest(ScreenerResponse.is_passed, ScreenerResponse.test_id == Test.id, ScreenerResponse.respondent_key == key,
+                order=(ScreenerResponse.id.desc(),)).label("screener_passed"),
+        _latest(ReviewSession.id, *mine, order=(ReviewSession.id.desc(),)).label("session_id"),
+        _latest(ReviewSession.status, *mine, order=(ReviewSession.id.desc(),)).label("session_status"),
+        _latest(ReviewSession.deadline_at, *mine, order=(ReviewSession.id.desc(),)).label("session_deadline_at"),
+    ]
+    columns += [Account.id.label("account_id"), Account.is_registration_complete.label("registration_complete"),
+                Account.email_verified_at, Account.verified, Account.email, ParticipantProfile.experience_levels,
+                ParticipantProfile.first_name]
+    return (select(*columns).select_from(Test)
+            .outerjoin(Account, Account.id == account)
+            .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
+            .where(Test.id == bindparam("test_id")))
 
 
 def _rows(session: Session, test_id: int, own_key: str | None, account_id: int | None) -> _Rows | None:
@@ -242,31 +258,29 @@ def load_test(
     if account_id is not None and (isinstance(account_id, bool) or not isinstance(account_id, int)):
         raise TypeError("account_id must be an int or None")
     now = rules.aware(now) if now is not None else datetime.now(UTC)
-    account = session.get(Account, account_id) if account_id is not None else None
-    rows = _rows(session, number, respondent_key(account.id) if account is not None else None, account_id)
+    rows = _rows(session, number, respondent_key(account_id) if account_id is not None else None, account_id)
     if rows is None:
         raise TestNotFound(MSG_NOT_FOUND)
     test, has_public = rows.test, rows.has_public
+    signed_in = rows.account_id is not None  # an id without an account reads as signed out
     project_id = rules.respondent_project_id(respondent_project_id)
     qualification_based = rules.is_qualification_based(panel=test.panel, has_qualifications=rows.any_qualification)
     if screener_passed is None:
         screener_passed = rows.screener_passed is True
 
     limits = {k: v for k, v in (test.seniority_limits or {}).items() if isinstance(k, str) and isinstance(v, int)}
-    own_key = respondent_key(account.id) if account is not None else None
-    profile = None
+    own_key = respondent_key(account_id) if signed_in else None
     facts: dict[str, Any] = {
         "test_status": test.status, "now": now, "panel": test.panel,
         "participant_limit": test.participant_limit, "seniority_limits": limits,
     }
     session_id = None
-    if account is not None:
-        profile = session.get(ParticipantProfile, account.id)
+    if signed_in:
         facts.update(
             signed_in=True,
-            registered=bool(account.is_registration_complete and account.email_verified_at is not None),
-            verified=bool(account.verified),
-            seniority=rules.quota_seniority(profile.experience_levels if profile else None),
+            registered=bool(rows.registration_complete and rows.email_verified_at is not None),
+            verified=bool(rows.verified),
+            seniority=rules.quota_seniority(rows.experience_levels),
             invite_status=rows.invite_status,
             invite_expires_at=rules.aware(rows.invite_expires_at) if rows.invite_expires_at is not None else None,
             has_review=bool(rows.has_review),
@@ -284,27 +298,27 @@ def load_test(
         state = access.decide_access(access.AccessFacts(**facts))
     except ValueError:  # a row the rules cannot read (unknown panel, negative quota): fallback
         state = access.FALLBACK
-    if account is None:
+    if not signed_in:
         state = rules.signed_out_state(state)
     if state != access.OK:
         return _load(test, state, view=None, has_public=has_public, qualification_based=qualification_based)
     try:
         view = access.next_view(
             product_type=test.product_type,
-            signed_in=account is not None,
+            signed_in=signed_in,
             respondent_project_id=project_id,
             has_public_qualifications=has_public,
-            has_screener=screening.applies(has_screener=bool(test.screener_question), signed_in=account is not None),
+            has_screener=screening.applies(has_screener=bool(test.screener_question), signed_in=signed_in),
             screener_passed=screener_passed is True,  # only a real True (never a browser string)
             completed=completed is True,
             is_freemium=bool(test.is_freemium),
             video_recorder_url=test.video_recorder_url,
-            email=account.email if account is not None else None,
-            first_name=profile.first_name if profile is not None else None,
+            email=rows.email if signed_in else None,
+            first_name=rows.first_name if signed_in else None,
         )
     except ValueError:  # a video test without a usable recorder URL
         return _load(test, access.FALLBACK, view=None, has_public=has_public, qualification_based=qualification_based)
-    if account is None:
+    if not signed_in:
         state, name = rules.signed_out_view(view=view.name, panel=test.panel, has_public_qualifications=has_public)
         if state != access.OK:
             return _load(test, state, view=None, has_public=has_public, qualification_based=qualification_based)
