@@ -367,6 +367,9 @@ class Phase:
     """What one side (portal or blank) measured in a level."""
 
     latencies: list[float] = field(default_factory=list)
+    # When each answer was sent, in seconds from the start of the paced flow (its latency's index).
+    sent_at: list[float] = field(default_factory=list)
+    flow_started: float = 0.0
     errors: list[str] = field(default_factory=list)
     opened: int = 0
     open_seconds: float = 0.0
@@ -416,7 +419,9 @@ async def take_survey(person: Person, events: Events, answers: dict[str, dict[st
             await tab.reopen()
             person.note_connection()
         if key in answers:
+            sent = time.perf_counter() - phase.flow_started
             phase.latencies.append(await tab.send(events.answer, {"key": key, "answer": answers[key]}))
+            phase.sent_at.append(sent)
             person.answered.add(key)
             if tab.errors:
                 raise FlowError(f"answer {key} refused: {tab.errors}")
@@ -499,9 +504,11 @@ async def portal_level(url: str, accounts: list[tuple[int, str]], test_id: int, 
     if opts.arrivals_only:
         await close_all(people)
         return phase, []
+    phase.flow_started = time.perf_counter()
     done = await run_all(opened, phase, lambda p: take_survey(p, events, answers, opts.think_ms, opts.proxy, phase))
     last_key = DECIDER_ROUTE[-1][0]
     edited = {**answers[last_key], "value": f"{answers[last_key]['value']} (edited)"}
+    log("  portal: saturation")  # a marker for a profiler started alongside
     await saturate(done[: opts.saturation_tabs], events.answer,
                    [{"key": last_key, "answer": edited}, {"key": last_key, "answer": answers[last_key]}],
                    opts.saturation_seconds, phase)
@@ -687,6 +694,7 @@ def figures(count: int, workers: int | None, stack: Stack, portal: Phase, missin
         "workers_asked": workers or "default",
         "server_processes": processes,
         "answer_p50_ms": a50, "answer_p95_ms": a95, "answer_p99_ms": a99,
+        "answer_p95_by_10s": by_window(portal),
         "answers": len(portal.latencies),
         "errors": len(portal.errors),
         "error_samples": portal.errors[:MAX_ERROR_SAMPLES],
@@ -712,6 +720,15 @@ def figures(count: int, workers: int | None, stack: Stack, portal: Phase, missin
             "rss": ratio(row["portal_rss_mb"], row["blank_rss_mb"]),
         }
     return row
+
+
+def by_window(phase: Phase, seconds: float = 10.0) -> list[list[float]]:
+    """[start of the window (s), answers sent in it, their p95 (ms)] for each `seconds` of the paced flow:
+    where in the level the slow answers were (the starts of a wave of arrivals, or all along)."""
+    windows: dict[int, list[float]] = collections.defaultdict(list)
+    for at, latency in zip(phase.sent_at, phase.latencies, strict=False):
+        windows[int(at // seconds)].append(latency)
+    return [[index * seconds, len(found), rounded(percentiles(found)[1])] for index, found in sorted(windows.items())]
 
 
 def rate(phase: Phase) -> float:
