@@ -172,3 +172,22 @@ class ReflexClient:
         if isinstance(item, Exception):
             raise item
         return item
+
+
+async def fetch_page(base_url: str, path: str, cookie: str = "", timeout: float = 30) -> tuple[int, bytes]:
+    """GET a page as a browser opening it does before its websocket (HTTP/1.1, the connection closed after
+    the answer): (status, body). Standard library only, like the client above."""
+    parts = urlsplit(base_url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    try:
+        lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Accept: text/html", "Connection: close"]
+        if cookie:
+            lines.append(f"Cookie: {cookie}")
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        answer = await asyncio.wait_for(reader.read(), timeout)
+    finally:
+        writer.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+    return status, body

@@ -520,6 +520,7 @@ class BlankTab(Tab):
     """A tab on the blank app: hydrated, its state's no-op event named from the delta."""
 
     noop = ""
+    fetch_html = False  # the blank app runs its backend alone: it has no page to fetch
 
     async def open_page(self, until_phase: str = "") -> None:
         marker, router_data = self._router_data()

@@ -257,6 +257,9 @@ class Tab:
 
     # The first hydrate's `hashes` (frontend_hashes), as a browser sends them; empty: none sent.
     hashes: list[str] = []
+    # Opening the tab GETs the page's HTML first, as a browser does (the rating page's first view is
+    # drawn in it for the participant: portal/http/first_view.py).
+    fetch_html: bool = True
 
     ROUTER_VAR = "rx_router_url_rx_state_"
     HYDRATED_VAR = "is_hydrated_rx_state_"
@@ -320,7 +323,13 @@ class Tab:
         return (url.get("query_parameters") or {}).get("bench") == marker
 
     async def open_page(self, until_phase: str = "welcome") -> None:
-        """Connect with the hydrate event; wait for the page's on_load chain to show the survey's welcome."""
+        """GET the page, connect with the hydrate event; wait for the page's load to show the survey's welcome."""
+        if self.fetch_html:
+            from bench.reflex_client import fetch_page
+
+            status, _ = await fetch_page(self.base_url, self.path, self.cookie)
+            if status != 200:
+                raise FlowError(f"GET {self.path}: {status}")
         marker, router_data = self._router_data()
         await self.client.connect({"name": self.events.hydrate, "payload": self._hydrate_payload(),
                                    "router_data": router_data})

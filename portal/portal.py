@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from portal import gc_tuning
-from portal.http import security_headers, static_paths, unread_body
+from portal.http import first_view, security_headers, static_paths, unread_body
 from portal.http.app import build_api
 from portal.http.security_headers import portal_config_script
 from portal.services import draft_writer, error_reporting, mail_sender
@@ -61,6 +61,7 @@ from portal.states.sign_in import SignInState
 from portal.states.event_guard import guard_events, on_backend_exception
 from portal.states.render_failure import on_frontend_exception
 from portal.components.page_failure import page_error_boundary
+from portal.states import one_update
 from portal.states.page_load import PageLoadInHydrate
 from portal.states.tab_owner import TabOwnerMiddleware
 
@@ -92,7 +93,8 @@ app = rx.App(
     # The portal's FastAPI routes around Reflex's app, the security headers around everything, and
     # an answer given before its request's body was read says Connection: close.
     # Page links are served without a redirect to their trailing-slash folder, hashed assets cached a year.
-    api_transformer=[build_api(), static_paths.wrap, security_headers.wrap, unread_body.wrap],
+    # The rating page's HTML carries a test's welcome for a participant who may start it (http/first_view).
+    api_transformer=[build_api(), static_paths.wrap, first_view.wrap, security_headers.wrap, unread_body.wrap],
     html_lang="en",
     backend_exception_handler=on_backend_exception,
     frontend_exception_handler=on_frontend_exception,
@@ -106,6 +108,8 @@ guard_events()
 app.add_middleware(TabOwnerMiddleware(), index=0)
 # A tab's page load runs inside its hydrate event (one event per opened tab, not a chain of four).
 app.add_middleware(PageLoadInHydrate())
+# An event's delta and its browser events reach the browser in one message.
+one_update.install()
 # Start-up's objects leave the garbage collector's walks (portal/gc_tuning.py: long pauses under load).
 app.register_lifespan_task(gc_tuning.settle_heap)
 # Every backend worker delivers the e-mail outbox (when SMTP is configured).

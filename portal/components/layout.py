@@ -9,7 +9,7 @@ import reflex as rx
 from portal.components.banners import verification_banners
 from portal.settings import settings
 from portal.states.auth import SessionState, current_path, navigation_hidden
-from portal.states.browser import portal_call
+from portal.states.browser import portal_trigger
 
 BRAND = "Participants Portal"
 
@@ -52,7 +52,7 @@ def _nav_link(label: str, href: str, external: bool = False) -> rx.Component:
 
 
 def _sign_out_script() -> rx.event.EventSpec:
-    return portal_call("window.portalAuth.signOut()")
+    return portal_trigger("window.portalAuth.signOut()")
 
 
 def avatar() -> rx.Component:

@@ -23,7 +23,7 @@ def welcome() -> rx.Component:
         rx.vstack(
             rx.heading(SurveyState.title, size="7", id="survey-title"),
             rx.cond(SurveyState.description != "", rx.text(SurveyState.description, size="3", color="var(--gray-11)")),
-            rx.text("Before you start, please agree to the following:", weight="medium", size="3"),
+            rx.text(view.AGREEMENTS_INTRO, weight="medium", size="3"),
             rx.el.ul(
                 *[rx.el.li(rx.text(item, size="3")) for item in view.AGREEMENTS],
                 style={"paddingLeft": "20px", "margin": "0", "display": "flex", "flexDirection": "column", "gap": "6px"},

@@ -31,6 +31,17 @@ AGREEMENTS = (
     "I will not download, copy or share the survey content.",
     "I am responsible for my own tax obligations.",
 )
+AGREEMENTS_INTRO = "Before you start, please agree to the following:"
+
+
+def welcome_texts(welcome: Any, name: str) -> tuple[str, str, str]:
+    """A survey's welcome page: (title, description, start button label), from its definition's
+    `welcomePage` (the test's name when it has no title)."""
+    welcome = welcome if isinstance(welcome, dict) else {}
+    return (str(welcome.get("title") or name), str(welcome.get("description") or ""),
+            str(welcome.get("buttonLabel") or START_LABEL))
+
+
 OVERALL_QUESTIONS, PERSONAL_INFO = "Overall questions", "Personal info"
 OVERALL_HINT = "These questions are about the whole page."
 MESSAGING_BANNER = (

@@ -8,11 +8,12 @@ docs/decisions.md ("Taking a test: access and timer (issue 5)").
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 from portal.domain import invites
 from portal.domain.reference_data import PANELS, SESSION_LENGTHS, TEST_STATUSES
@@ -381,3 +382,18 @@ def take_refusal(state: str, view: str | None, expected_view: str, test_id: int)
     if view == SCREENER:
         return MSG_SCREEN_FIRST
     return MSG_NOT_THIS_KIND
+
+
+# --- the browser's record of the tests it completed (assets/portal.js sets it after a submission) -----
+COMPLETED_COOKIE = "completedTests"
+
+
+def completed_tests(raw: str | None) -> set[int]:
+    """The test ids in a browser's 'completedTests' cookie (a URI-encoded JSON list); anything else: none."""
+    if raw is None:
+        return set()
+    try:
+        values = json.loads(unquote(raw))
+    except ValueError:
+        return set()
+    return {v for v in values if isinstance(v, int) and not isinstance(v, bool)} if isinstance(values, list) else set()

@@ -17,7 +17,7 @@ from sqlmodel import Session
 
 from portal.domain import test_access
 from portal.domain.accounts import CurrentUser
-from portal.services import review_sessions, test_loading, test_taking
+from portal.services import review_sessions, test_definitions, test_loading, test_taking
 from portal.services.errors import ServiceError
 from portal.services.flags import user_and_flags
 from portal.services.sessions import resolve_user
@@ -80,3 +80,30 @@ def open_page(*, session: Session, token: str | None, test_id: Any, respondent_p
         except ServiceError as error:
             opened.entry_error = error
     return opened
+
+
+@dataclass(frozen=True)
+class FirstView:
+    """What a signed-in participant opening a test they may take, and have not started, sees first:
+    the test's `view` (its kind's screen) at its welcome, from its definition."""
+
+    view: str
+    definition: test_definitions.TestDefinition
+
+
+def first_view(*, session: Session, token: str | None, test_id: Any, completed: bool = False,
+               views: frozenset[str] = frozenset(), now: datetime | None = None) -> FirstView | None:
+    """The rating page's first screen when it is a welcome the server can draw before the page's own
+    load (portal/http/first_view.py): the same access decision as the page (open_test), for a signed-in
+    participant whose view is one of `views` with no session in progress. None for anything else
+    (signed out, not allowed now, a screener, a session to resume, an unknown test): the page alone."""
+    user = resolve_user(session=session, token=token)
+    if user is None:
+        return None
+    try:
+        load = open_test(session=session, token=token, test_id=test_id, completed=completed, now=now, user=user)
+    except ServiceError:
+        return None
+    if load.state != test_access.OK or load.view not in views or load.session_id is not None:
+        return None
+    return FirstView(view=load.view, definition=test_taking.definition(session=session, test_id=load.test_id))

@@ -81,11 +81,35 @@ def _test_id(value: Any) -> int:
     return number
 
 
+# The test's columns the decision reads (not its content: the survey, the areas, the concepts ...).
+_TEST_COLUMNS = (Test.id, Test.name, Test.status, Test.panel, Test.product_type, Test.session_seconds,
+                 Test.participant_limit, Test.seniority_limits, Test.is_surveys_conditional_enabled,
+                 Test.screener_question, Test.is_freemium, Test.video_recorder_url)
+
+
+@dataclass(frozen=True)
+class _TestRow:
+    """Those columns, by the test's attribute names."""
+
+    id: int
+    name: str
+    status: str
+    panel: str
+    product_type: str
+    session_seconds: int
+    participant_limit: int | None
+    seniority_limits: Any
+    is_surveys_conditional_enabled: bool
+    screener_question: Any
+    is_freemium: bool
+    video_recorder_url: str | None
+
+
 @dataclass(frozen=True)
 class _Rows:
     """What the access decision reads for a test and (signed in) one participant, in one statement."""
 
-    test: Test
+    test: _TestRow
     any_qualification: bool
     has_public: bool
     # The signed-in participant's account (None: no such account) and profile.
@@ -112,14 +136,14 @@ def _latest(column: Any, *where: Any, order: tuple[Any, ...]) -> Any:
 
 @functools.cache
 def _rows_statement(signed_in: bool) -> Any:
-    """The test (its row), its qualifications and, signed in, the participant's account and profile
+    """The test (the columns the decision reads), its qualifications and, signed in, the participant's account and profile
     columns, latest invite, review, screener result and latest review session: built once, run with
     bound values (`_rows`)."""
     linked = select(TestQualification.test_id).where(TestQualification.test_id == Test.id).correlate(Test)
     public = (select(TestQualification.test_id)
               .join(Qualification, Qualification.id == TestQualification.qualification_id)
               .where(TestQualification.test_id == Test.id, Qualification.is_public.is_(True)).correlate(Test))
-    columns: list[Any] = [Test, exists(linked).label("any_qualification"), exists(public).label("has_public")]
+    columns: list[Any] = [*_TEST_COLUMNS, exists(linked).label("any_qualification"), exists(public).label("has_public")]
     if not signed_in:
         return select(*columns).where(Test.id == bindparam("test_id"))
     account, key = bindparam("account_id"), bindparam("key")
@@ -155,7 +179,8 @@ def _rows(session: Session, test_id: int, own_key: str | None, account_id: int |
     if found is None:
         return None
     values = found._mapping
-    return _Rows(test=found[0], **{name: values[name] for name in _ROW_FIELDS if name in values})
+    test = _TestRow(*found[:len(_TEST_COLUMNS)])
+    return _Rows(test=test, **{name: values[name] for name in _ROW_FIELDS if name in values})
 
 
 _ROW_FIELDS = tuple(f for f in _Rows.__dataclass_fields__ if f != "test")
@@ -175,7 +200,7 @@ def qualifications(session: Session, test_id: int) -> tuple[bool, bool]:
 
 
 
-def _taken_places(session: Session, test: Test, own_key: str | None, now: datetime) -> dict[str, int | None]:
+def _taken_places(session: Session, test: Any, own_key: str | None, now: datetime) -> dict[str, int | None]:
     """Who holds a place: respondent key -> account id, for reviews and others' live sessions."""
     places: dict[str, int | None] = dict(
         session.exec(select(Review.respondent_key, Review.account_id).where(Review.test_id == test.id)).all()
@@ -208,7 +233,7 @@ def _seniority_counts(session: Session, places: dict[str, int | None]) -> dict[s
     return counts
 
 
-def _load(test: Test, state: str, *, view: access.View | None, has_public: bool, qualification_based: bool,
+def _load(test: Any, state: str, *, view: access.View | None, has_public: bool, qualification_based: bool,
           session_id: int | None = None) -> TestLoad:
     hidden = state in _HIDDEN_STATES
     message = access.access_message(state, test.id)

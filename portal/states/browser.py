@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import inspect
 import json
 from typing import Any
 
 import reflex as rx
-from reflex.event import EventSpec, server_side
+from reflex.event import EventSpec
+from reflex_base.event import Event
 
 TOAST_MS = 5000  # the spec's toast auto-close
 
@@ -21,24 +21,35 @@ def toast(level: str, message: str):
 _WHEN_LOADED = "new Promise((go) => { const check = () => (window.portalJsLoaded ? go() : setTimeout(check, 25)); check(); })"
 
 
+def _once_loaded(code: str) -> str:
+    return f"(window.portalJsLoaded ? ({code}) : {_WHEN_LOADED}.then(() => ({code})))"
+
+
 def portal_call(code: str, callback: Any = None):
-    """`rx.call_script` for a call into /portal.js (`window.portalSurvey.read(...)`): an event's script
-    can reach a freshly opened page before the script has loaded, so the call waits for it."""
-    script = f"(window.portalJsLoaded ? ({code}) : {_WHEN_LOADED}.then(() => ({code})))"
+    """`rx.call_script` for a call into /portal.js (`window.portalSurvey.read(...)`) from an event handler:
+    an event's script can reach a freshly opened page before the script has loaded, so the call waits
+    for it."""
     if callback is not None:
-        return rx.call_script(script, callback=callback)
-    return run_script(script)
+        return rx.call_script(_once_loaded(code), callback=callback)
+    return run_script(_once_loaded(code))
 
 
-# rx.call_script computes its own signature on every call (inspect.signature, about 0.35 ms: a third of
-# an answer event's handler time, bench/README.md); the same event, with the signature taken once. A
-# plain string of code carries no Var data, so call_script sends it as it is, as here.
-_CALL_SCRIPT_SIGNATURE = inspect.signature(rx.call_script)
+def portal_trigger(code: str) -> EventSpec:
+    """The same call as a component's event trigger (compiled into the page)."""
+    return rx.call_script(_once_loaded(code))
 
 
-def run_script(script: str) -> EventSpec:
-    """`rx.call_script(script)` without a callback, for event handlers (the signature taken once)."""
-    return server_side("_call_script", _CALL_SCRIPT_SIGNATURE, javascript_code=script, callback=None)
+# The browser event `rx.call_script(script)` becomes once Reflex has converted it (its name and its payload
+# as the frontend receives them), made directly: rx.call_script computes its own signature on every call
+# (inspect.signature, about 0.35 ms), and the event spec it makes wraps the code in Vars that Reflex then
+# turns back into the same string (a tenth of an answer event's handler time, bench/README.md). A plain
+# string of code carries no Var data, so call_script sends it as it is, as here.
+_CALL_SCRIPT = "_call_script"
+
+
+def run_script(script: str) -> Event:
+    """`rx.call_script(script)` without a callback, for event handlers."""
+    return Event(name=_CALL_SCRIPT, payload={"javascript_code": script, "callback": None})
 
 
 def remove_query_params_js(names: tuple[str, ...] | list[str]) -> str:

@@ -25,7 +25,7 @@ from portal.services.errors import ServiceError
 from portal.services.verification import send_account_verification
 from portal.settings import settings
 from portal.states.auth import SessionState, current_user, sign_in_url_for
-from portal.states.browser import portal_call, remove_query_params_js, toast
+from portal.states.browser import portal_trigger, remove_query_params_js, toast
 from portal.states.tab_owner import TabOwned
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ GOOGLE_CONFIGURED = settings.oidc_configured("google")
 
 def oauth_script(provider: str, flags: str = "{}") -> rx.event.EventSpec:
     """Start the provider flow in the browser (portal.js adds returnUrl, tracking data and the captcha token)."""
-    return portal_call(f"window.portalAuth.oauth('{provider}', {flags})")
+    return portal_trigger(f"window.portalAuth.oauth('{provider}', {flags})")
 
 
 def sign_in_notices(query: dict[str, str]) -> list:

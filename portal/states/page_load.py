@@ -27,7 +27,8 @@ from reflex.state import OnLoadInternalState, State, StateUpdate, _load_events_f
 from reflex_base.constants import CompileVars
 from reflex_base.event import Event
 from reflex_base.event.context import EventContext
-from reflex_base.event.processor.base_state_processor import _prepare_event_payload, chain_updates, process_event
+from reflex_base.event.processor import base_state_processor as processor
+from reflex_base.event.processor.base_state_processor import _prepare_event_payload, process_event
 from reflex_base.registry import RegistrationContext
 from reflex_base.utils.format import format_event_handler
 
@@ -85,7 +86,7 @@ class PageLoadInHydrate(Middleware):
             chained = await hydrate.fn(root, **payload)
         finally:
             BROWSER_HOLDS_DEFAULTS.reset(held)
-        await chain_updates(None, root_state=root, handler_name=hydrate.fn.__qualname__)
+        await processor.chain_updates(None, root_state=root, handler_name=hydrate.fn.__qualname__)
         if chained:
             await self._load_page(root)
         return StateUpdate()  # processed: nothing more to send, nothing queued

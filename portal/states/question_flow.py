@@ -129,13 +129,15 @@ class QuestionFlow(rx.State, mixin=True):
                                if answers.get(k) != current.get(k) or k == key), seq)
         self._answers = answers
         message = validate_answer(question, answer)
-        live = question.get("type") not in TEXT or key in self.errors
-        errors = {k: v for k, v in self.errors.items() if k != key}
+        shown = self._read("errors")
+        live = question.get("type") not in TEXT or key in shown
+        errors = {k: v for k, v in shown.items() if k != key}
         if message and live and not is_empty(question, answer):
             errors[key] = message
-        elif message and key in self.errors:
+        elif message and key in shown:
             errors[key] = message
-        self.errors = errors
+        if errors != shown:  # unchanged messages are not sent again (nor the shown one recomputed)
+            self.errors = errors
         self._refresh(definition)
         return await self._save({k: v for k, v in changed.items() if k in answers})
 

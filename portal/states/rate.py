@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-from urllib.parse import unquote
 
 import reflex as rx
 
@@ -35,8 +34,6 @@ TAKING_VIEWS = frozenset({test_access.SCREENER, test_access.SURVEY_VIEW, test_ac
                           test_access.PREFERENCE_VIEW})
 # Completed freemium tests lead to joining for free: the sign-up page.
 FREE_JOIN_PATH = "/sign-up"
-# Set by the browser after a submission: the tests completed in it (a JSON list of ids).
-COMPLETED_COOKIE = "completedTests"
 
 
 class RateState(TabOwned, rx.State):
@@ -127,12 +124,7 @@ class RateState(TabOwned, rx.State):
 
     def _completed_tests(self) -> set[int]:
         """The tests this browser recorded as completed (the 'completedTests' cookie set after a submission)."""
-        raw = cookies_of(self).get(COMPLETED_COOKIE)
-        try:
-            values = json.loads(unquote(raw)) if raw is not None else []
-        except ValueError:
-            return set()
-        return {v for v in values if isinstance(v, int) and not isinstance(v, bool)} if isinstance(values, list) else set()
+        return test_access.completed_tests(cookies_of(self).get(test_access.COMPLETED_COOKIE))
 
     def _message(self, state: str, title: str, text: str, link_label: str | None = None, link_url: str | None = None) -> None:
         self.status = "message"

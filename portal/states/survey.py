@@ -42,10 +42,7 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     # --- the timed session's hooks -------------------------------------------------------------
     def _show_kind(self, definition: TestDefinition) -> None:
         self.questions = view.survey_views(definition.questions, self._seed)
-        welcome = definition.welcome
-        self.title = str(welcome.get("title") or definition.name)
-        self.description = str(welcome.get("description") or "")
-        self.start_label = str(welcome.get("buttonLabel") or view.START_LABEL)
+        self.title, self.description, self.start_label = view.welcome_texts(definition.welcome, definition.name)
 
     def _fresh(self, definition: TestDefinition) -> None:
         self._history, self.index = [], 0
