@@ -10,8 +10,9 @@ button, drawn with the page's own header and footer (taken from the compiled hom
 rendered them) and the same Radix classes, as a layer over the page. The layer is hidden by CSS
 (portal.css, `body:has(#portal-ready)`) as soon as the page has loaded its state (`#portal-ready` comes
 with the page's load), whatever the page then shows; its button is disabled (the page's own button takes
-the click). Anyone else, another path, a query (a restart, a respondent id), or any failure gets the
-frontend's file as before. The answer is personal: `Cache-Control: no-store`.
+the click). Anyone else, a step in the path, a query (a restart, a respondent id), or any failure gets
+the frontend's page alone, also from memory (the static files' path through the API's routing, CORS
+and a thread for the file cost three times as much). The answer is personal: `Cache-Control: no-store`.
 
 A kind of test shows a first view when it has a renderer in `RENDERERS` (a survey's welcome).
 """

@@ -45,6 +45,7 @@ from portal.domain import test_access as access
 from portal.domain.test_access import EXTENSION_SECONDS, GRACE_SECONDS, MAX_EXTENSIONS, respondent_key
 from portal.services import take_access
 from portal.services.take_access import AccessDenied
+from portal.services.test_loading import TestLoad, TestNotFound
 
 __all__ = ["AccessDenied", "GRACE_SECONDS", "respondent_key"]
 MAX_JSON_BYTES = 200_000
@@ -191,12 +192,12 @@ def _view(test: Test) -> str:
 
 
 def _allowed(session: Session, test_id: Any, account_id: int | None, respondent: str | None, view: str,
-             now: datetime) -> None:
+             now: datetime, decided: TestLoad | None = None) -> None:
     """The access decision for this step; a review already stored reads as AlreadyReviewedError and a
     session that ran out as SessionExpiredError (the pages handle those two)."""
     try:
         take_access.require(session=session, test_id=test_id, account_id=account_id, respondent=respondent,
-                            view=view, now=now)
+                            view=view, now=now, decided=decided)
     except AccessDenied as denied:
         if denied.state == access.REVIEWED:
             raise AlreadyReviewedError(MSG_REVIEWED, errors={"reviewId": MSG_REVIEWED}) from None
@@ -211,17 +212,27 @@ def start_session(*, session: Session, test_id: int, account_id: int | None, res
     one, when the caller may take the test on `view` now."""
     key = _key_of(account_id, respondent)
     now = _now(now)
-    test = _test(session, test_id)
-    if _review(session, test.id, key) is not None:
+    # The access decision's one statement reads the test and, for a participant, their review too.
+    number = whole_number(test_id) if isinstance(test_id, int) else None
+    try:
+        load = take_access.decide(session=session, test_id=number, account_id=account_id, respondent=respondent,
+                                  now=now) if number is not None else None
+    except TestNotFound:
+        load = None
+    if load is None:
+        raise ServiceError(MSG_NO_TEST)
+    reviewed = load.reviewed if account_id is not None else _review(session, load.test_id, key) is not None
+    if reviewed:  # before any other refusal: their answer is in
         raise AlreadyReviewedError(MSG_REVIEWED, errors={"reviewId": MSG_REVIEWED})
     # A session that ran out is refused here (session-expired): the rating page's Restart sets it aside.
-    _allowed(session, test.id, account_id, respondent, view or _view(test), now)
-    row = _latest(session, test.id, key, lock=True)
+    _allowed(session, load.test_id, account_id, respondent, view or kinds.kind_of(load.product_type).view, now,
+             decided=load)
+    row = _latest(session, load.test_id, key, lock=True)
     if row is not None and row.status == "active" and not _expired(row, now):
         return row
     row = ReviewSession(
-        test_id=test.id, account_id=account_id, respondent_key=key, started_at=now,
-        deadline_at=now + timedelta(seconds=test.session_seconds), updated_at=now,
+        test_id=load.test_id, account_id=account_id, respondent_key=key, started_at=now,
+        deadline_at=now + timedelta(seconds=load.session_seconds), updated_at=now,
     )
     session.add(row)
     session.flush()

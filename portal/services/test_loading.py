@@ -72,6 +72,8 @@ class TestLoad:
     # The participant's review session in progress (active, within its deadline and the grace), read
     # with the decision: the entry (services/test_taking.enter) takes it without reading it again.
     session_id: int | None = None
+    # The signed-in participant's review of this test is stored (whatever the decision says first).
+    reviewed: bool = False
 
 
 def _test_id(value: Any) -> int:
@@ -234,7 +236,7 @@ def _seniority_counts(session: Session, places: dict[str, int | None]) -> dict[s
 
 
 def _load(test: Any, state: str, *, view: access.View | None, has_public: bool, qualification_based: bool,
-          session_id: int | None = None) -> TestLoad:
+          session_id: int | None = None, reviewed: bool = False) -> TestLoad:
     hidden = state in _HIDDEN_STATES
     message = access.access_message(state, test.id)
     name = "" if hidden else test.name
@@ -256,6 +258,7 @@ def _load(test: Any, state: str, *, view: access.View | None, has_public: bool, 
         message_link_label=message.link_label if message else None,
         message_link_url=message.link_url if message else None,
         session_id=session_id,
+        reviewed=reviewed,
     )
 
 
@@ -288,6 +291,7 @@ def load_test(
         raise TestNotFound(MSG_NOT_FOUND)
     test, has_public = rows.test, rows.has_public
     signed_in = rows.account_id is not None  # an id without an account reads as signed out
+    reviewed = signed_in and bool(rows.has_review)
     project_id = rules.respondent_project_id(respondent_project_id)
     qualification_based = rules.is_qualification_based(panel=test.panel, has_qualifications=rows.any_qualification)
     if screener_passed is None:
@@ -326,7 +330,8 @@ def load_test(
     if not signed_in:
         state = rules.signed_out_state(state)
     if state != access.OK:
-        return _load(test, state, view=None, has_public=has_public, qualification_based=qualification_based)
+        return _load(test, state, view=None, has_public=has_public, qualification_based=qualification_based,
+                     reviewed=reviewed)
     try:
         view = access.next_view(
             product_type=test.product_type,
@@ -342,15 +347,17 @@ def load_test(
             first_name=rows.first_name if signed_in else None,
         )
     except ValueError:  # a video test without a usable recorder URL
-        return _load(test, access.FALLBACK, view=None, has_public=has_public, qualification_based=qualification_based)
+        return _load(test, access.FALLBACK, view=None, has_public=has_public, qualification_based=qualification_based,
+                     reviewed=reviewed)
     if not signed_in:
         state, name = rules.signed_out_view(view=view.name, panel=test.panel, has_public_qualifications=has_public)
         if state != access.OK:
-            return _load(test, state, view=None, has_public=has_public, qualification_based=qualification_based)
+            return _load(test, state, view=None, has_public=has_public, qualification_based=qualification_based,
+                         reviewed=reviewed)
         if name != view.name:
             view = access.View(name)
     return _load(test, access.OK, view=view, has_public=has_public, qualification_based=qualification_based,
-                 session_id=session_id)
+                 session_id=session_id, reviewed=reviewed)
 
 
 def submission_quota_state(*, session: Session, test_id: int, account_id: int | None, own_key: str) -> str:
