@@ -118,6 +118,32 @@ def _install_gc_timing() -> None:
     gc.callbacks.append(callback)
 
 
+def _install_gc_census(every: float) -> None:
+    """BENCH_GC_CENSUS=<seconds>: every so often, what the cyclic garbage is made of (kind `garbage`,
+    label the type, ms the count): a full collection with DEBUG_SAVEALL keeps the unreachable objects in
+    gc.garbage to be counted by type, then lets them go (the next collection frees them)."""
+    import collections
+    import gc
+
+    def census() -> None:
+        while True:
+            time.sleep(every)
+            gc.set_debug(gc.DEBUG_SAVEALL)
+            try:
+                gc.collect()
+                kinds = collections.Counter(type(o).__qualname__ for o in gc.garbage)
+            finally:
+                gc.set_debug(0)
+                gc.garbage.clear()
+            for kind, count in kinds.most_common(25):
+                _log("garbage", "-", kind, float(count))
+
+    def start() -> None:
+        threading.Thread(target=census, name="bench-gc-census", daemon=True).start()
+
+    os.register_at_fork(after_in_child=start)  # the workers are forked; a thread does not survive a fork
+
+
 if os.environ.get("BENCH_SWITCH_INTERVAL"):  # an experiment: how long a thread waits for the GIL
     sys.setswitchinterval(float(os.environ["BENCH_SWITCH_INTERVAL"]))
 
@@ -125,5 +151,7 @@ if _PATH:
     try:
         _install()
         _install_gc_timing()
+        if os.environ.get("BENCH_GC_CENSUS"):
+            _install_gc_census(float(os.environ["BENCH_GC_CENSUS"]))
     except Exception as exc:  # noqa: BLE001 - never stop the portal for a benchmark hook
         print(f"bench trace not installed: {exc!r}", file=sys.stderr)

@@ -147,10 +147,6 @@ def question_view(question: dict[str, Any], index: int, seed: str) -> dict[str, 
     }
 
 
-def survey_views(questions: list[dict[str, Any]], seed: str) -> list[dict[str, Any]]:
-    return [question_view(q, i, seed) for i, q in enumerate(questions) if isinstance(q, dict)]
-
-
 def progress_label(index: int, total: int) -> str:
     """'Question N/total' (N counts from 1)."""
     return f"Question {index + 1}/{total}"

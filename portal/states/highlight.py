@@ -83,7 +83,7 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         found = rules.areas(content)
         self.areas = [{**rules.area_box(a), "number": str(i + 1)} for i, a in enumerate(found)]
         self.area_count = len(found)
-        self.questions = view.survey_views(definition.questions, self._seed)
+        self._show_questions(definition)
         self.crashed = False
 
     def _fresh(self, definition: TestDefinition) -> None:

@@ -38,9 +38,16 @@ TOO_LONG = "This answer is too long."
 
 
 class QuestionFlow(rx.State, mixin=True):
-    """The shown question (`index` into the definition's questions) and its display values."""
+    """The shown question (`index` into the definition's questions) and its display values.
 
-    questions: list[dict[str, Any]] = []
+    A tab holds the view of the one question it shows (`current`), not of all of them: the
+    definition is the process's (TimedSession._fresh_definition), and every question's view in every
+    tab's state cost objects to load, store, collect and send (issue 18: a tab's states in memory
+    were two thirds question views, and the garbage collector's full passes grew with them).
+    """
+
+    current: dict[str, Any] = {}
+    question_count: int = 0
     index: int = 0
     # What the current question shows, refreshed after every change.
     single_value: str = ""
@@ -77,11 +84,16 @@ class QuestionFlow(rx.State, mixin=True):
         keys = {q.get("key") for q in definition.questions}
         self._answers = {k: clean_answer(v) for k, v in answers.items() if k in keys and isinstance(v, dict)}
 
+    def _show_questions(self, definition: TestDefinition) -> None:
+        """The test's questions are known: their number (the shown one comes with _refresh)."""
+        self.question_count = len(definition.questions)
+
     def _refresh(self, definition: TestDefinition) -> None:
-        """The current question's display values (what the inputs show); only changed ones are sent."""
+        """The current question's view and display values (what the inputs show); only changed ones are sent."""
         question = self._current_question(definition)
-        questions = self._read("questions")
-        shown = questions[self.index] if 0 <= self.index < len(questions) else {}
+        shown = view.question_view(question, self.index, self._seed) if question else {}
+        if self._read("current") != shown:
+            self.current = shown
         values = view.display_values(question, self._answer_of(question), shown.get("options", []))
         values.update(self._nav_values(definition))
         for name, value in values.items():
@@ -308,12 +320,8 @@ class QuestionFlow(rx.State, mixin=True):
 
     # --- shown values --------------------------------------------------------------------------
     @rx.var(cache=True)
-    def current(self) -> dict[str, Any]:
-        return self.questions[self.index] if 0 <= self.index < len(self.questions) else {}
-
-    @rx.var(cache=True)
     def current_error(self) -> str:
-        key = self.questions[self.index].get("key") if 0 <= self.index < len(self.questions) else None
+        key = self.current.get("key")
         return self.errors.get(key, "") if key else ""
 
     @rx.var(cache=True)
@@ -322,5 +330,4 @@ class QuestionFlow(rx.State, mixin=True):
 
     @rx.var(cache=True)
     def text_key(self) -> str:
-        key = self.questions[self.index].get("key") if 0 <= self.index < len(self.questions) else ""
-        return f"{key}-{self.epoch}"
+        return f"{self.current.get('key') or ''}-{self.epoch}"

@@ -41,7 +41,7 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
 
     # --- the timed session's hooks -------------------------------------------------------------
     def _show_kind(self, definition: TestDefinition) -> None:
-        self.questions = view.survey_views(definition.questions, self._seed)
+        self._show_questions(definition)
         self.title, self.description, self.start_label = view.welcome_texts(definition.welcome, definition.name)
 
     def _fresh(self, definition: TestDefinition) -> None:
@@ -171,4 +171,4 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     # --- shown values --------------------------------------------------------------------------
     @rx.var(cache=True)
     def progress(self) -> str:
-        return view.progress_label(self.index, len(self.questions))
+        return view.progress_label(self.index, self.question_count)

@@ -57,7 +57,7 @@ def test_a_state_holding_values_gives_its_values_not_its_defaults():
     root = _new_tab()
     survey = _state(root, SurveyState)
     survey.phase = "questions"
-    survey.questions = [{"key": "q1", "title": "How clear is the headline?"}]
+    survey.current = {"key": "q1", "title": "How clear is the headline?"}
     survey.index = 0
     sent = _snapshot(root)
     assert "\"phase_rx_state_\": \"questions\"" in sent and "How clear is the headline?" in sent

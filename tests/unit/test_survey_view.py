@@ -50,7 +50,7 @@ def test_choice_limit_hints(limits, hint):
 
 
 def test_question_view_of_each_kind():
-    views = view.survey_views(QUESTIONS, "1:1")
+    views = [view.question_view(q, i, "1:1") for i, q in enumerate(QUESTIONS)]
     kinds = {v["key"]: v["kind"] for v in views}
     assert kinds["involvement"] == "single" and kinds["tools-used"] == "multi" and kinds["must-haves"] == "multi"
     assert kinds["job-title"] == "short" and kinds["last-purchase"] == "long" and kinds["pitch-feedback"] == "long"
