@@ -13,17 +13,8 @@ from portal.services.admin import scheduler as review_scheduler
 from portal.services.captcha import script_url as captcha_script_url
 from portal.settings import settings
 from portal.components.home_tables import ON_LOAD as HOME_TABLES_ON_LOAD
-from portal.pages.admin.audit import audit_page
-from portal.pages.admin.flags import flags_page
-from portal.pages.admin.outbox import outbox_page
-from portal.pages.admin.participants import change_requests_page, participants_page
-from portal.pages.admin.preview import preview_page
-from portal.pages.admin.rewards import rewards_page
-from portal.pages.admin.test_areas import areas_page
-from portal.pages.admin.reviews import reviews_page
-from portal.pages.admin.test_edit import test_edit_page
-from portal.pages.admin.test_images import images_page
-from portal.pages.admin.tests import invite_page, tests_page
+from portal.components import admin_pages
+from portal.pages import admin as _staff_pages  # noqa: F401 - declares the staff pages
 from portal.pages.demo import demo_page
 from portal.pages.descriptions import DESCRIPTIONS
 from portal.pages.home import home_page
@@ -37,18 +28,7 @@ from portal.pages.password_reset import forgot_page, reset_page, site_decider_pa
 from portal.pages.sign_in import sign_in_page
 from portal.pages.sign_up import sign_up_page
 from portal.pages.thank_you import thank_you_page
-from portal.states.admin.audit import AuditLogState
-from portal.states.admin.flags import AdminFlagsState
-from portal.states.admin.outbox import AdminOutboxState
 from portal.states.admin.guard import StaffState
-from portal.states.admin.participants import AdminParticipantsState, ChangeRequestsState
-from portal.states.admin.preview import PreviewState
-from portal.states.admin.reviews import AdminReviewsState
-from portal.states.admin.rewards import AdminRewardsState
-from portal.states.admin.test_areas import AreasEditorState
-from portal.states.admin.test_edit import TestEditState
-from portal.states.admin.test_images import AdminImagesState
-from portal.states.admin.tests import AdminTestsState, InviteState
 from portal.states.auth import SessionState
 from portal.states.demo import DemoOptInState
 from portal.states.oidc import VerifyAccountState
@@ -143,25 +123,12 @@ app.add_page(rate_page, route=RATE_ROUTE, title=f"Rate the test | {BRAND}", desc
 
 app.add_page(thank_you_page, route="/thank-you", title=f"Thank you | {BRAND}", description=DESCRIPTIONS["/thank-you"], on_load=SessionState.guard_signed_in)
 
-# Staff pages (issue 15): one guard; anyone but staff gets the not-found page (and its title) at the same address.
-ADMIN_PAGES = (
-    ("/admin", participants_page, "Participants", AdminParticipantsState.load),
-    ("/admin/participants", participants_page, "Participants", AdminParticipantsState.load),
-    ("/admin/participants/changes", change_requests_page, "Change requests", ChangeRequestsState.load),
-    ("/admin/tests", tests_page, "Tests", AdminTestsState.load),
-    ("/admin/tests/[test_id]", test_edit_page, "Test", TestEditState.load_page),
-    ("/admin/tests/[test_id]/invite", invite_page, "Invite participants", InviteState.load_page),
-    ("/admin/tests/[test_id]/images", images_page, "Images", AdminImagesState.load),
-    ("/admin/tests/[test_id]/preview", preview_page, "Preview", PreviewState.load),
-    ("/admin/tests/[test_id]/areas", areas_page, "Highlight areas", AreasEditorState.load),
-    ("/admin/reviews", reviews_page, "Reviews", AdminReviewsState.load_page),
-    ("/admin/rewards", rewards_page, "Rewards", AdminRewardsState.load_page),
-    ("/admin/audit", audit_page, "Audit log", AuditLogState.load),
-    ("/admin/flags", flags_page, "Feature flags", AdminFlagsState.load),
-    ("/admin/outbox", outbox_page, "Outbox", AdminOutboxState.load),
-)
-for _route, _page, _title, _load in ADMIN_PAGES:
-    app.add_page(_page, route=_route, title=rx.cond(StaffState.allowed, f"{_title} | Admin | {BRAND}", f"Page not found | {BRAND}"),
-                 description=DESCRIPTIONS["404"], on_load=[SessionState.load_public, StaffState.guard, _load])
+# Staff pages, each declared once with its route, title, permission and menu entry (components/admin_pages.py):
+# one guard; anyone but staff gets the not-found page (and its title) at the same address.
+for _page in admin_pages.PAGES:
+    for _route in (_page.route, *_page.also_at):
+        app.add_page(_page.component, route=_route,
+                     title=rx.cond(StaffState.allowed, f"{_page.title} | Admin | {BRAND}", f"Page not found | {BRAND}"),
+                     description=DESCRIPTIONS["404"], on_load=[SessionState.load_public, StaffState.guard, *_page.on_load])
 
 app.add_page(not_found_page, route="404", title=f"Page not found | {BRAND}", description=DESCRIPTIONS["404"], on_load=SessionState.load_public)

@@ -6,30 +6,23 @@ from typing import Any
 
 import reflex as rx
 
+from portal.components import admin_pages
 from portal.components.layout import footer, logo, ready_marker, user_menu
 from portal.domain.staff import roles
 from portal.pages.not_found import not_found_page
 from portal.states.admin.guard import StaffState
 from portal.states.auth import current_path
 
-NAV = (
-    ("Participants", "/admin/participants", roles.VIEW),
-    ("Tests", "/admin/tests", roles.VIEW),
-    ("Reviews", "/admin/reviews", roles.VIEW),
-    ("Rewards", "/admin/rewards", roles.VIEW),
-    ("Audit log", "/admin/audit", roles.AUDIT),
-    ("Outbox", "/admin/outbox", roles.OUTBOX),
-    ("Flags", "/admin/flags", roles.FLAGS),
-)
-
-
 def _nav() -> rx.Component:
+    """The admin menu: every declared staff page with a menu entry, shown to the roles that may open it."""
     links = []
-    for label, href, permission in NAV:
-        active = current_path().startswith(href) | ((href == "/admin/participants") & (current_path() == "/admin"))
-        link = rx.el.a(label, href=href, class_name="admin-nav-link", data_active=rx.cond(active, "true", "false"),
+    for page in admin_pages.menu_entries():
+        href, active = page.route, current_path().startswith(page.route)
+        for alias in page.also_at:
+            active = active | (current_path() == alias)
+        link = rx.el.a(page.menu, href=href, class_name="admin-nav-link", data_active=rx.cond(active, "true", "false"),
                        aria_current=rx.cond(active, "page", None))
-        links.append(rx.cond(StaffState.can[permission], link) if permission != roles.VIEW else link)
+        links.append(rx.cond(StaffState.can[page.permission], link) if page.permission != roles.VIEW else link)
     return rx.el.nav(*links, class_name="admin-nav", aria_label="Admin")
 
 
@@ -49,10 +42,12 @@ def _header() -> rx.Component:
     )
 
 
-def admin_layout(title: str, *children: rx.Component, permission: str = roles.VIEW,
-                 actions: rx.Component | None = None) -> rx.Component:
-    """Staff see the page; everyone else the not-found page. (The route's on_load events load its data:
-    see portal.py's ADMIN_PAGES.)"""
+def admin_layout(*children: rx.Component, actions: rx.Component | None = None, title: Any = None) -> rx.Component:
+    """Staff see the page; everyone else the not-found page. The title and the permission are the page's
+    declaration's (components/admin_pages.py); `title` may name what the page shows instead (a Var)."""
+    declared = admin_pages.building()
+    permission = declared.permission
+    title = declared.title if title is None else title
     body = rx.box(
         rx.hstack(rx.heading(title, size="6", as_="h1"), rx.spacer(), actions or rx.fragment(), align="center",
                   wrap="wrap", spacing="3", width="100%"),

@@ -2,7 +2,8 @@
 
 Every save re-reads the request with the domain rules (`portal.domain.profile_rules`)
 and adds the checks that need the database; on any error nothing is written. The
-account saved is the signed-in one; only staff may name another participant.
+account is always the signed-in one: staff change others' profiles only through
+`services/admin/profiles.py` (permission, rank, audit row), which shares `store_profile`.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ class ProfileView:
 class SaveOutcome:
     verification_sent_to: list[str]
     verified: bool
+    changed: dict[str, Any] = field(default_factory=dict)  # field -> the value before
 
 
 @dataclass(frozen=True)
@@ -92,19 +94,12 @@ def _live_account(session: Session, account_id: Any) -> Account | None:
     return None if account is None or account.removed_at is not None else account
 
 
-def _resolve(session: Session, actor_id: int, participant_id: Any) -> tuple[Account, Account]:
-    """(actor, target). Only staff may name another participant; a removed actor or target is 'removed'."""
+def _own(session: Session, actor_id: Any) -> Account:
+    """The signed-in person's own live account (a removed one is 'removed')."""
     actor = _live_account(session, actor_id)
     if actor is None:
         raise ProfileRemovedError()
-    if participant_id is None or participant_id == actor.id:
-        return actor, actor
-    if not _is_staff(actor):
-        raise ProfileSaveError({"_id": rules.NOT_YOUR_PROFILE})
-    target = _live_account(session, participant_id)
-    if target is None:
-        raise ProfileRemovedError()
-    return actor, target
+    return actor
 
 
 def _linkedin_title(profile: ParticipantProfile | None) -> str:
@@ -158,28 +153,33 @@ def _names(session: Session, model: Any, ids: tuple[int, ...] | None) -> dict[in
     return dict(session.exec(select(model.id, model.name).where(col(model.id).in_(ids))).all())
 
 
-def load_profile(*, session: Session, actor_id: int, participant_id: int | None = None) -> ProfileView:
-    actor, target = _resolve(session, actor_id, participant_id)
+def load_profile(*, session: Session, actor_id: int) -> ProfileView:
+    """The signed-in person's own profile (staff look at others' through services/admin/profiles.py)."""
+    account = _own(session, actor_id)
+    return profile_view(session, account, staff_view=False)
+
+
+def profile_view(session: Session, target: Account, *, staff_view: bool) -> ProfileView:
+    """What the form shows of `target`: staff views add the internal fields and the old values."""
     form = current_form(session, target)
     profile = session.get(ParticipantProfile, target.id)
-    staff = _is_staff(actor)
     values = rules.flat_values(form)
-    if not staff:  # roles and audiences are internal
+    if not staff_view:  # roles and audiences are internal
         values["roles"] = None
         values["audiences"] = None
     return ProfileView(
         participant_id=target.id,
         values=values,
-        is_staff=staff,
+        is_staff=staff_view,
         is_panelist=not _is_staff(target),
         verified=target.verified,
         email_verified=target.email_verified_at is not None,
         work_email_verified=target.work_email_verified_at is not None,
-        old_data=dict(profile.old_data or {}) if (profile and staff) else {},
+        old_data=dict(profile.old_data or {}) if (profile and staff_view) else {},
         linkedin_title=_linkedin_title(profile),
         industry_names=_names(session, Industry, form.industries),
-        role_names=_names(session, Role, form.roles) if staff else {},
-        audience_names=_names(session, Audience, form.audiences) if staff else {},
+        role_names=_names(session, Role, form.roles) if staff_view else {},
+        audience_names=_names(session, Audience, form.audiences) if staff_view else {},
     )
 
 
@@ -255,25 +255,22 @@ def write_profile(profile: ParticipantProfile, form: rules.ProfileForm) -> None:
         setattr(profile, custom, getattr(form, custom) or None)
 
 
-def save_profile(
-    *,
-    session: Session,
-    actor_id: int,
-    raw: Any,
-    participant_id: int | None = None,
-    verify: bool = False,
-    today: dt.date | None = None,
-) -> SaveOutcome:
-    """Validate and store a profile change and record it as a change request.
+def save_profile(*, session: Session, actor_id: int, raw: Any, today: dt.date | None = None) -> SaveOutcome:
+    """Validate and store a change of the signed-in person's own profile, recorded as a change request.
 
-    `raw`: the form's values (flat keys, or the spec's nested shape), untrusted.
-    `participant_id`: the profile to change (staff only, when not the actor's own).
-    `verify`: staff's 'Submit & Verify'. A changed e-mail or work e-mail becomes
-    unverified and gets a verification link; the old personal address is told. When that link
+    `raw`: the form's values (flat keys, or the spec's nested shape), untrusted. A changed e-mail or work
+    e-mail becomes unverified and gets a verification link; the old personal address is told. When that link
     is over the e-mail limits (`portal.domain.mail_limits`): ThrottledError, nothing saved.
     """
-    actor, target = _resolve(session, actor_id, participant_id)
-    staff = _is_staff(actor)
+    account = _own(session, actor_id)
+    return store_profile(session, actor=account, target=account, raw=raw, staff_view=False, verify=False, today=today)
+
+
+def store_profile(session: Session, *, actor: Account, target: Account, raw: Any, staff_view: bool, verify: bool,
+                  today: dt.date | None = None) -> SaveOutcome:
+    """The save shared by a person's own profile and the staff page (services/admin/profiles.py, which checks
+    the caller's permission and rank first). `staff_view`: the staff's rules (internal fields, any e-mail)."""
+    staff = staff_view
     form, errors = rules.parse_payload(raw)
     if form.participant_id is not None and form.participant_id != target.id:
         raise ProfileSaveError({"_id": rules.NOT_YOUR_PROFILE})
@@ -320,15 +317,16 @@ def save_profile(
     target.updated_at = now
     session.add(target)
     by_staff = staff and target.id != actor.id
+    own_staff = _is_staff(actor) and target.id == actor.id  # a staff member's own edit needs nobody's decision
     session.add(ProfileChangeRequest(
         account_id=target.id,
         payload=rules.to_payload(form, updated_by_admin=by_staff),
         updated_by_admin=by_staff,
         previous=changed,
         # A participant's change waits in the staff queue; staff's own edits are decided by them.
-        status="pending" if not staff and changed else "approved",
-        decided_at=None if not staff and changed else now,
-        decided_by_id=actor.id if staff else None,
+        status="pending" if not (staff or own_staff) and changed else "approved",
+        decided_at=None if not (staff or own_staff) and changed else now,
+        decided_by_id=actor.id if (staff or own_staff) else None,
     ))
     try:
         session.flush()
@@ -343,12 +341,17 @@ def save_profile(
         if previous:
             notify_email_changed(session=session, old_email=previous, new_email=address)
         sent_to.append(address)
-    return SaveOutcome(verification_sent_to=sent_to, verified=target.verified)
+    return SaveOutcome(verification_sent_to=sent_to, verified=target.verified, changed=changed)
 
 
-def email_problem(*, session: Session, actor_id: int, key: str, address: Any, participant_id: int | None = None) -> str:
-    """The live check of the e-mail or work e-mail field: syntax, used by another account, the work rule. '' if fine."""
-    actor, target = _resolve(session, actor_id, participant_id)
+def email_problem(*, session: Session, actor_id: int, key: str, address: Any) -> str:
+    """The live check of the own profile's e-mail or work e-mail field. '' if fine."""
+    account = _own(session, actor_id)
+    return check_email(session, target=account, key=key, address=address, staff_view=False)
+
+
+def check_email(session: Session, *, target: Account, key: str, address: Any, staff_view: bool) -> str:
+    """Syntax, used by another account, the work rule (not for staff, who may add any e-mail). '' if fine."""
     if key not in ("email", "workEmail") or not isinstance(address, str):
         return ""
     message = rules.email_error(address, required_message=rules.EMAIL_REQUIRED if key == "email" else rules.WORK_EMAIL_REQUIRED)
@@ -359,7 +362,7 @@ def email_problem(*, session: Session, actor_id: int, key: str, address: Any, pa
         return ""
     if work_email.email_taken(session=session, account_id=target.id, email=address):
         return rules.EMAIL_EXISTS
-    if key == "workEmail" and not _is_staff(actor):
+    if key == "workEmail" and not staff_view:
         return _work_email_error(session, address, target.id)
     return ""
 
@@ -404,19 +407,13 @@ def industries_page(*, session: Session, page: int = 1, page_size: int = rules.P
     return _named_page(session, Industry, page, page_size, search, Industry.active_for_testers.is_(True))  # type: ignore[attr-defined]
 
 
-def roles_page(*, session: Session, actor_id: int, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE, search: str = "") -> PickerPage:
-    """Roles (staff only)."""
-    actor = _live_account(session, actor_id)
-    if actor is None or not _is_staff(actor):
-        raise ServiceError(rules.STAFF_ONLY)
+def roles_page(*, session: Session, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE, search: str = "") -> PickerPage:
+    """Roles (internal: the staff page reads them through services/admin/profiles.py)."""
     return _named_page(session, Role, page, page_size, search)
 
 
-def audiences_page(*, session: Session, actor_id: int, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE) -> PickerPage:
-    """Audiences (staff only)."""
-    actor = _live_account(session, actor_id)
-    if actor is None or not _is_staff(actor):
-        raise ServiceError(rules.STAFF_ONLY)
+def audiences_page(*, session: Session, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE) -> PickerPage:
+    """Audiences (internal: the staff page reads them through services/admin/profiles.py)."""
     return _named_page(session, Audience, page, page_size, "")
 
 

@@ -10,6 +10,7 @@ from portal.domain.password_policy import normalize as normalize_password
 from portal.domain.passwords_hashing import hash_password
 from portal.models import Account
 from portal.models._base import utcnow
+from portal.services.admin import audit
 from portal.services.errors import ServiceError
 
 
@@ -30,6 +31,7 @@ def create_staff(session: Session, *, email: str, role: str, password: str | Non
         if password is None:
             raise ServiceError("A new staff account needs a password", field="password")
         account = Account(email=address, email_verified_at=now, is_registration_complete=True, stage="completed")
+    before = {"staff_role": account.staff_role, "password_changed_at": account.password_changed_at}
     account.staff_role = role
     if password is not None:
         account.password_hash = hash_password(normalize_password(password))
@@ -37,4 +39,9 @@ def create_staff(session: Session, *, email: str, role: str, password: str | Non
     account.updated_at = now
     session.add(account)
     session.flush()
+    # Written like every staff change, in the same transaction; the actor is the command line (the system).
+    audit.record(session, audit.SYSTEM, "staff.create", "account", account.id,
+                 {} if created else before,
+                 {"email": account.email, "staff_role": role, "created": created, "password_changed_at": account.password_changed_at
+                  if password is not None else before["password_changed_at"]})
     return account, created

@@ -9,6 +9,7 @@ from sqlmodel import select
 
 from portal.domain import profile_rules as rules
 from portal.models import (
+    AuditEntry,
     Account,
     Industry,
     OutboxEmail,
@@ -19,6 +20,8 @@ from portal.models import (
     Role,
 )
 from portal.services import profile as service
+from portal.services.admin import profiles as admin_profiles
+from portal.services.admin.guard import StaffRefused
 from portal.services.seeding import seed_reference
 from tests.support.factories import make_participant, unique_email
 
@@ -179,18 +182,21 @@ def test_another_participants_id_is_refused(seeded):
     victim = make_participant(session)
     account = make_participant(session)
     before_victim, before = _snapshot(session, victim.id), _snapshot(session, account.id)
-    for kwargs, raw in (({"participant_id": victim.id}, _form(victim, firstName="Mallory")),
-                        ({}, _form(account, _id=victim.id, firstName="Mallory"))):
-        with pytest.raises(service.ProfileSaveError) as refused:
-            _save(session, account, raw, **kwargs)
-        session.rollback()
-        assert refused.value.errors == {"_id": rules.NOT_YOUR_PROFILE}
-    with pytest.raises(service.ProfileSaveError):
-        service.load_profile(session=session, actor_id=account.id, participant_id=victim.id)
     with pytest.raises(service.ProfileSaveError) as refused:
-        _save(session, account, _form(account), verify=True)
+        _save(session, account, _form(account, _id=victim.id, firstName="Mallory"))
     session.rollback()
-    assert refused.value.errors == {"verified": rules.STAFF_ONLY}
+    assert refused.value.errors == {"_id": rules.NOT_YOUR_PROFILE}
+    # The participant's services have no way to name another account, nor to verify.
+    for call in (service.save_profile, service.load_profile):
+        with pytest.raises(TypeError):
+            call(session=session, actor_id=account.id, raw=_form(victim), participant_id=victim.id)
+    with pytest.raises(TypeError):
+        _save(session, account, _form(account), verify=True)
+    # The staff door refuses a participant.
+    with pytest.raises(StaffRefused):
+        admin_profiles.save_participant_profile(session=session, actor_id=account.id, participant_id=victim.id,
+                                                raw=_form(victim, firstName="Mallory"), verify=True)
+    session.rollback()
     assert _snapshot(session, victim.id) == before_victim and _snapshot(session, account.id) == before
 
 
@@ -214,8 +220,8 @@ def test_staff_edit_a_participant_with_roles_any_email_and_verify(seeded):
     session.commit()
     role_ids = list(session.exec(select(Role.id).order_by(Role.name).limit(2)).all())
     raw = _form(participant, firstName="Renamed", workEmail="renamed@gmail.com", experience={"roles": role_ids}, audiences=[])
-    outcome = service.save_profile(session=session, actor_id=staff.id, raw=raw, participant_id=participant.id,
-                                   verify=True, today=TODAY)
+    outcome = admin_profiles.save_participant_profile(session=session, actor_id=staff.id, participant_id=participant.id,
+                                                      raw=raw, verify=True, today=TODAY)
     session.commit()
     assert outcome.verified and outcome.verification_sent_to == ["renamed@gmail.com"]
     session.expire_all()
@@ -223,7 +229,11 @@ def test_staff_edit_a_participant_with_roles_any_email_and_verify(seeded):
     assert sorted(session.exec(select(ProfileRole.role_id).where(ProfileRole.account_id == participant.id)).all()) == sorted(role_ids)
     request = session.exec(select(ProfileChangeRequest).where(ProfileChangeRequest.account_id == participant.id)).one()
     assert request.updated_by_admin is True
-    view = service.load_profile(session=session, actor_id=staff.id, participant_id=participant.id)
+    entry = session.exec(select(AuditEntry).where(AuditEntry.target_id == str(participant.id))).one()
+    assert entry.action == "participant.verify-profile" and entry.actor_id == staff.id
+    assert entry.before["firstName"] == "Avery" and entry.after["firstName"] == "Renamed"
+    assert entry.before["verified"] is False and entry.after["verified"] is True
+    view = admin_profiles.participant_profile(session=session, actor_id=staff.id, participant_id=participant.id).profile
     assert view.is_staff and view.values["roles"] == sorted(role_ids)
     assert view.old_data["firstName"] == "Avery"  # highlighted for staff
     # The participant does not see the internal parts.

@@ -27,11 +27,13 @@ MANAGE_STAFF = "manage-staff"  # make an account staff, change or remove its rol
 MANAGE_TESTS = "manage-tests"  # import, export, edit tests: their fields, images and highlight areas
 FLAGS = "flags"  # turn feature flags on or off, their percentage and per-user overrides
 OUTBOX = "outbox"  # read the e-mail outbox and retry an e-mail now
+EDIT_PROFILES = "edit-profiles"  # open and change a participant's profile (/admin/participants/{id})
 
 _ALL = frozenset(ROLES)
 MATRIX: dict[str, frozenset[str]] = {
     VIEW: _ALL,
     VERIFY: _ALL,
+    EDIT_PROFILES: _ALL,
     CHANGE_REQUESTS: _ALL,
     INVITE: _ALL,
     DECIDE_REVIEWS: _ALL,
@@ -48,6 +50,7 @@ MATRIX: dict[str, frozenset[str]] = {
 PERMISSION_LABELS: dict[str, str] = {
     VIEW: "See participants, tests, reviews and rewards",
     VERIFY: "Verify and unverify participants",
+    EDIT_PROFILES: "Change participants' profiles",
     CHANGE_REQUESTS: "Approve or decline profile change requests",
     INVITE: "Invite participants to tests",
     DECIDE_REVIEWS: "Approve or reject reviews",
@@ -80,3 +83,31 @@ def permissions_of(role: object) -> dict[str, bool]:
 
 def role_label(role: object) -> str:
     return STAFF_ROLES.get(role, "") if isinstance(role, str) else ""
+
+
+# Who may change whose account: a rank per role (participants are 0). Staff change only accounts of a lower
+# rank than their own; a super-admin changes any account but their own role. A staff account's e-mail and
+# password are changed only by its owner or a super-admin (docs/decisions.md, "One door for staff").
+RANK: dict[str | None, int] = {None: 0, TEAM_MANAGER: 1, TEAM_OWNER: 2, SUPER_ADMIN: 3}
+HIGHER_ROLE = "You cannot change an account whose role is the same as yours or higher."
+STAFF_CREDENTIALS = "Only its owner or an admin can change a staff account's e-mail or password."
+
+
+def rank(role: object) -> int:
+    return RANK.get(role, 0) if isinstance(role, str) or role is None else 0
+
+
+def may_change_account(actor_role: object, target_role: object) -> bool:
+    """Whether a staff member may change another account (its profile, e-mail, verification, status)."""
+    if not is_staff(actor_role):
+        return False
+    return actor_role == SUPER_ADMIN or rank(target_role) < rank(actor_role)
+
+
+def may_change_credentials(actor_role: object, target_role: object, *, own: bool) -> bool:
+    """A staff account's e-mail or password: its owner or a super-admin; a participant's: whoever may change it."""
+    if own:
+        return True
+    if is_staff(target_role):
+        return actor_role == SUPER_ADMIN
+    return may_change_account(actor_role, target_role)

@@ -1,1 +1,17 @@
-"""The staff pages at /admin (issue 15): each behind the staff guard (portal/components/admin.py)."""
+"""The staff pages. Importing this package declares every one of them (components/admin_pages.py), in
+the order of the admin menu."""
+
+from portal.pages.admin import (  # noqa: F401 - each module declares its pages
+    participants,
+    profile,
+    tests,
+    test_edit,
+    test_images,
+    preview,
+    test_areas,
+    reviews,
+    rewards,
+    audit,
+    outbox,
+    flags,
+)

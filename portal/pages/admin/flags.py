@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout
 from portal.domain.flags import FLAGS
 from portal.domain.staff import flag_rules as rules
@@ -125,6 +126,7 @@ def _flag_card(key: str) -> rx.Component:
     )
 
 
+@staff_page('/admin/flags', 'Feature flags', on_load=[F.load], permission=roles.FLAGS, menu='Flags')
 def flags_page() -> rx.Component:
     growthbook = rx.match(
         F.growthbook,
@@ -137,7 +139,6 @@ def flags_page() -> rx.Component:
         rx.fragment(),
     )
     return admin_layout(
-        "Feature flags",
         rx.vstack(
             rx.text("Changes reach users at their next page load. Every change is written to the audit log.", size="2",
                     color="var(--gray-11)"),
@@ -147,5 +148,4 @@ def flags_page() -> rx.Component:
                     rx.center(rx.spinner(size="3"), padding="48px", width="100%")),
             spacing="4", width="100%",
         ),
-        permission=roles.FLAGS,
     )

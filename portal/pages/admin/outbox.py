@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout
 from portal.components.data_table import Column, FilterOption, FilterSpec, data_table
 from portal.domain.staff import outbox_status
@@ -45,9 +46,9 @@ FILTERS = [
 ]
 
 
+@staff_page('/admin/outbox', 'Outbox', on_load=[O.load], permission=roles.OUTBOX, menu='Outbox')
 def outbox_page() -> rx.Component:
     return admin_layout(
-        "Outbox",
         rx.vstack(
             rx.text("E-mails the portal sends, newest first. Their text is not shown: it holds personal sign-in and "
                     "verification links.", size="2", color="var(--gray-11)"),
@@ -55,5 +56,4 @@ def outbox_page() -> rx.Component:
                        search_placeholder="Search address"),
             spacing="4", width="100%",
         ),
-        permission=roles.OUTBOX,
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 import reflex as rx
 
+from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, confirm_dialog, status_badge
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
 from portal.domain.geography import country_name
@@ -90,11 +91,11 @@ def _role_dialog() -> rx.Component:
     )
 
 
+@staff_page('/admin/participants', 'Participants', on_load=[S.load], menu='Participants', also_at=('/admin',))
 def participants_page() -> rx.Component:
     actions = rx.cond(StaffState.can[roles.CHANGE_REQUESTS],
                       rx.link(rx.button("Change requests", variant="soft", size="2"), href="/admin/participants/changes"))
     return admin_layout(
-        "Participants",
         rx.vstack(_bulk_bar(), participants_table(), spacing="4", width="100%"),
         confirm_dialog(S.confirm_action != "", S.confirm_text,
                        "Verified participants can take tests that need verification.", "Confirm", S.confirm, S.cancel,
@@ -131,9 +132,9 @@ def _change_card(row: rx.Var) -> rx.Component:
     )
 
 
+@staff_page('/admin/participants/changes', 'Change requests', on_load=[C.load], permission=roles.CHANGE_REQUESTS)
 def change_requests_page() -> rx.Component:
     return admin_layout(
-        "Change requests",
         rx.vstack(
             rx.text(C.total, " pending change requests, oldest first. Declining puts the old values back.", size="2",
                     color="var(--gray-11)"),
@@ -141,6 +142,5 @@ def change_requests_page() -> rx.Component:
             rx.foreach(C.rows, _change_card),
             spacing="4", width="100%",
         ),
-        permission=roles.CHANGE_REQUESTS,
         actions=rx.link(rx.button("All participants", variant="soft", size="2"), href="/admin/participants"),
     )

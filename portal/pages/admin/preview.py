@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.admin_pages import staff_page
 from portal.components.admin_test import test_base_path
 from portal.components.highlight import highlight_view
 from portal.components.layout import footer, ready_marker
@@ -97,6 +98,7 @@ def _message(text: str, message_id: str) -> rx.Component:
     return rx.callout(text, icon="info", id=message_id, style=_CARD)
 
 
+@staff_page('/admin/tests/[test_id]/preview', 'Preview', on_load=[P.load])
 def preview_page() -> rx.Component:
     body = rx.box(
         rx.match(

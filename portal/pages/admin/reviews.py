@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, status_badge
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
 from portal.domain.staff import roles
@@ -99,6 +100,7 @@ def _reject_dialog() -> rx.Component:
     )
 
 
+@staff_page('/admin/reviews', 'Reviews', on_load=[R.load_page], menu='Reviews')
 def reviews_page() -> rx.Component:
     can_decide = StaffState.can[roles.DECIDE_REVIEWS]
     actions = [RowAction("Open", lambda row: R.open_review(row["id"]), icon="eye")]
@@ -120,7 +122,6 @@ def reviews_page() -> rx.Component:
         spacing="2", wrap="wrap",
     )
     return admin_layout(
-        "Reviews",
         rx.vstack(
             rx.cond(R.clear_message != "", rx.callout(R.clear_message, icon="info", id="clear-pending-message")),
             rx.text("Reviews not decided within ", str(decisions.AUTO_APPROVE_DAYS),

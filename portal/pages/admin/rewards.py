@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, confirm_dialog, status_badge
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
 from portal.domain.reference_data import PAYMENT_STATUSES
@@ -28,6 +29,7 @@ FILTERS = [
 ]
 
 
+@staff_page('/admin/rewards', 'Rewards', on_load=[W.load_page], menu='Rewards')
 def rewards_page() -> rx.Component:
     can_pay = StaffState.can[roles.PAY]
     actions = [RowAction("Mark paid", lambda row: W.mark_one(row["id"], "EXECUTED"), available_when="payable", icon="check")]
@@ -42,7 +44,6 @@ def rewards_page() -> rx.Component:
         ),
     )
     return admin_layout(
-        "Rewards",
         rx.vstack(
             rx.hstack(rx.text("Total of the rewards shown: ", rx.text.strong(W.total_text, id="rewards-total"), " in ", W.total,
                               " rewards", size="3"), width="100%"),

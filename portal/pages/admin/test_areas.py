@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout
 from portal.components.admin_test import test_tabs
 from portal.components.area_editor import area_editor
@@ -184,9 +185,9 @@ def _editor() -> rx.Component:
     )
 
 
+@staff_page('/admin/tests/[test_id]/areas', 'Highlight areas', on_load=[S.load])
 def areas_page() -> rx.Component:
     return admin_layout(
-        "Highlight areas",
         test_tabs("areas"),
         rx.cond(
             S.load_error != "",

@@ -6,6 +6,7 @@ from typing import Any
 
 import reflex as rx
 
+from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, status_badge
 from portal.components.admin_test import test_tabs
 from portal.domain.reference_data import TEST_SENIORITY_KEYS
@@ -142,6 +143,7 @@ def _form() -> rx.Component:
     )
 
 
+@staff_page('/admin/tests/[test_id]', 'Test', on_load=[S.load_page])
 def test_edit_page() -> rx.Component:
     summary = rx.hstack(
         rx.text(S.kind.capitalize(), " · ", S.product_type, size="2", color="var(--gray-11)", id="edit-kind"),
@@ -153,7 +155,6 @@ def test_edit_page() -> rx.Component:
         align="center", width="100%", wrap="wrap", spacing="3",
     )
     return admin_layout(
-        "Test",
         test_tabs("details"),
         rx.cond(S.test_id != "", rx.vstack(
             rx.heading(S.name, size="5", as_="h2", id="edit-test-name"),

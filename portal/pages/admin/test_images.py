@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout
 from portal.components.admin_test import test_tabs
 from portal.domain import images as rules
@@ -69,9 +70,9 @@ def _slots() -> rx.Component:
     )
 
 
+@staff_page('/admin/tests/[test_id]/images', 'Images', on_load=[S.load], permission=roles.MANAGE_TESTS)
 def images_page() -> rx.Component:
     return admin_layout(
-        "Images",
         test_tabs("images"),
         rx.cond(
             ~S.loaded,
@@ -83,5 +84,4 @@ def images_page() -> rx.Component:
                           spacing="3", width="100%"),
             ),
         ),
-        permission=roles.MANAGE_TESTS,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, confirm_dialog, status_badge
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
 from portal.domain.staff import incentives, roles
@@ -81,6 +82,7 @@ def _import_dialog() -> rx.Component:
     )
 
 
+@staff_page('/admin/tests', 'Tests', on_load=[T.load], menu='Tests')
 def tests_page() -> rx.Component:
     actions = [
         RowAction("Preview", lambda row: rx.redirect("/admin/tests/" + row["id"] + "/preview"), icon="eye"),
@@ -95,7 +97,6 @@ def tests_page() -> rx.Component:
     import_button = rx.cond(StaffState.can[roles.MANAGE_TESTS],
                             rx.button(rx.icon("upload", size=16), "Import JSON", on_click=T.open_import, size="2", id="tests-import"))
     return admin_layout(
-        "Tests",
         data_table(T, table_id="admin-tests", columns=COLUMNS, actions=actions, filters=filters, search_placeholder="Search tests"),
         _import_dialog(),
         actions=import_button,
@@ -149,9 +150,9 @@ def _panel() -> rx.Component:
     )
 
 
+@staff_page('/admin/tests/[test_id]/invite', 'Invite participants', on_load=[I.load_page], permission=roles.INVITE)
 def invite_page() -> rx.Component:
     return admin_layout(
-        "Invite participants",
         test_tabs("invite"),
         rx.vstack(
             rx.text("To ", rx.text.strong(I.test["name"], id="invite-test-name"), " · ", I.test["type"], " · participant limit ",
@@ -165,6 +166,5 @@ def invite_page() -> rx.Component:
         confirm_dialog(I.confirm_open, "Send invites?",
                        rx.text("Invite ", I.to_invite, " participants to ", I.test["name"], "?"),
                        "Send invites", I.send, I.cancel, "invite-confirm"),
-        permission=roles.INVITE,
         actions=rx.link(rx.button("All tests", variant="soft", size="2"), href="/admin/tests"),
     )

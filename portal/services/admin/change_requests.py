@@ -19,8 +19,8 @@ from portal.models import Account, ParticipantProfile, ProfileAudience, ProfileC
 from portal.models._base import utcnow
 from portal.services import profile as profile_service
 from portal.services.admin import audit
-from portal.services.admin.guard import require_staff
-from portal.services.admin.participants import one_id
+from portal.services.admin.guard import StaffRefused, require_staff
+from portal.services.admin.ids import one_id
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage
 
@@ -90,6 +90,9 @@ def decide(*, session: Session, actor_id: int, request_id: Any, approve: Any) ->
         raise ServiceError("This change request does not exist.")
     if request.status != "pending":
         raise ServiceError(ALREADY_DECIDED)
+    owner = session.get(Account, request.account_id)
+    if owner is not None and owner.id != staff.account_id and not roles.may_change_account(staff.role, owner.staff_role):
+        raise StaffRefused(roles.HIGHER_ROLE)
     restored: dict[str, Any] = {}
     if not approve:
         restored = _restore(session, request)

@@ -9,12 +9,27 @@ from sqlmodel import Session
 from portal.domain.staff import roles
 from portal.models import Account
 from portal.services.errors import ServiceError
+from portal.services.sessions import live_account_id
 
 NOT_ALLOWED = "You do not have permission to do this."
 
 
 class StaffRefused(ServiceError):
     """The caller is not staff, or their role lacks the permission."""
+
+
+@dataclass(frozen=True)
+class SessionCaller:
+    """The caller of a staff event as the tab's session cookie names them. The staff service resolves it in
+    its own transaction (`require_staff`), so who calls and what they do are read and written together."""
+
+    token: str | None
+
+    def __repr__(self) -> str:  # never the credential in a log line
+        return "SessionCaller(…)"
+
+
+Caller = int | SessionCaller | None
 
 
 @dataclass(frozen=True)
@@ -28,7 +43,10 @@ class Staff:
 
 
 def staff_of(session: Session, actor_id: object) -> Staff | None:
-    """The staff member behind an account id (None for participants, removed or unknown accounts)."""
+    """The staff member behind an account id or a tab's session (None for participants, removed or unknown
+    accounts, and sessions that are not live)."""
+    if isinstance(actor_id, SessionCaller):
+        actor_id = live_account_id(session=session, token=actor_id.token)
     if isinstance(actor_id, bool) or not isinstance(actor_id, int):
         return None
     account = session.get(Account, actor_id)

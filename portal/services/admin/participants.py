@@ -11,29 +11,22 @@ from sqlmodel import Session
 
 from portal.domain import table as rules
 from portal.domain.geography import countries, country_name
-from portal.domain.ids import whole_number
 from portal.domain.reference_data import AUDIENCES, INDUSTRIES, SENIORITY_KEYS, SENIORITY_OPTIONS
 from portal.domain.staff import roles
 from portal.models import Account, Audience, AuthSession, Industry, ParticipantProfile, ProfileAudience, ProfileChangeRequest, ProfileIndustry
 from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import StaffRefused, require_staff
+from portal.services.admin.ids import AnyId, nothing_selected, one_id, parse_ids, too_many
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery, bound_values, clean, date_range
 
 MAX_BULK = 1000
-NOTHING_SELECTED = "Select at least one participant."
-TOO_MANY = f"Select at most {MAX_BULK} participants at a time."
+NOTHING_SELECTED = nothing_selected("participant")
+TOO_MANY = too_many(MAX_BULK, "participants")
 NOT_FOUND = "This account does not exist."
 OWN_ROLE = "You cannot change your own role or deactivate yourself."
 STAFF_ACCOUNT = "Only an admin can deactivate or reactivate a staff account."
-
-
-class AnyId(tuple):
-    """Filter options that are database ids (industries, audiences): any short run of digits."""
-
-    def __contains__(self, value: object) -> bool:
-        return isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 9
 
 
 SENIORITY_LABELS = {o.value: o.label.split(" (")[0] for o in SENIORITY_OPTIONS}
@@ -197,7 +190,7 @@ def _row(account: Account, profile: ParticipantProfile | None, pending: bool, st
         "change_request": "Pending" if pending else "",
         "status": "Deactivated" if account.removed_at is not None else "Active",
         "role": roles.role_label(account.staff_role) or "Participant",
-        "profile_url": f"/profile?participant={account.id}",
+        "profile_url": f"/admin/participants/{account.id}",
         "role_key": account.staff_role or "participant",
         "can_deactivate": "yes" if others and active and _may_deactivate(staff, account) else "",
         "can_reactivate": "yes" if others and not active and _may_deactivate(staff, account) else "",
@@ -210,42 +203,18 @@ def _may_deactivate(staff: Any, account: Account) -> bool:
     return staff.may(roles.DEACTIVATE) and (account.staff_role is None or staff.may(roles.MANAGE_STAFF))
 
 
-def parse_ids(raw: Any, limit: int = MAX_BULK) -> list[int]:
-    """Ids sent by the browser (strings or ints), unique and positive; ServiceError when none or too many."""
-    if not isinstance(raw, (list, tuple)):
-        raise ServiceError(NOTHING_SELECTED)
-    ids: list[int] = []
-    for item in raw[: limit + 1]:
-        number = whole_number(item)  # ASCII digits only ('²' is a digit to str.isdigit, not to int), within an id's range
-        if number is not None and number > 0 and number not in ids:
-            ids.append(number)
-    if not ids:
-        raise ServiceError(NOTHING_SELECTED)
-    if len(ids) > limit or len(raw) > limit:
-        raise ServiceError(TOO_MANY)
-    return ids
-
-
-def one_id(raw: Any, missing: str) -> int:
-    """One id sent by the browser, or ServiceError(missing)."""
-    number = whole_number(raw)
-    if number is None or number <= 0:
-        raise ServiceError(missing)
-    return number
-
-
 def set_verified(*, session: Session, actor_id: int, account_ids: Any, verified: Any) -> int:
     """Verify (or unverify) the chosen participants; returns how many changed. One audit row each."""
     staff = require_staff(session, actor_id, roles.VERIFY)
     if not isinstance(verified, bool):
         raise ServiceError("Choose verify or unverify.")
-    ids = parse_ids(account_ids)
+    ids = parse_ids(account_ids, MAX_BULK, noun="participant")
+    # One statement names the state it expects: of two staff verifying at once, each account moves (and is audited) once.
     changing = session.execute(
-        select(Account.id).where(Account.id.in_(ids), Account.verified.is_(not verified), Account.staff_role.is_(None))
-        .with_for_update()
+        update(Account).where(Account.id.in_(ids), Account.verified.is_(not verified), Account.staff_role.is_(None))
+        .values(verified=verified, updated_at=utcnow()).returning(Account.id)
+        .execution_options(synchronize_session=False)
     ).scalars().all()
-    if changing:
-        session.execute(update(Account).where(Account.id.in_(changing)).values(verified=verified, updated_at=utcnow()))
     action = "participant.verify" if verified else "participant.unverify"
     for account_id in changing:
         audit.record(session, staff, action, "account", account_id, {"verified": not verified}, {"verified": verified})

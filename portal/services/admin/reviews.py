@@ -19,7 +19,7 @@ from portal.models import Account, Review, ReviewSession, Reward, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import Staff, require_staff
-from portal.services.admin.participants import AnyId, one_id, parse_ids
+from portal.services.admin.ids import AnyId, one_id, parse_ids
 from portal.services.errors import ServiceError
 from portal.services.admin.filters import conditions as filter_conditions
 from portal.services.tables import TablePage, TableQuery, bound_values, clean
@@ -166,7 +166,7 @@ def decide(*, session: Session, actor_id: int, review_ids: Any, approve: Any, re
     note = note.strip() if isinstance(note, str) else None
     if not approve and (problem := decisions.reason_problem(reason, note)):
         raise ServiceError(problem, field="reason")
-    ids = parse_ids(review_ids, MAX_BULK)
+    ids = parse_ids(review_ids, MAX_BULK, noun="review")
     return _decide(session, staff, ids, approve, reason if not approve else None, note or None if not approve else None,
                    now or utcnow(), strict=len(ids) == 1)
 

@@ -17,7 +17,7 @@ from portal.models import Account, Review, Reward, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import require_staff
-from portal.services.admin.participants import AnyId, parse_ids
+from portal.services.admin.ids import AnyId, parse_ids
 from portal.services.errors import ServiceError
 from portal.services.referrals import on_reward_paid
 from portal.services.admin.filters import conditions as filter_conditions
@@ -98,7 +98,7 @@ def mark(*, session: Session, actor_id: int, reward_ids: Any, status: Any, now: 
     staff = require_staff(session, actor_id, roles.PAY)
     if not isinstance(status, str) or status not in MARKS:
         raise ServiceError("Choose paid, failed or canceled.")
-    ids = parse_ids(reward_ids, MAX_BULK)
+    ids = parse_ids(reward_ids, MAX_BULK, noun="reward")
     now = now or utcnow()
     if status == PAID:  # a failed payment may be retried
         allowed = or_(PAYABLE, and_(Reward.status == FAILED, Reward.approved_at.is_not(None)))

@@ -17,7 +17,7 @@ from portal.models._base import utcnow
 from portal.services import test_definitions
 from portal.services.admin import audit
 from portal.services.admin.guard import require_staff
-from portal.services.admin.participants import one_id
+from portal.services.admin.ids import one_id
 from portal.services.errors import ServiceError
 
 NOT_FOUND = "This test does not exist."

@@ -18,7 +18,7 @@ from portal.models import Qualification, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import require_staff
-from portal.services.admin.participants import one_id
+from portal.services.admin.ids import one_id
 from portal.services.errors import ServiceError
 from portal.services.test_import import apply_definition, document_for, find_test_by_name
 

@@ -15,7 +15,7 @@ from portal.domain.test_definition import TestDefinitionError, validate_test_def
 from portal.models import Test
 from portal.services.admin import audit
 from portal.services.admin.guard import require_staff
-from portal.services.admin.participants import one_id
+from portal.services.admin.ids import one_id
 from portal.services.admin.test_edit import mark_launch
 from portal.services.errors import ServiceError
 from portal.services.test_import import apply_definition, document_for, find_test_by_name

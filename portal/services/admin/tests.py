@@ -17,7 +17,7 @@ from portal.domain.reference_data import PRODUCT_TYPES
 from portal.domain.staff.test_edit import PANEL_LABELS, SESSION_LABELS, STATUS_LABELS, quotas_text
 from portal.models import Invite, Review, ReviewSession, Test
 from portal.services.admin.guard import require_staff
-from portal.services.admin.participants import one_id
+from portal.services.admin.ids import one_id
 from portal.services.errors import ServiceError
 from portal.services.admin.filters import conditions as filter_conditions
 from portal.services.tables import TablePage, TableQuery, bound_values, clean

@@ -5,14 +5,16 @@ from __future__ import annotations
 import reflex as rx
 
 from portal.domain.staff import roles
+from portal.services.admin.guard import SessionCaller
 from portal.states.auth import current_user, sign_in_url_for
+from portal.states.auth_cookie import session_token
 from portal.states.tab_owner import TabOwned
 
 
-async def caller_id(state: rx.State) -> int | None:
-    """The signed-in account behind this tab (None when signed out): the services check its role."""
-    user = await current_user(state)
-    return user.account_id if user is not None else None
+async def caller_id(state: rx.State) -> SessionCaller:
+    """The caller of a staff event: the tab's session, resolved by the staff service in the transaction of
+    its action (one staff event, one transaction: no separate look-up before it)."""
+    return SessionCaller(session_token(state))
 
 
 async def staff_id(state: rx.State) -> int | None:
