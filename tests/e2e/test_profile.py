@@ -182,32 +182,66 @@ def test_staff_only_parts(page: Page, app_server, db, browser):
     db.add(participant)
     db.commit()
 
-    # The participant sees none of the internal parts.
+    # The participant sees none of the internal parts, and /profile is their own whatever the query says.
     sign_in(page, app_server.url, participant.email, PASSWORD, path="/profile")
     expect(page.locator("#profile-submit")).to_be_visible()
     expect(page.locator("#profile-staff")).to_have_count(0)
     expect(page.locator("#profile-verify")).to_have_count(0)
     page.goto(f"{app_server.url}/profile?participant={staff.id}")
-    expect(page.locator("#profile-load-error")).to_have_text("You can only change your own profile.")
+    expect(page.locator("#profile-firstName")).to_have_value("Avery")
+    expect(page.locator("#profile-email")).to_have_value(participant.email)
+    # The staff page is not found for a participant.
+    page.goto(f"{app_server.url}/admin/participants/{staff.id}")
+    expect(page.locator("#not-found-text")).to_be_visible()
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         admin = wait_for_hydration(context.new_page())
+        # Staff too: /profile?participant= shows their own profile, without the internal parts.
         sign_in(admin, app_server.url, staff.email, PASSWORD, path=f"/profile?participant={participant.id}")
+        expect(admin.locator("#profile-firstName")).to_have_value("Sam")
+        expect(admin.locator("#profile-staff")).to_have_count(0)
+        # From the participants table to the staff page of the participant.
+        admin.goto(f"{app_server.url}/admin/participants")
+        admin.fill("#admin-participants-search", participant.email)
+        expect(admin.locator("#admin-participants-toolbar")).to_have_attribute("data-search", participant.email)
+        row = admin.locator("[data-row-id]", has_text=participant.email)
+        expect(row).to_have_count(1)
+        row.get_by_role("button", name="Profile").click()
+        expect(admin).to_have_url(re.compile(rf"/admin/participants/{participant.id}$"))
+        expect(admin).to_have_title(re.compile(r"^Participant \| Admin"))
+        expect(admin.locator("#admin-profile-email")).to_have_text(participant.email)
         expect(admin.locator("#profile-firstName")).to_have_value("Avery")
         expect(admin.locator("#profile-staff")).to_be_visible()
         expect(admin.locator("#profile-verify")).to_have_text("Submit & Verify")
-        admin.locator("#role-list").get_by_text("Product Manager", exact=True).click()
+        # What blocks verification, field by field; the button waits until nothing does.
+        admin.fill("#profile-firstName", "")
+        expect(admin.locator("#verify-blockers")).to_contain_text("First name: First name is required")
+        expect(admin.locator("#profile-verify")).to_be_disabled()
         admin.fill("#profile-firstName", "Averill")
+        expect(admin.locator("#verify-blockers")).to_contain_text("Nothing blocks verification.")
+        admin.locator("#role-list").get_by_text("Product Manager", exact=True).click()
+        expect(admin.locator("#role-chips")).to_contain_text("Product Manager")
         admin.fill("#profile-workEmail", f"averill-{uuid.uuid4().hex[:6]}@gmail.com")  # staff may add any e-mail
-        admin.wait_for_timeout(1000)
+        admin.locator("#profile-workEmail").blur()
+        expect(admin.locator("#profile-verify")).to_be_enabled()
         admin.click("#profile-verify")
-        expect(admin.get_by_text("Change request has been sent successfully!")).to_be_visible()
+        expect(admin.get_by_text("Profile saved. The participant is verified.")).to_be_visible()
+        expect(admin.get_by_text("Change request has been sent successfully!")).to_have_count(0)
         expect(admin.locator("#profile-verify")).to_have_text("Verified")
         expect(admin.locator("#profile-verify")).to_be_disabled()
         expect(admin.locator("#old-firstName")).to_have_text("Previously: Avery")
         expect(admin.locator("#role-chips")).to_contain_text("Product Manager")
-        _shot(admin, "profile-staff-1280")
+        _shot(admin, "admin-participant-1280")
+        admin.set_viewport_size({"width": 375, "height": 800})
+        expect(admin.locator("#old-firstName")).to_be_visible()
+        width = admin.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, f"the page scrolls sideways ({width}px)"
+        _shot(admin, "admin-participant-375")
+        # The audit log has the change, under the staff member.
+        admin.set_viewport_size({"width": 1280, "height": 900})
+        admin.goto(f"{app_server.url}/admin/audit")
+        expect(admin.get_by_text("Changed and verified participant's profile").first).to_be_visible()
     finally:
         context.close()
     db.expire_all()
