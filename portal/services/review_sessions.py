@@ -411,13 +411,14 @@ def submit_review(*, session: Session, test_id: int, account_id: int | None, res
             session.add(reward)
             session.flush()
             # The invite and the session move only from the state this submission found them in (a write
-            # naming it): a session staff cleared meanwhile refuses the submission, and nothing is stored.
+            # naming it): a session staff cleared meanwhile (in its grace seconds) refuses the submission,
+            # and nothing is stored.
             if invite is not None:
                 transitions.move(session, Invite, Invite.id == invite.id, Invite.status == "open",
                                  values={"status": "completed"})
             if not transitions.move(session, ReviewSession, ReviewSession.id == row.id, ReviewSession.status == "active",
                                     values={"status": "submitted", "updated_at": now}):
-                raise NoSessionError(MSG_NO_SESSION)
+                raise SessionExpiredError(MSG_EXPIRED)  # cleared by staff meanwhile (only expired ones are)
     except IntegrityError:  # a concurrent submission stored the review first
         existing = _review(session, test.id, key)
         if existing is None:

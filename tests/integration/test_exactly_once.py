@@ -6,10 +6,13 @@ changes nothing."""
 from __future__ import annotations
 
 import asyncio
+import json
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import UTC, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,15 +20,17 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from portal.domain.staff import pending, roles
-from portal.models import OutboxEmail, ProfileChangeRequest, ReferralMember, ReferralProgram, Review, ReviewSession, Reward
+from portal.models import Invite, OutboxEmail, ProfileChangeRequest, ReferralMember, ReferralProgram, Review, ReviewSession, Reward
 from portal.models._base import utcnow
-from portal.services import mail_sender
+from portal.services import mail_sender, review_sessions
 from portal.services.admin import change_requests, reviews, rewards
 from portal.services.errors import ServiceError
 from portal.services.outbox import enqueue_email
 from portal.services.referrals import create_member, ensure_referral_code
 from portal.services.seeding import seed_reference
+from portal.services.test_import import import_test
 from tests.integration.test_admin_services import a_review, a_test, audit_rows, fresh, person
+from tests.support.demo_survey import good_answers
 from tests.support.races import all_at_once
 
 TM, TO = roles.TEAM_MANAGER, roles.TEAM_OWNER
@@ -240,6 +245,70 @@ def test_clearing_expired_pending_reviews_at_once_clears_each_session_once(sessi
     assert Counter(results)[pending.CLEARED] >= 1 and set(results) <= {pending.CLEARED, pending.NONE_TO_CLEAR}
     rows = audit_rows(session, "pending-reviews.clear")
     assert len(rows) == Counter(results)[pending.CLEARED] and sum(r.after["count"] for r in rows) == 20
+
+
+# --- a submission and its invite ------------------------------------------------------------------------
+
+
+def test_a_submission_against_staff_clearing_its_session_is_stored_whole_or_refused_whole(session, db_url, monkeypatch):
+    """In its grace second a participant submits; staff clear expired sessions just after the submission
+    read its session and before it writes. Either the review, its reward and the completed invite are
+    stored and nothing is cleared, or the session is cleared and the participant is told, with nothing
+    stored. (On PostgreSQL the clearing waits for the submission's row lock; on SQLite it commits first.)"""
+    demo = json.loads((Path(__file__).resolve().parents[2] / "portal/data/demo_tests/01-survey.json").read_text())
+    test_id = import_test(session, demo).id
+    manager_id, account_id = person(session, role=TM).id, person(session).id
+    start = utcnow()
+    invite = Invite(account_id=account_id, test_id=test_id, amount_cents=2500, created_at=start,
+                    expires_at=start + timedelta(hours=24))
+    session.add(invite)
+    row = review_sessions.start_session(session=session, test_id=test_id, account_id=account_id, now=start)
+    session.commit()
+    invite_id, session_id = invite.id, row.id
+    at = row.deadline_at.replace(tzinfo=row.deadline_at.tzinfo or UTC) + timedelta(seconds=1)
+    engine = session.get_bind()
+    cleared: list[Any] = []
+
+    def clear() -> None:
+        with Session(engine, expire_on_commit=False) as s:
+            cleared.append(reviews.clear_expired_pending(session=s, actor_id=manager_id, now=at))
+            s.commit()
+
+    clearing = threading.Thread(target=clear)
+    original = review_sessions.take_access.require_place
+
+    def clear_meanwhile(**kwargs: Any) -> Any:  # after the submission's reads, before its writes
+        clearing.start()
+        clearing.join(2)  # PostgreSQL: it waits for the submission's lock
+        return original(**kwargs)
+
+    monkeypatch.setattr(review_sessions.take_access, "require_place", clear_meanwhile)
+    with Session(engine, expire_on_commit=False) as s:
+        try:
+            submitted: Any = review_sessions.submit_review(
+                session=s, test_id=test_id, account_id=account_id, answers=good_answers(), worker_data={},
+                submission_id="sub-1", now=at)
+            s.commit()
+        except ServiceError as err:
+            s.rollback()
+            submitted = err
+    clearing.join(20)
+
+    session.expire_all()
+    stored = session.execute(select(Review).where(Review.account_id == account_id)).scalars().all()
+    if isinstance(submitted, review_sessions.SubmitResult):
+        assert submitted.created and cleared == [pending.NONE_TO_CLEAR]
+        assert len(stored) == 1 and fresh(session, Reward, submitted.reward_id).amount_cents == 2500
+        assert (session.get(Invite, invite_id).status, session.get(ReviewSession, session_id).status) == (
+            "completed", "submitted")
+        assert audit_rows(session, "pending-reviews.clear") == []
+    else:
+        assert (type(submitted), submitted.message) == (review_sessions.SessionExpiredError, review_sessions.MSG_EXPIRED)
+        assert cleared == [pending.CLEARED]
+        assert stored == [] and session.get(Invite, invite_id).status == "open"
+        assert session.get(ReviewSession, session_id).status == "cleared"
+        [row] = audit_rows(session, "pending-reviews.clear")
+        assert row.after["count"] == 1
 
 
 # --- profile change requests ---------------------------------------------------------------------------
