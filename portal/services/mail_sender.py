@@ -1,7 +1,10 @@
 """Background delivery of the outbox over SMTP, with retries and backoff.
 
-Each backend worker runs `run_forever`; a row is claimed with a conditional
-UPDATE (a lease on next_attempt_at), so two workers never send the same message.
+Each backend worker (on every machine) runs `run_forever`; a row is claimed with a conditional
+UPDATE (a lease on next_attempt_at, naming the value it read), so two workers never claim the same
+message. A worker claims one message just before it delivers it: the lease, longer than any one delivery
+can take, never runs out while the message waits behind others (claiming a whole batch at once let
+another worker take, and send again, the batch's later messages once their leases had run out).
 """
 
 from __future__ import annotations
@@ -24,21 +27,24 @@ from portal.models._base import utcnow
 from portal.settings import settings
 
 log = logging.getLogger(__name__)
-LEASE = timedelta(minutes=2)
-BATCH = 20
+LEASE = timedelta(minutes=10)  # aiosmtplib waits 30 s at most per step of a delivery
+BATCH = 20  # messages one round sends at most
 
 
 def claim_due(*, session: Session, limit: int = BATCH) -> list[OutboxEmail]:
-    """Take a lease on due messages; only rows this call leased are returned."""
+    """Take a lease on up to `limit` due messages; only rows this call leased are returned (a row another
+    worker leased first is skipped for the next one due)."""
     now = utcnow()
     candidates = session.exec(
         select(OutboxEmail)
         .where(OutboxEmail.sent_at.is_(None), OutboxEmail.next_attempt_at <= now, OutboxEmail.attempts < settings.mail_max_attempts)
-        .order_by(OutboxEmail.next_attempt_at)
-        .limit(limit)
+        .order_by(OutboxEmail.next_attempt_at, OutboxEmail.id)
+        .limit(limit + 10)
     ).all()
     claimed = []
     for row in candidates:
+        if len(claimed) == limit:
+            break
         result = session.exec(
             update(OutboxEmail)
             .where(OutboxEmail.id == row.id, OutboxEmail.next_attempt_at == row.next_attempt_at, OutboxEmail.sent_at.is_(None))
@@ -106,14 +112,18 @@ async def send_due(
 
     def claim() -> list[OutboxEmail]:
         with session_factory() as session:
-            return claim_due(session=session)
+            return claim_due(session=session, limit=1)
 
     def record(fn, **kwargs) -> None:
         with session_factory() as session:
             fn(session=session, **kwargs)
 
     sent = 0
-    for row in await asyncio.to_thread(claim):
+    for _ in range(BATCH):  # one message claimed at a time, just before it is delivered
+        claimed = await asyncio.to_thread(claim)
+        if not claimed:
+            break
+        row = claimed[0]
         try:
             await deliver(build_message(row), target)
         except (aiosmtplib.SMTPException, OSError, asyncio.TimeoutError) as err:

@@ -38,6 +38,7 @@ from portal.domain import kinds, survey_branching
 from portal.domain.kinds.base import order_seed
 from portal.domain.ids import whole_number
 from portal.models import Invite, Review, ReviewSession, Reward, Test
+from portal.services import transitions
 from portal.services.errors import ServiceError
 from portal.services.test_definitions import content_of
 
@@ -408,13 +409,16 @@ def submit_review(*, session: Session, test_id: int, account_id: int | None, res
             reward = Reward(review_id=review.id, account_id=account_id, amount_cents=amount, status="PENDING",
                             created_at=now, test_id=test.id, product_type=test.product_type)
             session.add(reward)
-            if invite is not None:
-                invite.status = "completed"
-                session.add(invite)
-            row.status = "submitted"
-            row.updated_at = now
-            session.add(row)
             session.flush()
+            # The invite and the session move only from the state this submission found them in (a write
+            # naming it): a session staff cleared meanwhile (in its grace seconds) refuses the submission,
+            # and nothing is stored.
+            if invite is not None:
+                transitions.move(session, Invite, Invite.id == invite.id, Invite.status == "open",
+                                 values={"status": "completed"})
+            if not transitions.move(session, ReviewSession, ReviewSession.id == row.id, ReviewSession.status == "active",
+                                    values={"status": "submitted", "updated_at": now}):
+                raise SessionExpiredError(MSG_EXPIRED)  # cleared by staff meanwhile (only expired ones are)
     except IntegrityError:  # a concurrent submission stored the review first
         existing = _review(session, test.id, key)
         if existing is None:

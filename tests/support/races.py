@@ -31,3 +31,32 @@ def second_waits_for_first(db_url: str, first: Callable[[Session], Any], second:
         thread.join(10)
     engine.dispose()
     return first_result, results
+
+
+def all_at_once(db_url: str, calls: list[Callable[[Session], Any]], *, timeout: float = 120) -> list[Any]:
+    """Run every call in a thread of its own, each in its own session and transaction, released together
+    by a barrier (as many staff tabs or workers acting at the same instant). A call's transaction commits
+    when it returns and rolls back when it raises. Returns, in the order of `calls`, what each returned
+    or the exception it raised."""
+    engine = make_engine(db_url)
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def run(n: int) -> None:
+        with Session(engine, expire_on_commit=False) as session:
+            try:
+                barrier.wait(timeout=timeout)
+                results[n] = calls[n](session)
+                session.commit()
+            except BaseException as err:  # noqa: BLE001 - handed back to the test
+                session.rollback()
+                results[n] = err
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+    engine.dispose()
+    assert not any(thread.is_alive() for thread in threads), "a concurrent call did not finish"
+    return results

@@ -21,6 +21,8 @@ from portal.services import profile as profile_service
 from portal.services.admin import audit
 from portal.services.admin.guard import StaffRefused, require_staff
 from portal.services.admin.ids import one_id
+from portal.services.admin.guard import require_staff
+from portal.services import transitions
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage
 
@@ -85,25 +87,25 @@ def decide(*, session: Session, actor_id: int, request_id: Any, approve: Any) ->
     if not isinstance(approve, bool):
         raise ServiceError("Choose approve or decline.")
     rid = one_id(request_id, "This change request does not exist.")
-    request = session.get(ProfileChangeRequest, rid, with_for_update=True)
+    request = session.get(ProfileChangeRequest, rid)
     if request is None:
         raise ServiceError("This change request does not exist.")
-    if request.status != "pending":
-        raise ServiceError(ALREADY_DECIDED)
     owner = session.get(Account, request.account_id)
     if owner is not None and owner.id != staff.account_id and not roles.may_change_account(staff.role, owner.staff_role):
         raise StaffRefused(roles.HIGHER_ROLE)
+    # Decided once: the write expects 'pending' (two staff tabs deciding at once: the second is told).
+    status = "approved" if approve else "declined"
+    if not transitions.move(session, ProfileChangeRequest, ProfileChangeRequest.id == rid,
+                            ProfileChangeRequest.status == "pending",
+                            values={"status": status, "decided_at": utcnow(), "decided_by_id": staff.account_id}):
+        raise ServiceError(ALREADY_DECIDED)
     restored: dict[str, Any] = {}
     if not approve:
         restored = _restore(session, request)
-    request.status = "approved" if approve else "declined"
-    request.decided_at = utcnow()
-    request.decided_by_id = staff.account_id
-    session.add(request)
     audit.record(session, staff, "change-request.approve" if approve else "change-request.decline",
                  "change-request", request.id, {"status": "pending", "account_id": request.account_id},
-                 {"status": request.status, "restored": restored})
-    return request.status
+                 {"status": status, "restored": restored})
+    return status
 
 
 def _restore(session: Session, request: ProfileChangeRequest) -> dict[str, Any]:

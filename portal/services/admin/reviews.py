@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import String, and_, bindparam, func, or_, select, update
+from sqlalchemy import String, and_, bindparam, func, or_, select
 from sqlmodel import Session
 
 from portal.domain import kinds
@@ -20,6 +20,7 @@ from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import Staff, require_staff
 from portal.services.admin.ids import AnyId, one_id, parse_ids
+from portal.services import transitions
 from portal.services.errors import ServiceError
 from portal.services.admin.filters import conditions as filter_conditions
 from portal.services.tables import TablePage, TableQuery, bound_values, clean
@@ -173,43 +174,48 @@ def decide(*, session: Session, actor_id: int, review_ids: Any, approve: Any, re
 
 def _decide(session: Session, staff: Staff, ids: list[int], approve: bool, reason: str | None, note: str | None,
             now: datetime, *, strict: bool = False, action: str | None = None) -> int:
-    reviews = session.execute(select(Review).where(Review.id.in_(ids), Review.status == decisions.SUBMITTED)
-                              .with_for_update()).scalars().all()
-    if strict and not reviews:
+    """Decide each review of `ids` still undecided, exactly once (a write that expects 'submitted'): a
+    review another tab or round decided first is left alone and not counted; with `strict` (one review
+    asked for) that answers ALREADY_DECIDED. The reward of each review decided here follows it if still
+    pending: payable when approved, canceled when rejected. One audit row per review decided."""
+    status = decisions.APPROVED if approve else decisions.REJECTED
+    moved = transitions.move(session, Review, Review.id.in_(ids), Review.status == decisions.SUBMITTED, values={
+        "status": status, "decided_at": now, "decided_by_id": staff.account_id or None,
+        "reject_reason": reason, "reject_note": note})
+    if strict and not moved:
         raise ServiceError(ALREADY_DECIDED)
-    for review in reviews:
-        review.status = decisions.APPROVED if approve else decisions.REJECTED
-        review.decided_at, review.decided_by_id = now, staff.account_id or None
-        review.reject_reason, review.reject_note = reason, note
-        session.add(review)
-        reward = session.execute(select(Reward).where(Reward.review_id == review.id).with_for_update()).scalar_one_or_none()
-        reward_before = reward.status if reward else None
-        if reward is not None and reward.status == "PENDING":
-            if approve:
-                reward.approved_at = now
-            else:
-                reward.status = "CANCELED"
-            session.add(reward)
-        audit.record(session, staff, action or ("review.approve" if approve else "review.reject"), "review", review.id,
-                     {"status": decisions.SUBMITTED, "reward": reward_before},
-                     {"status": review.status, "reward": reward.status if reward else None,
+    if not moved:
+        return 0
+    followed = set(transitions.move(session, Reward, Reward.review_id.in_(moved), Reward.status == "PENDING",
+                                    values={"approved_at": now} if approve else {"status": "CANCELED"}))
+    rewards_now = {review_id: (reward_id, reward_status) for review_id, reward_id, reward_status in session.execute(
+        select(Reward.review_id, Reward.id, Reward.status).where(Reward.review_id.in_(moved)))}
+    for review_id in moved:
+        reward_id, reward_status = rewards_now.get(review_id, (None, None))
+        audit.record(session, staff, action or ("review.approve" if approve else "review.reject"), "review", review_id,
+                     {"status": decisions.SUBMITTED, "reward": "PENDING" if reward_id in followed else reward_status},
+                     {"status": status, "reward": reward_status,
                       **({"reason": reason, "note": note} if not approve else {})})
-    return len(reviews)
+    return len(moved)
 
 
-def due_for_approval(session: Session, now: datetime, days: int) -> list[int]:
+def due_for_approval(session: Session, now: datetime, days: int, *, after: int = 0) -> list[int]:
+    """Ids of undecided reviews older than `days`, above `after`, in order (1,000 at most)."""
     cutoff = now - timedelta(days=days)
-    return list(session.execute(select(Review.id).where(Review.status == decisions.SUBMITTED, Review.created_at <= cutoff)
+    return list(session.execute(select(Review.id).where(Review.status == decisions.SUBMITTED, Review.created_at <= cutoff,
+                                                        Review.id > after)
                                 .order_by(Review.id).limit(1000)).scalars())
 
 
 def auto_approve(*, session: Session, now: datetime | None = None, days: int | None = None) -> int:
-    """The scheduled job: approve every review left undecided for `days` (settings.auto_approve_days)."""
+    """The scheduled job: approve every review left undecided for `days` (settings.auto_approve_days).
+    Safe with several workers or machines at once: each review is approved by whichever round writes
+    first, once; the others skip it (and do not count it)."""
     now = now or utcnow()
-    total = 0
-    while ids := due_for_approval(session, now, days or auto_approve_days()):
+    total, last = 0, 0
+    while ids := due_for_approval(session, now, days or auto_approve_days(), after=last):
         total += _decide(session, audit.SYSTEM, ids, True, None, None, now, action="review.auto-approve")
-        session.flush()
+        last = ids[-1]
     return total
 
 
@@ -248,8 +254,10 @@ def clear_expired_pending(*, session: Session, actor_id: int, now: datetime | No
     """'Clear expired pending reviews': the spec's message for what happened."""
     staff = require_staff(session, actor_id, roles.CLEAR_PENDING)
     now = now or utcnow()
-    expired = (ReviewSession.status == "active", ReviewSession.deadline_at < now)
-    count = session.execute(update(ReviewSession).where(*expired).values(status="cleared", updated_at=now)).rowcount
+    # Only sessions still active move (one write naming that state): clearing at once from two tabs, or
+    # against a submission, counts and records each session once.
+    count = len(transitions.move(session, ReviewSession, ReviewSession.status == "active", ReviewSession.deadline_at < now,
+                                 values={"status": "cleared", "updated_at": now}))
     if not count:
         return pending.NONE_TO_CLEAR
     audit.record(session, staff, "pending-reviews.clear", "review-session", "", {"status": "active"},

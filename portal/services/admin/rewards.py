@@ -18,6 +18,7 @@ from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import require_staff
 from portal.services.admin.ids import AnyId, parse_ids
+from portal.services import transitions
 from portal.services.errors import ServiceError
 from portal.services.referrals import on_reward_paid
 from portal.services.admin.filters import conditions as filter_conditions
@@ -26,6 +27,8 @@ from portal.services.tables import TablePage, TableQuery, bound_values, clean
 PAID, FAILED, CANCELED = "EXECUTED", "FAILED", "CANCELED"
 MARKS = {PAID: "reward.pay", FAILED: "reward.fail", CANCELED: "reward.cancel"}
 MAX_BULK = 1000
+NOT_PAYABLE = "Only approved, unpaid rewards can be paid."
+CANNOT_CHANGE = "This reward cannot be changed now."
 SORTABLE = {"createdOn": Reward.created_at, "amount": Reward.amount_cents}
 FILTERS: dict[str, dict[str, Any]] = {
     "payable": {"type": "list", "options": ("yes",)},
@@ -106,40 +109,46 @@ def mark(*, session: Session, actor_id: int, reward_ids: Any, status: Any, now: 
         allowed = PAYABLE
     else:
         allowed = Reward.status.in_(("PENDING", FAILED))
-    rewards = session.execute(select(Reward).where(Reward.id.in_(ids), allowed).with_for_update()).scalars().all()
-    if not rewards and len(ids) == 1:
-        raise ServiceError("Only approved, unpaid rewards can be paid." if status == PAID else "This reward cannot be changed now.")
-    for reward in rewards:
-        before = {"status": reward.status, "paid_on": reward.paid_on}
-        reward.status = status
-        reward.paid_on = now if status == PAID else None
-        session.add(reward)
-        session.flush()
-        after: dict[str, Any] = {"status": reward.status, "paid_on": reward.paid_on}
-        if status == PAID and (member := on_reward_paid(session=session, reward_id=reward.id)) is not None:
+    # Each reward moves from the state it was read in, only if it is still in it (transitions.move_from):
+    # fifty tabs marking one reward paid at once pay it once; the others answer that it cannot be paid.
+    read = {reward_id: (was, paid_on) for reward_id, was, paid_on in session.execute(
+        select(Reward.id, Reward.status, Reward.paid_on).where(Reward.id.in_(ids), allowed))}
+    moved = transitions.move_from(session, Reward, {i: was for i, (was, _) in read.items()}, allowed,
+                                  values={"status": status, "paid_on": now if status == PAID else None})
+    if not moved and len(ids) == 1:
+        raise ServiceError(NOT_PAYABLE if status == PAID else CANNOT_CHANGE)
+    for reward_id, was in sorted(moved.items()):
+        after: dict[str, Any] = {"status": status, "paid_on": now if status == PAID else None}
+        if status == PAID and (member := on_reward_paid(session=session, reward_id=reward_id)) is not None:
             after["referral_bonus_to"] = member.referrer_account_id
-        audit.record(session, staff, MARKS[status], "reward", reward.id, before, after)
-    return len(rewards)
+        audit.record(session, staff, MARKS[status], "reward", reward_id, {"status": was, "paid_on": read[reward_id][1]},
+                     after)
+    return len(moved)
 
 
 def mark_paid_by_system(*, session: Session, reward_id: int) -> tuple[Reward, Any]:
-    """The CLI's mark-reward-paid: the same rules, recorded as the system."""
-    reward = session.get(Reward, reward_id, with_for_update=True)
+    """The CLI's mark-reward-paid: the same rules, recorded as the system. A reward paid already (say,
+    before referrals, or by staff a moment ago) is not paid again; a bonus not credited yet is credited."""
+    reward = session.get(Reward, reward_id, populate_existing=True)
     if reward is None:
         raise ServiceError(f"Reward {reward_id} not found.")
-    if reward.status == PAID:  # paid already (say, before referrals): a bonus not credited yet is credited now
+    if reward.status == PAID:
         return reward, on_reward_paid(session=session, reward_id=reward.id)
     if reward.status != "PENDING" and reward.status != FAILED:
         raise ServiceError(f"Reward {reward_id} is {reward.status}: only pending or failed rewards can be paid.")
     before = {"status": reward.status, "paid_on": reward.paid_on}
-    reward.status, reward.paid_on = PAID, utcnow()
-    reward.approved_at = reward.approved_at or reward.paid_on
-    session.add(reward)
-    review = session.get(Review, reward.review_id, with_for_update=True)
-    if review is not None and review.status == decisions.SUBMITTED:  # paying accepts the review (as migration 0007 did)
-        review.status, review.decided_at = decisions.APPROVED, reward.paid_on
-        session.add(review)
-    session.flush()
+    now = utcnow()
+    # The review first, as staff decisions lock them (review, then reward): paying accepts an undecided
+    # review (as migration 0007 did).
+    transitions.move(session, Review, Review.id == reward.review_id, Review.status == decisions.SUBMITTED,
+                     values={"status": decisions.APPROVED, "decided_at": now})
+    if not transitions.move(session, Reward, Reward.id == reward.id, Reward.status == before["status"],
+                            values={"status": PAID, "paid_on": now, "approved_at": func.coalesce(Reward.approved_at, now)}):
+        reward = session.get(Reward, reward_id, populate_existing=True)  # changed meanwhile: as it is now
+        if reward is not None and reward.status == PAID:
+            return reward, on_reward_paid(session=session, reward_id=reward.id)
+        raise ServiceError(f"Reward {reward_id} changed meanwhile: nothing was done; run the command again.")
+    session.refresh(reward)
     member = on_reward_paid(session=session, reward_id=reward.id)
     audit.record(session, audit.SYSTEM, "reward.pay", "reward", reward.id, before, {"status": PAID, "paid_on": reward.paid_on})
     return reward, member

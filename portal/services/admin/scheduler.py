@@ -1,7 +1,8 @@
 """The scheduled staff job: approve reviews nobody decided in time (settings.auto_approve_days).
 
-Runs in every backend worker once an hour (a lifespan task); the reviews are locked while they are
-approved and only undecided ones change, so workers running it at once approve each review once.
+Runs in every backend worker once an hour (a lifespan task); each review is approved by a write that
+expects it undecided (portal/services/transitions.py), so workers or machines running it at once approve
+each review once, with one audit row.
 `python -m portal.cli auto-approve-reviews` runs one round.
 """
 
