@@ -49,7 +49,8 @@ from portal.services.admin import (
     rewards,
     tests,
 )
-from portal.services.admin.guard import NOT_ALLOWED, StaffRefused
+from portal.services.admin import profiles as admin_profiles
+from portal.services.admin.guard import NOT_ALLOWED, SessionCaller, StaffRefused
 from portal.services.errors import ServiceError
 from portal.services.referrals import (
     create_member,
@@ -235,6 +236,11 @@ CALLS: list[tuple[str, str, Callable[[Session, Any, World], Any]]] = [
         session=s, actor_id=a, reward_ids=[w.payable_reward], status="EXECUTED")),
     ("rewards.payout_csv", roles.PAY, lambda s, a, w: rewards.payout_csv(session=s, actor_id=a)),
     ("audit.list_audit", roles.AUDIT, lambda s, a, w: audit.list_audit(session=s, actor_id=a, query=audit.clean_query())),
+    ("profiles.participant_profile", roles.VIEW, lambda s, a, w: admin_profiles.participant_profile(
+        session=s, actor_id=a, participant_id=w.targets[2])),
+    ("profiles.save_participant_profile", roles.EDIT_PROFILES, lambda s, a, w: admin_profiles.save_participant_profile(
+        session=s, actor_id=a, participant_id=w.targets[2],
+        raw=_profile_form(s.get(Account, w.targets[2]), firstName=f"Edited{a}"))),
 ]
 
 
@@ -250,7 +256,7 @@ def _actors(world: World) -> list[tuple[str, Any, bool]]:
     """(who, actor id, expected to work) for one permission filled in by the caller."""
     return [("participant", world.participant, False), ("unknown id", 987_654_321, False), ("None", None, False),
             ("removed super-admin", world.removed_staff, False), ("super-admin id as text", str(world.staff[SA]), False),
-            ("bool", True, False)]
+            ("bool", True, False), ("forged session", SessionCaller("x" * 43), False), ("no session", SessionCaller(None), False)]
 
 
 @pytest.mark.parametrize("name,permission,call", CALLS, ids=[c[0] for c in CALLS])
@@ -583,8 +589,8 @@ def test_staff_edits_are_not_queued(seeded):
     session = seeded
     admin = person(session, role=SA)
     account = person(session)
-    profile_service.save_profile(session=session, actor_id=admin.id, participant_id=account.id,
-                                 raw=_profile_form(account, firstName="Edited", _id=account.id), today=NOW.date())
+    admin_profiles.save_participant_profile(session=session, actor_id=admin.id, participant_id=account.id,
+                                            raw=_profile_form(account, firstName="Edited", _id=account.id), today=NOW.date())
     session.commit()
     request = session.execute(select(ProfileChangeRequest).where(ProfileChangeRequest.account_id == account.id)).scalar_one()
     assert (request.status, request.updated_by_admin, request.decided_by_id) == ("approved", True, admin.id)
