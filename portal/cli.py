@@ -157,7 +157,8 @@ def cmd_outbox(args: argparse.Namespace) -> None:
 def cmd_mark_reward_paid(args: argparse.Namespace) -> None:
     from portal.db import session_scope
     from portal.domain.table import format_money
-    from portal.services.referrals import ReferralError, mark_reward_paid
+    from portal.services.admin.rewards import mark_reward_paid
+    from portal.services.errors import ServiceError
 
     try:
         with session_scope() as session:
@@ -165,8 +166,8 @@ def cmd_mark_reward_paid(args: argparse.Namespace) -> None:
             line = f"Reward {reward.id} is paid ({reward.status}, {reward.paid_on:%Y-%m-%d %H:%M} UTC)."
             if member is not None:
                 line += f" Referral bonus {format_money(member.reward_cents)} credited to account {member.referrer_account_id}."
-    except ReferralError as exc:
-        raise CliError(str(exc)) from None
+    except ServiceError as exc:
+        raise CliError(exc.message) from None
     print(line)
 
 

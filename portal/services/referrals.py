@@ -268,17 +268,6 @@ def on_reward_paid(*, session: Session, reward_id: int) -> ReferralMember | None
     return member if result.rowcount else None
 
 
-def mark_reward_paid(*, session: Session, reward_id: int) -> tuple[Reward, ReferralMember | None]:
-    """Set a reward EXECUTED (paid now, unless it already was), then credit any referral bonus.
-    The staff rewards service's rule (services/admin/rewards.py), recorded in the audit log as the system."""
-    from portal.services.admin.rewards import mark_paid_by_system
-
-    try:
-        return mark_paid_by_system(session=session, reward_id=reward_id)
-    except ServiceError as exc:
-        raise ReferralError(exc.message) from None
-
-
 # --- the page ---------------------------------------------------------------------------------
 
 

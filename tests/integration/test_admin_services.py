@@ -52,10 +52,10 @@ from portal.services.admin import (
 from portal.services.admin import profiles as admin_profiles
 from portal.services.admin.guard import NOT_ALLOWED, SessionCaller, StaffRefused
 from portal.services.errors import ServiceError
+from portal.services.admin.rewards import mark_reward_paid
 from portal.services.referrals import (
     create_member,
     ensure_referral_code,
-    mark_reward_paid,
 )
 from portal.services.seeding import seed_reference
 from portal.services.sessions import create_session, resolve_user

@@ -13,13 +13,13 @@ from portal.domain.oidc import Action, Flow
 from portal.models import Account, FeatureFlag, FeatureFlagUser, ReferralMember, ReferralProgram, Review, Reward, Test
 from portal.models._base import utcnow
 from portal.services.oidc_accounts import complete_login, login_from_claims
+from portal.services.admin.rewards import mark_reward_paid
 from portal.services.referrals import (
     ReferralAccessDenied,
     ReferralError,
     create_member,
     credit_referral_at_sign_up,
     ensure_referral_code,
-    mark_reward_paid,
     on_reward_paid,
     referral_account_id,
     referral_overview,

@@ -154,6 +154,11 @@ def mark_paid_by_system(*, session: Session, reward_id: int) -> tuple[Reward, An
     return reward, member
 
 
+def mark_reward_paid(*, session: Session, reward_id: int) -> tuple[Reward, Any]:
+    """The CLI's mark-reward-paid: `mark_paid_by_system` (the same rules, recorded as the system)."""
+    return mark_paid_by_system(session=session, reward_id=reward_id)
+
+
 def payout_csv(*, session: Session, actor_id: int) -> tuple[str, str]:
     """Payable rewards per participant: participant, payment e-mail, amount, reward ids."""
     staff = require_staff(session, actor_id, roles.PAY)
