@@ -32,6 +32,7 @@ EXPECTED = {
     "manage-tests": {SA, TO, TM},
     "outbox": {SA, TO},
     "flags": {SA},
+    "edit-profiles": {SA, TO, TM},
 }
 
 
