@@ -20,7 +20,6 @@ from portal.models import Account, ParticipantProfile, ReferralMember, ReferralP
 from portal.models._base import utcnow
 from portal.services.flags import enabled_flags
 from portal.services.sessions import resolve_user
-from portal.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,6 @@ from portal.services import profile as profile_service
 from portal.services.admin import audit
 from portal.services.admin.guard import StaffRefused, require_staff
 from portal.services.admin.ids import one_id
-from portal.services.admin.guard import require_staff
 from portal.services import transitions
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage

@@ -17,7 +17,7 @@ from portal.models import Account, Audience, AuthSession, Industry, ParticipantP
 from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import StaffRefused, require_staff
-from portal.services.admin.ids import AnyId, nothing_selected, one_id, parse_ids, too_many
+from portal.services.admin.ids import nothing_selected, one_id, parse_ids, too_many
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery, bound_values, clean, date_range
 

@@ -11,7 +11,7 @@ from portal.domain.flags import FLAGS
 from portal.domain.staff import flag_rules as rules
 from portal.services.admin import flags as service
 from portal.services.errors import ServiceError
-from portal.states.admin.guard import caller_id, staff_id
+from portal.states.admin.guard import caller_id, staff_load
 from portal.states.browser import toast
 from portal.states.tab_owner import TabOwned
 
@@ -36,8 +36,8 @@ class AdminFlagsState(TabOwned, rx.State):
     override_error: dict[str, str] = dict.fromkeys(FLAGS, "")
     revision: int = 0  # bumped after a saved change: the (uncontrolled) fields start again from the saved values
 
-    async def _reload(self) -> None:
-        page = await db.run(service.list_flags, actor_id=await caller_id(self))
+    async def _reload(self, page: Any = None) -> None:
+        page = page or await db.run(service.list_flags, actor_id=await caller_id(self))
         self.growthbook = page.growthbook
         self.enabled = {f.key: f.enabled for f in page.flags}
         self.percentage = {f.key: str(f.percentage) for f in page.flags}
@@ -57,10 +57,11 @@ class AdminFlagsState(TabOwned, rx.State):
     @rx.event
     async def load(self):
         """on_load: the flags for whoever may change them (the page tells other staff it is not theirs)."""
-        if await staff_id(self) is None:
-            return
         try:
-            await self._reload()
+            page = await staff_load(self, service.list_flags)
+            if page is None:
+                return
+            await self._reload(page)
         except ServiceError:
             self.loaded = False
 

@@ -4,17 +4,33 @@ from __future__ import annotations
 
 import reflex as rx
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from portal import db
 from portal.domain.staff import roles
-from portal.services.admin.guard import SessionCaller
+from portal.services.admin.guard import SessionCaller, StaffRefused
 from portal.states.auth import current_user, sign_in_url_for
 from portal.states.auth_cookie import session_token
 from portal.states.tab_owner import TabOwned
+
+T = TypeVar("T")
 
 
 async def caller_id(state: rx.State) -> SessionCaller:
     """The caller of a staff event: the tab's session, resolved by the staff service in the transaction of
     its action (one staff event, one transaction: no separate look-up before it)."""
     return SessionCaller(session_token(state))
+
+
+async def staff_load(state: rx.State, service: Callable[..., T], /, **kwargs: Any) -> T | None:
+    """A staff page's load: `service` with the tab's caller, resolved in the service's transaction. None
+    (quietly) when the service refuses the caller as staff: they see the not-found page or 'Your role does
+    not include this page', with no message about it."""
+    try:
+        return await db.run(service, actor_id=await caller_id(state), **kwargs)
+    except StaffRefused:
+        return None
 
 
 async def staff_id(state: rx.State) -> int | None:

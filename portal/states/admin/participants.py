@@ -13,7 +13,7 @@ from portal.domain.table import selection_label
 from portal.services.admin import change_requests as requests_service
 from portal.services.admin import participants as service
 from portal.services.tables import TablePage, TableQuery
-from portal.states.admin.guard import caller_id, staff_id
+from portal.states.admin.guard import caller_id, staff_load
 from portal.states.browser import toast
 from portal.states.tab_owner import TabOwned
 from portal.states.table import DataTableState
@@ -141,13 +141,13 @@ class ChangeRequestsState(TabOwned, rx.State):
     loaded: bool = False
 
     async def _reload(self) -> None:
-        result = await db.run(requests_service.list_pending, actor_id=await caller_id(self), page=self.page)
-        self.rows, self.total, self.loaded = result.rows, result.total, True
+        result = await staff_load(self, requests_service.list_pending, page=self.page)
+        if result is not None:
+            self.rows, self.total, self.loaded = result.rows, result.total, True
 
     @rx.event
     async def load(self):
-        if await staff_id(self) is not None:
-            await self._reload()
+        await self._reload()
 
     @rx.event
     async def decide(self, request_id: Any, approve: Any):

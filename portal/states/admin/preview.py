@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal import db
 from portal.domain.ids import whole_number
 from portal.services.admin import preview as service
 from portal.services.errors import ServiceError
-from portal.states.admin.guard import staff_id
+from portal.states.admin.guard import staff_load
 from portal.states.tab_owner import TabOwned
 from portal.states.route_params import route_arg
 
@@ -29,14 +28,12 @@ class PreviewState(TabOwned, rx.State):
     async def load(self):
         self.view, self.name, self.shown_id = LOADING, "", 0
         self.loads += 1
-        actor = await staff_id(self)
-        if actor is None:
-            return
         try:
-            target = await db.run(service.open_preview, actor_id=actor,
-                                  test_id=whole_number(route_arg(self, "test_id")))
-        except ServiceError:  # no such test (or no longer staff)
+            target = await staff_load(self, service.open_preview, test_id=whole_number(route_arg(self, "test_id")))
+        except ServiceError:  # no such test
             self.view = NOT_FOUND
+            return
+        if target is None:  # not staff: the page shows them the not-found page
             return
         self.name, self.shown_id = target.name, target.test_id
         self.view = target.view or UNAVAILABLE

@@ -20,7 +20,7 @@ from portal.domain import highlight_areas as rules
 from portal.domain.ids import whole_number
 from portal.services.admin import test_areas as service
 from portal.services.errors import ServiceError
-from portal.states.admin.guard import caller_id, staff_id
+from portal.states.admin.guard import caller_id, staff_load
 from portal.states.browser import toast
 from portal.states.tab_owner import TabOwned
 from portal.states.route_params import route_arg
@@ -106,13 +106,12 @@ class AreasEditorState(TabOwned, rx.State):
 
     async def _load(self) -> None:
         self.loaded, self.load_error, self.areas, self.selected, self.problems, self.dirty = False, "", [], -1, [], False
-        actor = await staff_id(self)
-        if actor is None:
-            return
         try:
-            found = await db.run(service.load_areas, actor_id=actor, test_id=route_arg(self, "test_id"))
+            found = await staff_load(self, service.load_areas, test_id=route_arg(self, "test_id"))
         except ServiceError as refused:
             self.load_error = refused.message
+            return
+        if found is None:  # not staff
             return
         self._test_id, self._product_type, self._blocks = found["id"], found["product_type"], found["blocks"]
         self._pricing_url, self._pricing_screenshot_url = found["pricing_url"] or "", found["pricing_screenshot_url"] or ""

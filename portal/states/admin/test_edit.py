@@ -12,7 +12,7 @@ from portal.domain.ids import whole_number
 from portal.domain.staff.test_edit import FORM_FIELDS, STATUS_LABELS, check_form
 from portal.services.admin import test_edit as service
 from portal.services.admin import test_files
-from portal.states.admin.guard import caller_id, staff_id
+from portal.states.admin.guard import caller_id, staff_load
 from portal.states.browser import toast
 from portal.states.tab_owner import TabOwned
 
@@ -50,11 +50,12 @@ class TestEditState(TabOwned, rx.State):
     @rx.event
     async def load_page(self):
         self.test_id, self.form, self.problems, self.listing = "", {}, {}, []
-        actor = await staff_id(self)
         number = whole_number(self.router.url.path.rstrip("/").split("/")[-1])
-        if actor is None or number is None:
+        if number is None:
             return
-        self._show(await db.run(service.edit_view, actor_id=actor, test_id=number))
+        view = await staff_load(self, service.edit_view, test_id=number)
+        if view is not None:
+            self._show(view)
 
     def _recheck(self) -> None:
         check = check_form(self._document, self.form, self.status)

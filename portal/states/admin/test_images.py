@@ -13,12 +13,11 @@ from typing import Any
 
 import reflex as rx
 
-from portal import db
 from portal.domain.ids import whole_number
 from portal.domain.text import clean_text
 from portal.services.admin import test_images as service
 from portal.services.errors import ServiceError
-from portal.states.admin.guard import caller_id, staff_id
+from portal.states.admin.guard import staff_load
 from portal.states.tab_owner import TabOwned
 from portal.states.route_params import route_arg
 from portal.states.browser import portal_call
@@ -41,11 +40,13 @@ class AdminImagesState(TabOwned, rx.State):
     def _index(self, slot: Any) -> int | None:
         return next((i for i, s in enumerate(self.slots) if isinstance(slot, str) and s["key"] == slot), None)
 
-    async def _reload(self, actor: int | None, keep: dict[str, str] | None = None) -> None:
+    async def _reload(self, keep: dict[str, str] | None = None) -> None:
         try:
-            found = await db.run(service.images_of_test, actor_id=actor, test_id=self._test_id())
+            found = await staff_load(self, service.images_of_test, test_id=self._test_id())
         except ServiceError as refused:
             self.test_name, self.slots, self.missing, self.loaded = "", [], refused.message, True
+            return
+        if found is None:  # not staff
             return
         errors = keep or {}
         self.test_name, self.missing, self.loaded = found["name"], "", True
@@ -55,10 +56,7 @@ class AdminImagesState(TabOwned, rx.State):
     async def load(self):
         """on_load: the test's slots and their current images."""
         self.loaded = False
-        actor = await staff_id(self)
-        if actor is None:
-            return
-        await self._reload(actor)
+        await self._reload()
 
     @rx.event
     def start(self, slot: Any):
@@ -84,4 +82,4 @@ class AdminImagesState(TabOwned, rx.State):
         message = clean_text(message)[:MAX_MESSAGE] if isinstance(message, str) else ""
         errors = {s["key"]: s["error"] for s in self.slots}
         errors[key] = message
-        await self._reload(await caller_id(self), errors)
+        await self._reload(errors)
