@@ -18,6 +18,11 @@ from portal.domain.text import MAX_DEPTH, clean_text
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKETS = re.compile(rb"[\[\]{}]")
+# What in a UTF-8 JSON text can make a string that is not clean text: an escape that decodes to a
+# control character or a surrogate (\u..., \b, \f), DEL and the C1 controls written as they are,
+# and surrogates written as UTF-8 (json.loads decodes bytes with 'surrogatepass'). Raw C0 controls in
+# a string are refused by the parser itself. A text with none of these needs no walk of its strings.
+_MAYBE_UNCLEAN = re.compile(rb"\\[ubf]|\x7f|\xc2[\x80-\x9f]|\xed[\xa0-\xbf]")
 
 
 def too_deep(what: str) -> str:
@@ -67,6 +72,7 @@ def parse(raw: bytes, what: str = "request") -> Any:
         value = json.loads(raw)
     except RecursionError as err:  # not reached after the depth check; never a crash all the same
         raise JsonRefused(too_deep(what)) from err
-    if not is_clean(value):
+    surely_clean = json.detect_encoding(raw) in ("utf-8", "utf-8-sig") and not _MAYBE_UNCLEAN.search(raw)
+    if not surely_clean and not is_clean(value):
         raise JsonRefused(bad_characters(what))
     return value
