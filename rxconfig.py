@@ -42,6 +42,8 @@ config = rx.Config(
     redis_lock_warning_threshold=5_000,
     frontend_port=settings.port,
     backend_port=settings.port,
+    # Loopback only on a loopback BASE_URL (`make run`), every interface elsewhere; LISTEN_HOST decides otherwise.
+    backend_host=settings.listen_address,
     api_url=settings.base_url,
     deploy_url=settings.base_url,
     # Only the portal's own origin (and CORS_EXTRA_ORIGINS) may read its answers with cookies or open

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from portal import gc_tuning
-from portal.http import first_view, security_headers, static_paths, unread_body
+from portal.http import first_view, security_headers, static_paths, unread_body, upload_guard
 from portal.http.app import build_api
 from portal.http.security_headers import portal_config_script
 from portal.services import draft_writer, error_reporting, mail_sender
@@ -74,7 +74,8 @@ app = rx.App(
     # an answer given before its request's body was read says Connection: close.
     # Page links are served without a redirect to their trailing-slash folder, hashed assets cached a year.
     # The rating page's HTML carries a test's welcome for a participant who may start it (http/first_view).
-    api_transformer=[build_api(), static_paths.wrap, first_view.wrap, security_headers.wrap, unread_body.wrap],
+    # Reflex's /_upload is checked (handler, caller, size while streaming) before its body is read (http/upload_guard).
+    api_transformer=[build_api(), static_paths.wrap, first_view.wrap, upload_guard.wrap, security_headers.wrap, unread_body.wrap],
     html_lang="en",
     backend_exception_handler=on_backend_exception,
     frontend_exception_handler=on_frontend_exception,

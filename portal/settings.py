@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -104,6 +105,9 @@ class Settings:
     secret_key: str = field(default_factory=_secret_key)
     base_url: str = field(default_factory=lambda: _env("BASE_URL", "http://localhost:3000").rstrip("/"))
     port: int = field(default_factory=lambda: _env_int("PORT", 3000))
+    # The address the server listens on (rxconfig.py: Reflex's backend_host). Empty: loopback only
+    # (127.0.0.1) on a loopback BASE_URL, every interface (0.0.0.0) otherwise; see `listen_address`.
+    listen_host: str = field(default_factory=lambda: _env("LISTEN_HOST"))
     # Cookies get the Secure flag when the portal is served over https.
     cookie_secure: bool = field(default_factory=lambda: _env_bool("COOKIE_SECURE", _env("BASE_URL").startswith("https://")))
     session_idle_minutes: int = field(default_factory=lambda: _env_int("SESSION_IDLE_MINUTES", 60 * 24 * 7))
@@ -191,6 +195,11 @@ class Settings:
         if not 0 <= self.state_lease_seconds <= MAX_STATE_LEASE_SECONDS:
             raise SystemExit(f"Setting STATE_LEASE_SECONDS must be 0 to {MAX_STATE_LEASE_SECONDS}, "
                              f"got {self.state_lease_seconds}")
+        if self.listen_host:
+            try:
+                ipaddress.ip_address(self.listen_host)
+            except ValueError:
+                raise SystemExit(f"Setting LISTEN_HOST must be an IP address (e.g. 0.0.0.0), got {self.listen_host!r}") from None
         configured = tuple(p for p in local_oidc.TENANTS if getattr(self, f"{p}_client_id"))
         if not local_oidc.active(self.local_oidc, self.base_url, configured):
             return
@@ -207,6 +216,20 @@ class Settings:
     def oidc_configured(self, provider: str) -> bool:
         """Whether sign-in with this provider ('linkedin' or 'google') is offered."""
         return bool(getattr(self, f"{provider}_client_id", "")) if provider in ("linkedin", "google") else False
+
+    @property
+    def listen_address(self) -> str:
+        """LISTEN_HOST, else this machine only on a loopback BASE_URL (a `make run` stays a local tool:
+        nobody on the same network reaches it, nor the local sign-in stand-in), else every interface."""
+        if self.listen_host:
+            return self.listen_host
+        if not local_oidc.is_loopback(self.base_url):
+            return "0.0.0.0"
+        host = (urlsplit(self.base_url).hostname or "").strip("[]")
+        try:
+            return str(ipaddress.ip_address(host))  # 127.0.0.1, ::1 or another loopback address as written
+        except ValueError:
+            return "127.0.0.1"  # localhost
 
     @property
     def base_origin(self) -> str:

@@ -61,13 +61,18 @@ def is_empty(value: Any) -> bool:
 
 
 class Checker:
-    """Collects errors while reading fields of JSON objects."""
+    """Collects errors while reading fields of JSON objects: every one, or (`keep`) the first `keep`
+    of them while `total` counts them all (a document with a million problems costs no million objects)."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: int | None = None) -> None:
         self.errors: list[DefinitionError] = []
+        self.keep = keep
+        self.total = 0
 
     def add(self, path: str, message: str) -> None:
-        self.errors.append(DefinitionError(path, message))
+        self.total += 1
+        if self.keep is None or len(self.errors) < self.keep:
+            self.errors.append(DefinitionError(path, message))
 
     # --- containers ---------------------------------------------------------
 

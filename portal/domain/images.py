@@ -14,12 +14,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from portal.domain import upload_limits
 from portal.domain.kinds import kind_of
 
-MAX_IMAGE_BYTES = 250 * 1024 * 1024  # "no bigger than 250MB"
+MAX_IMAGE_BYTES = upload_limits.TEST_IMAGE_BYTES  # "no bigger than 250MB" (every upload limit: domain/upload_limits.py)
 MIN_WIDTH_PX = 600  # "wider than 600px": exclusive, 600 px itself is refused
 
-TOO_BIG = "The image is bigger than 250 MB."
+TOO_BIG = f"The image is bigger than {upload_limits.in_mb(MAX_IMAGE_BYTES)} MB."
 NOT_AN_IMAGE = "This file is not an image (PNG, JPEG, WebP or GIF)."
 MAX_PIXELS = 150_000_000  # a browser cannot show more (e.g. 1400 x 100000 px); not in the spec
 TOO_MANY_PIXELS = "The image has too many pixels to be shown (more than 150 million)."

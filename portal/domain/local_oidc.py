@@ -8,6 +8,10 @@ address, and never in place of a configured provider.
 
 LOCAL_OIDC: 'auto' (default: on exactly in that case), 'off' (never), 'on' (required: the portal
 refuses to start where the rule does not allow it, instead of silently running without it).
+
+Where it runs it stays a local tool: it answers clients on this machine only (`is_loopback_client`;
+`make run` also listens on loopback only, settings.listen_address), and it never signs anyone in to a
+staff account (STAFF_REFUSED: staff sign in with their password).
 """
 
 from __future__ import annotations
@@ -19,6 +23,11 @@ TENANTS = ("linkedin", "google")
 PREFIX = "/local-oidc"
 MODES = ("auto", "on", "off")
 LABELS = {"linkedin": "LinkedIn", "google": "Google"}
+
+
+NOT_LOCAL = "The local sign-in stand-in only answers this computer."
+STAFF_REFUSED = ("This e-mail belongs to a staff account. The local sign-in stand-in never signs in to a staff "
+                 "account: sign in with its e-mail and password instead.")
 
 
 class LocalOidcRefused(RuntimeError):
@@ -34,6 +43,18 @@ def is_loopback(base_url: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def is_loopback_client(*addresses: str) -> bool:
+    """Whether every address a request came through (the connection's peer, the client behind a trusted
+    proxy) is this machine's."""
+    for address in addresses:
+        try:
+            if not ipaddress.ip_address(address).is_loopback:
+                return False
+        except ValueError:
+            return False
+    return bool(addresses)
 
 
 def refusal(base_url: str, configured: tuple[str, ...]) -> str | None:

@@ -52,6 +52,7 @@ AUTH_ERRORS = {
     "denied": "Sign-in was cancelled. Please try again.",
     "failed": "We couldn't sign you in with {provider}. Please try again.",
     "captcha": "We could not confirm you are not a robot. Please try again.",
+    "staff": "Staff accounts sign in with their e-mail and password: the local sign-in stand-in never signs in to a staff account.",
 }
 VERIFY_REASONS = {
     "email_mismatch": (

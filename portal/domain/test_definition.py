@@ -82,6 +82,13 @@ def validate_test_definition(data: Any) -> list[DefinitionError]:
     return ck.errors
 
 
+def first_problems(data: Any, keep: int) -> tuple[list[DefinitionError], int]:
+    """The first `keep` problems in `data` and how many there are in all (0: it can be imported)."""
+    ck = Checker(keep=keep)
+    _read(ck, data)
+    return ck.errors, ck.total
+
+
 def parse_test_definition(data: Any) -> TestDefinition:
     ck = Checker()
     result = _read(ck, data)

@@ -11,9 +11,10 @@ from portal.settings import settings
 SESSION_COOKIE = "portal_session"
 
 
-def client_ip(conn: HTTPConnection) -> str:
+def client_ip(conn: HTTPConnection, trusted_proxies: list[str] | None = None) -> str:
+    """The client's address: the peer's, or the one a trusted proxy (TRUSTED_PROXIES unless given) forwards for."""
     peer = conn.client.host if conn.client else ""
-    trusted = set(settings.trusted_proxies)
+    trusted = set(settings.trusted_proxies if trusted_proxies is None else trusted_proxies)
     if peer not in trusted:
         return peer
     # Walk X-Forwarded-For from the right, skipping our own proxies.

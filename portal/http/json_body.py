@@ -6,57 +6,26 @@ surrogates or control characters in its strings raises `JsonBodyError`, which th
 with 400 `{"errors": [{"field": "_global", "message": ...}]}` (see `portal.http.errors`).
 Refused rather than cleaned: an API caller learns its text was not taken as sent (websocket
 events, which a person types, are cleaned instead: portal/states/event_guard.py).
+The depth and character rules are portal/domain/json_text.py's (the test import reads with them too).
 """
 
 from __future__ import annotations
 
-import json
-import re
-from itertools import accumulate
 from typing import Any
 
 from starlette.requests import Request
 
-from portal.domain.text import MAX_DEPTH, clean_text
+from portal.domain import json_text
+from portal.domain.json_text import nesting_depth  # noqa: F401 (part of this module's interface)
 
 MAX_BODY_BYTES = 64 * 1024
 
 TOO_LARGE = f"The request is too large (at most {MAX_BODY_BYTES // 1024} KB)."
-TOO_DEEP = f"The request is nested too deeply (at most {MAX_DEPTH} levels)."
-BAD_CHARACTERS = "The request contains characters that are not allowed (control characters or invalid Unicode)."
+TOO_DEEP = json_text.too_deep("request")
+BAD_CHARACTERS = json_text.bad_characters("request")
 
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
-_BRACKETS = re.compile(rb"[\[\]{}]")
-
-
-class JsonBodyError(Exception):
-    """A request body the API refuses, with the message for the caller."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-def nesting_depth(raw: bytes) -> int:
-    """The deepest nesting of arrays and objects in a JSON text, found without parsing it."""
-    brackets = _BRACKETS.findall(_STRING.sub(b'""', raw))
-    return max(accumulate(1 if b in (b"[", b"{") else -1 for b in brackets), default=0)
-
-
-def _check_text(value: Any) -> None:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            # Lone surrogates (a valid pair decodes to one character) and control characters other
-            # than tab and line breaks: the portal's one rule for text (portal.domain.text).
-            if clean_text(item) != item:
-                raise JsonBodyError(BAD_CHARACTERS)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+# A request body the API refuses, with the message for the caller.
+JsonBodyError = json_text.JsonRefused
 
 
 async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
@@ -78,15 +47,8 @@ async def read_json_object(request: Request) -> dict[str, Any]:
     raw = await read_body(request)
     if not raw.strip():
         return {}
-    if nesting_depth(raw) > MAX_DEPTH:
-        raise JsonBodyError(TOO_DEEP)
     try:
-        value = json.loads(raw)
-    except RecursionError as err:  # not reached after the depth check; never a 500 all the same
-        raise JsonBodyError(TOO_DEEP) from err
+        value = json_text.parse(raw, "request")
     except ValueError:  # not JSON, or not UTF-8/16/32
         return {}
-    if not isinstance(value, dict):
-        return {}
-    _check_text(value)
-    return value
+    return value if isinstance(value, dict) else {}

@@ -3,19 +3,24 @@ the page where a person is chosen (it says plainly that it is not LinkedIn or Go
 endpoint. The protocol is in portal/services/local_oidc.py; when it runs, in portal/domain/local_oidc.py.
 
 `router()` refuses to build where the stand-in may not run (a non-loopback BASE_URL, or a configured
-provider): the routes then do not exist at all.
+provider): the routes then do not exist at all. Where they exist they answer clients on this machine
+only (403 otherwise, the connection's peer and the client behind a trusted proxy both loopback), and
+the person chosen is refused when the e-mail is a staff account's (the page says so; no code is issued).
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
+from collections.abc import Callable
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from portal.domain import local_oidc as rules
-from portal.http.client import is_same_origin
+from portal.db import session_scope
+from portal.http.client import client_ip, is_same_origin
 from portal.services import local_oidc as provider
 from portal.settings import Settings, settings
 
@@ -82,18 +87,31 @@ def _refused(error: provider.ProtocolError) -> Response:
     return JSONResponse({"error": error.error, "error_description": error.description}, status_code=error.status, headers=NO_STORE)
 
 
+def _staff_email(email: str) -> bool:
+    with session_scope() as session:
+        return provider.is_staff_email(session, email)
+
+
 def _tenant(tenant: str) -> str | None:
     return tenant if tenant in rules.TENANTS else None
 
 
-def router(config: Settings = settings) -> APIRouter:
-    """The stand-in's routes. Refuses (LocalOidcRefused) where the stand-in may not run."""
+def router(config: Settings = settings, is_staff_email: Callable[[str], bool] = _staff_email) -> APIRouter:
+    """The stand-in's routes. Refuses (LocalOidcRefused) where the stand-in may not run.
+    `is_staff_email`: whether an e-mail is a staff account's (the app's database by default)."""
     if not config.local_oidc_active:  # Settings applied the rule: off, another address, or a configured provider
         raise rules.LocalOidcRefused("The local sign-in stand-in does not run here (LOCAL_OIDC, BASE_URL or a configured provider).")
     reason = rules.refusal(config.base_url, ())  # the address once more, in case settings were built by hand
     if reason is not None:
         raise rules.LocalOidcRefused(reason)
-    api = APIRouter(prefix=rules.PREFIX)
+
+    def local_only(request: Request) -> None:
+        """Every route: the request comes from this machine (the peer, and the client a trusted proxy names)."""
+        peer = request.client.host if request.client else ""
+        if not rules.is_loopback_client(peer, client_ip(request, config.trusted_proxies)):
+            raise HTTPException(status_code=403, detail=rules.NOT_LOCAL)
+
+    api = APIRouter(prefix=rules.PREFIX, dependencies=[Depends(local_only)])
 
     @api.get("/{tenant}/.well-known/openid-configuration")
     async def discovery(tenant: str) -> Response:
@@ -143,6 +161,9 @@ def router(config: Settings = settings) -> APIRouter:
             person = provider.READY_MADE[int(choice)]
         else:
             return _page(tenant, kept, status=400)
+        if await asyncio.to_thread(is_staff_email, person.email):
+            return _page(tenant, kept, {"given_name": person.given_name, "family_name": person.family_name, "email": person.email},
+                         {"email": rules.STAFF_REFUSED})  # the form again, saying why (as for any refused person)
         answer["code"] = provider.issue_code(config, tenant, kept, person)
         return RedirectResponse(f"{kept['redirect_uri']}?{urlencode(answer)}", status_code=303)
 

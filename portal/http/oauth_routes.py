@@ -139,6 +139,8 @@ async def callback(request: Request) -> Response:
                 linkedin_configured=settings.oidc_configured("linkedin"),
                 user_agent=request.headers.get("user-agent", ""),
                 ip_address=client_ip(request),
+                # The local stand-in vouches for whoever its page was told: never for a staff account.
+                staff_allowed=not settings.local_oidc_active,
             )
 
     try:

@@ -28,9 +28,13 @@ from typing import Any
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from joserfc import jwt
 from joserfc.jwk import RSAKey
+from sqlalchemy import or_
+from sqlmodel import Session, select
 
 from portal.domain import local_oidc as rules
 from portal.domain.profile_rules import email_error, normalize_email
+from portal.domain.staff import roles
+from portal.models import Account
 from portal.settings import ROOT, Settings
 
 KEY_FILE = ROOT / ".local_oidc_key.json"
@@ -143,6 +147,16 @@ def person_problems(given_name: str, family_name: str, email: str) -> dict[str, 
     if error:
         problems["email"] = error
     return problems
+
+
+def is_staff_email(session: Session, email: str) -> bool:
+    """Whether a live staff account has this e-mail (or work e-mail): the stand-in never vouches for it."""
+    email = normalize_email(email)
+    if not email:
+        return False
+    found = session.exec(select(Account.staff_role).where(
+        or_(Account.email == email, Account.work_email == email), Account.removed_at.is_(None))).all()
+    return any(roles.is_staff(role) for role in found)
 
 
 def subject(tenant: str, email: str) -> str:

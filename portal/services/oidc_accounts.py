@@ -27,7 +27,9 @@ from portal.domain.oidc import (
     claims_profile,
     decide,
     destination,
+    error_destination,
 )
+from portal.domain.staff.roles import is_staff
 from portal.models import Account, LoginIdentity, ParticipantProfile
 from portal.models._base import utcnow
 from portal.services.errors import ServiceError
@@ -162,8 +164,11 @@ def complete_login(
     linkedin_configured: bool = True,
     user_agent: str = "",
     ip_address: str = "",
+    staff_allowed: bool = True,
 ) -> LoginOutcome:
-    """Decide and carry out what a verified provider login means for the accounts."""
+    """Decide and carry out what a verified provider login means for the accounts. `staff_allowed`
+    False (the local sign-in stand-in vouched for the login): a staff account is neither signed in to
+    nor given the login; the flow ends with the 'staff' message and nothing changes."""
     if login.provider not in PROVIDERS or not login.subject or len(login.subject) > 255:
         raise ProviderLoginError("The provider's answer did not identify an account.")
     email = normalize_email(login.email)
@@ -188,6 +193,11 @@ def complete_login(
         email_account=_facts_of(session, match, login) if match else None,
     )
     decision = decide(flow, facts)
+
+    if not staff_allowed and decision.action in (Action.SIGN_IN, Action.ATTACH):
+        target = session.get(Account, decision.account_id)
+        if target is not None and is_staff(target.staff_role):
+            return LoginOutcome(redirect=error_destination(flow, "staff"), action=decision.action)
 
     created = False
     if decision.action is Action.SIGN_IN:

@@ -4,10 +4,13 @@ Every public handler can be called from any browser with any arguments (the arch
 itself answers a malformed event (unknown or private handler, wrong argument names, `setvar`, a frame
 that is not an event) with a traceback in the log and an error toast in the sender's tab. Here:
 
-- `guard_events()` checks each websocket event before Reflex queues it: a registered handler (not
-  `setvar`), a payload object whose argument names fit the handler. A misfit is refused with one
-  log line. Every text in the payload is cleaned (portal/domain/text.py): lone surrogates and
-  control characters are removed, so no handler and no delta ever carries them.
+- `guard_events()` checks each websocket frame before Reflex reads it: an object whose every field
+  Reflex reads has the type Reflex assumes (`name` text; `payload` an object; `router_data` an
+  object with only `pathname` and `asPath` as text and `query` as an object of texts, the fields
+  the browser sends), a registered handler (not `setvar`), argument names that fit the handler. A
+  misfit is refused with one log line, before any of it reaches the framework. Every text in the
+  payload and the router data is cleaned (portal/domain/text.py): lone surrogates and control
+  characters are removed, so no handler and no delta ever carries them.
 - `on_backend_exception()` is the app's backend exception handler: a ServiceError raised in a
   handler (an event that does not fit the tab's current state, a refusal of a service) is shown to
   the user with its message and logged in one line; anything else is a real error: it is logged with
@@ -33,7 +36,15 @@ log = logging.getLogger("portal.events")
 
 SOMETHING_WENT_WRONG = "Something went wrong. Please try again."
 MAX_NAME_LENGTH = 300
+MAX_URL_LENGTH = 8192
 REFUSED_HANDLERS = ("setvar",)
+# What Reflex reads of an event's router_data (reflex/app.py EventNamespace.on_event, reflex/istate/data.py):
+# the route it matches `pathname` against (a cached lookup: text only), the browser URL it builds from
+# the page's origin and `asPath` (concatenated: text only), and the query whose keys it rewrites and
+# whose values become the route arguments. The browser sends exactly these (state.js withRouterData;
+# chained events carry the same subset, ROUTER_DATA_INCLUDE); Reflex sets the others itself.
+ROUTER_TEXT_FIELDS = ("pathname", "asPath")
+ROUTER_FIELDS = frozenset((*ROUTER_TEXT_FIELDS, "query"))
 
 
 @lru_cache(maxsize=4096)
@@ -84,6 +95,28 @@ def _framework_problem(name: str, fn: Any, payload: dict[str, Any]) -> str | Non
     return None
 
 
+def _query_value_ok(value: Any) -> bool:
+    return isinstance(value, str) or (isinstance(value, list) and all(isinstance(item, str) for item in value))
+
+
+def router_problem(router_data: Any) -> str | None:
+    """Why an event's router_data is not what a browser sends (None when it is)."""
+    if not isinstance(router_data, dict):
+        return "its router data is not an object"
+    if unknown := sorted(set(router_data) - ROUTER_FIELDS):
+        return f"its router data has the field {unknown[0][:50]!r}"
+    for key in ROUTER_TEXT_FIELDS:
+        value = router_data.get(key, "")
+        if not isinstance(value, str) or len(value) > MAX_URL_LENGTH:
+            return f"its router data's {key!r} is not a URL path"
+    query = router_data.get("query", {})
+    if not isinstance(query, dict) or not all(_query_value_ok(value) for value in query.values()):
+        return "its router data's 'query' is not an object of texts"
+    if sum(len(key) + len(str(value)) for key, value in query.items()) > MAX_URL_LENGTH:
+        return "its router data's 'query' is too long"
+    return None
+
+
 def event_problem(data: Any, handlers: dict[str, Any]) -> str | None:
     """Why this websocket frame is not an event the app takes (None when it is)."""
     if not isinstance(data, dict):
@@ -91,6 +124,8 @@ def event_problem(data: Any, handlers: dict[str, Any]) -> str | None:
     name, payload = data.get("name"), data.get("payload", {})
     if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME_LENGTH:
         return "the event has no usable name"
+    if "router_data" in data and (problem := router_problem(data["router_data"])):
+        return f"{name[:100]!r}: {problem}"
     registered = handlers.get(name)
     if registered is None:
         return f"no handler {name[:100]!r}"
@@ -125,7 +160,8 @@ def guard_events() -> None:
             if problem is not None:
                 log.warning("refused a websocket event: %s", problem)
                 return None
-            data = {**data, "payload": clean_payload(data.get("payload", {}))}
+            data = {**data, "payload": clean_payload(data.get("payload", {})),
+                    "router_data": clean_payload(data.get("router_data", {}))}
         return await original(self, sid, data)
 
     on_event._portal_guarded = True  # type: ignore[attr-defined]

@@ -45,9 +45,11 @@ def config(monkeypatch) -> Settings:
 
 @pytest.fixture
 def client(config) -> TestClient:
+    """The routes alone, called from this machine (the stand-in answers loopback clients only); nobody
+    is staff here (the staff refusal: tests/integration/test_local_oidc_local_only.py)."""
     app = FastAPI()
-    app.include_router(local_oidc_routes.router(config))
-    return TestClient(app, base_url=BASE)
+    app.include_router(local_oidc_routes.router(config, is_staff_email=lambda email: False))
+    return TestClient(app, base_url=BASE, client=("127.0.0.1", 50000))
 
 
 def pkce() -> tuple[str, str]:

@@ -2,10 +2,13 @@
 
 Sends FUZZ_EVENTS raw websocket events (random handlers with random arguments: wrong types, lone
 surrogates, control characters, huge and deeply nested values, missing and unknown arguments,
-unknown and private handlers, `setvar`, broken frames) from tabs of an anonymous visitor, two
-participants, an unverified and an unregistered one, on the pages they would be on. Then:
+unknown and private handlers, `setvar`, broken frames, and frames whose every other field has the
+wrong type: `router_data` and each field in it that Reflex reads, `payload`, `name`) from tabs of an
+anonymous visitor, two participants, an unverified and an unregistered one, on the pages they would
+be on. Then:
 - the server still answers every tab (no hang);
-- the server log has no traceback (a refusal is one line; a real error would stand out);
+- the server log has no traceback of any origin, portal or framework (a refusal is one line; a
+  real error would stand out);
 - the authorization matrix: the victim's rows (profile, account, sessions, reviews, rewards,
   invites) are exactly as before, and nobody who may not take a test has a review or reward.
 """
@@ -73,11 +76,44 @@ def payload(rng: random.Random, params: list[str], ids: list[int]) -> Any:
     return body
 
 
+# Wrong types for the router data as a whole and for each field of it (Reflex reads pathname, asPath and
+# query; it sets headers, ip, sid and token itself); texts too long or not clean.
+BAD_ROUTER_DATA: list[Any] = [None, 5, "x", [], ["/"], True, 1.5]
+BAD_ROUTER_FIELDS: list[tuple[str, Any]] = [
+    *((field, bad) for field in ("pathname", "asPath", "query", "headers", "ip", "sid", "token")
+      for bad in (None, 5, True, [], ["/"], {"a": 1}, "x")),
+    ("query", {"a": 5}), ("query", {"a": None}), ("query", {"a": {"b": "c"}}), ("query", {"a": [1, "x"]}),
+    ("query", {"a": "x" * 20_000}), ("headers", {"origin": 5, "cookie": []}), ("pathname", "/" + "a" * 20_000),
+    ("asPath", "/sign-in?x=" + "b" * 20_000), ("pathname", "/\ud800\x00"), ("asPath", "/?q=\udfff\x1b"),
+    ("query", {"\ud800": "\x00"}), ("extra", {"any": "thing"}),
+]
+BAD_FIELDS: list[tuple[str, Any]] = [
+    ("payload", None), ("payload", 5), ("payload", "x"), ("payload", []), ("name", 5), ("name", None), ("name", []),
+    ("name", {"a": 1}), ("event_actions", 5), ("event_actions", {"preventDefault": "x"}), ("handler", [1]),
+]
+
+
+def malformed(rng: random.Random, name: str, body: Any, tab: RawTab) -> dict[str, Any]:
+    """A frame for `name` whose router data, or one of its other fields, has the wrong type."""
+    _, router = tab._router()
+    roll = rng.random()
+    if roll < 0.25:
+        return {"name": name, "payload": body, "router_data": rng.choice(BAD_ROUTER_DATA)}
+    if roll < 0.8:
+        field, bad = rng.choice(BAD_ROUTER_FIELDS)
+        return {"name": name, "payload": body, "router_data": {**router, field: bad}}
+    field, bad = rng.choice(BAD_FIELDS)
+    return {"name": name, "payload": body, "router_data": router, field: bad}
+
+
 def frame(rng: random.Random, names: list[str], all_handlers: dict[str, list[str]], ids: list[int], tab: RawTab) -> tuple[str, Any, Any]:
     roll = rng.random()
     if roll < 0.04:
         return "", None, rng.choice([["event"], "not an event", 42, {"payload": {}}, {"name": None}])
-    if roll < 0.08:
+    if roll < 0.12:
+        name = rng.choice(names)
+        return "", None, malformed(rng, name, payload(rng, all_handlers[name], ids), tab)
+    if roll < 0.16:
         state = rng.choice(names).rpartition(".")[0]
         name = rng.choice([f"{state}._refresh", f"{state}.setvar", f"{state}.nope", f"{state}._show", "x" * 500,
                            f"{state}.__init__", f"{state}.get_state"])
@@ -149,6 +185,7 @@ def test_fuzzing_every_handler_gives_no_error_no_traceback_no_hang_and_touches_n
     assert result["sent"] >= FUZZ_EVENTS
     log = app_server.log_path.read_bytes()[log_start:].decode(errors="replace")
     assert tracebacks(log) == []
+    assert "Traceback" not in log
     with app_server.db() as db:
         assert snapshot(db, victim) == before
         for label in ("anonymous", "unverified", "unregistered"):

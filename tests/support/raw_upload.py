@@ -11,15 +11,17 @@ from urllib.parse import urlsplit
 
 
 def raw_upload(base_url: str, path: str, body: Iterable[bytes], *, cookie: str = "", origin: str | None = None,
-               content_length: int | None = None, content_type: str = "image/png") -> tuple[int, dict, int]:
+               content_length: int | None = None, content_type: str = "image/png",
+               headers: dict[str, str] | None = None) -> tuple[int, dict, int]:
     """POST `body` to base_url+path (chunked unless `content_length` is given); returns (status, JSON
-    answer, bytes of body sent). `origin` defaults to base_url's own."""
+    answer, bytes of body sent). `origin` defaults to base_url's own; `headers` are sent as well."""
     parts = urlsplit(base_url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     head = [f"POST {path} HTTP/1.1", f"Host: {parts.netloc}", f"Origin: {origin or base_url}", f"Content-Type: {content_type}",
             "Accept: application/json"]
     if cookie:
         head.append(f"Cookie: {cookie}")
+    head += [f"{name}: {value}" for name, value in (headers or {}).items()]
     head.append(f"Content-Length: {content_length}" if content_length is not None else "Transfer-Encoding: chunked")
     sock = socket.create_connection((host, port), timeout=60)
     sent = 0

@@ -1,17 +1,23 @@
 """Staff: a test's JSON definition uploaded from the browser (checked as the CLI checks it; created or
-updated by name) and downloaded (it imports back unchanged)."""
+updated by name) and downloaded (it imports back unchanged).
+
+An upload is read as the API reads a JSON body (portal/domain/json_text.py: depth and characters; the
+size limit is domain/upload_limits.py's, enforced again at /_upload before the body is read), and
+answers with at most the first MAX_PROBLEMS_SHOWN problems and how many there are in all."""
 
 from __future__ import annotations
 
+import codecs
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlmodel import Session
 
+from portal.domain import json_text, upload_limits
 from portal.domain.staff import roles
 from portal.domain.staff.test_edit import status_problem
-from portal.domain.test_definition import TestDefinitionError, validate_test_definition, parse_test_definition
+from portal.domain.test_definition import TestDefinitionError, first_problems, parse_test_definition
 from portal.models import Test
 from portal.services.admin import audit
 from portal.services.admin.guard import require_staff
@@ -20,8 +26,9 @@ from portal.services.admin.test_edit import mark_launch
 from portal.services.errors import ServiceError
 from portal.services.test_import import apply_definition, document_for, find_test_by_name
 
-MAX_FILE_BYTES = 5 * 1024 * 1024  # a definition with hundreds of questions is well under 1 MB
-TOO_BIG = "The file is bigger than 5 MB: a test definition is a small JSON file."
+MAX_FILE_BYTES = upload_limits.TEST_FILE_BYTES
+TOO_BIG = f"The file is bigger than {upload_limits.in_mb(MAX_FILE_BYTES)} MB: a test definition is a small JSON file."
+MAX_PROBLEMS_SHOWN = 100
 NOT_UTF8 = "The file is not UTF-8 text."
 NOT_JSON = "The file is not valid JSON: {detail}."
 NO_TEST = "This test does not exist."
@@ -30,21 +37,31 @@ NO_TEST = "This test does not exist."
 @dataclass(frozen=True)
 class ImportResult:
     outcome: str  # created | updated | unchanged | refused
-    problems: list[str] = field(default_factory=list)  # 'path: message', every one
+    problems: list[str] = field(default_factory=list)  # 'path: message': the first MAX_PROBLEMS_SHOWN, then '… and N more problems'
     test_id: int | None = None
     name: str = ""
+    problem_count: int = 0  # all of them
 
     @property
     def message(self) -> str:
+        n = self.problem_count
         return {
             "created": f"Created the test “{self.name}”.",
             "updated": f"Updated the test “{self.name}”.",
             "unchanged": f"No change: “{self.name}” is already exactly this definition.",
-        }.get(self.outcome, f"Nothing was imported: {len(self.problems)} problem{'s' if len(self.problems) != 1 else ''} to fix.")
+        }.get(self.outcome, f"Nothing was imported: {n:,} problem{'s' if n != 1 else ''} to fix.")
 
 
-def _refused(*problems: str) -> ImportResult:
-    return ImportResult(outcome="refused", problems=list(problems))
+def more_problems(n: int) -> str:
+    return f"… and {n:,} more problem{'s' if n != 1 else ''}"
+
+
+def _refused(problems: list[str], total: int | None = None) -> ImportResult:
+    total = len(problems) if total is None else total
+    shown = problems[:MAX_PROBLEMS_SHOWN]
+    if total > len(shown):
+        shown = [*shown, more_problems(total - len(shown))]
+    return ImportResult(outcome="refused", problems=shown, problem_count=total)
 
 
 def read_document(data: Any) -> tuple[Any, str | None]:
@@ -53,12 +70,15 @@ def read_document(data: Any) -> tuple[Any, str | None]:
         return None, NOT_UTF8
     if len(data) > MAX_FILE_BYTES:
         return None, TOO_BIG
+    raw = bytes(data).removeprefix(codecs.BOM_UTF8)
     try:
-        text = bytes(data).decode("utf-8-sig")
+        raw.decode("utf-8")
     except UnicodeDecodeError:
         return None, NOT_UTF8
     try:
-        return json.loads(text), None
+        return json_text.parse(raw, "file"), None
+    except json_text.JsonRefused as refused:
+        return None, refused.message
     except ValueError as e:
         return None, NOT_JSON.format(detail=str(e))
 
@@ -69,24 +89,24 @@ def import_file(*, session: Session, actor_id: Any, data: Any) -> ImportResult:
     staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
     document, unreadable = read_document(data)
     if unreadable:
-        return _refused(unreadable)
-    errors = validate_test_definition(document)
-    if errors:
-        return _refused(*(str(e) for e in errors))
+        return _refused([unreadable])
+    errors, total = first_problems(document, MAX_PROBLEMS_SHOWN)
+    if total:
+        return _refused([str(e) for e in errors], total)
     definition = parse_test_definition(document)
     existing = find_test_by_name(session, definition.columns["name"])
     if existing is not None:
         session.refresh(existing, with_for_update=True)
         moved = status_problem(existing.status, definition.columns["status"])
         if moved:
-            return _refused(f"status: {moved}")
+            return _refused([f"status: {moved}"])
     before = document_for(session, existing) if existing is not None else None
     old_status = existing.status if existing is not None else None
     try:
         test = apply_definition(session, existing, definition)
     except TestDefinitionError as e:
         session.rollback()
-        return _refused(*(str(x) for x in e.errors))
+        return _refused([str(x) for x in e.errors])
     mark_launch(test, old_status)
     after = document_for(session, test)
     if before == after:

@@ -9,12 +9,14 @@ import reflex as rx
 from portal import db
 from portal.domain.accounts import CurrentUser
 from portal.domain.ids import whole_number
-from portal.domain.staff import incentives
+from portal.domain import upload_limits
+from portal.domain.staff import incentives, roles
 from portal.services.admin import invites as invite_service
 from portal.services.admin import test_files
 from portal.services.admin import tests as service
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery
+from portal.http.upload_guard import accept_upload
 from portal.states.admin.guard import caller_id, staff_id
 from portal.states.admin.participants import ParticipantsTable
 from portal.states.browser import toast
@@ -70,6 +72,10 @@ class AdminTestsState(DataTableState, rx.State):
         """Download the test's JSON definition."""
         name, text = await db.run(test_files.export_test, actor_id=await caller_id(self), test_id=test_id)
         return rx.download(data=text.encode("utf-8"), filename=name, mime_type="application/json;charset=utf-8")
+
+
+# The import is this state's one upload: staff who manage tests, one JSON file (checked at /_upload before it is read).
+accept_upload(AdminTestsState, "import_file", permission=roles.MANAGE_TESTS, max_bytes=upload_limits.TEST_FILE_BYTES)
 
 
 class InviteState(ParticipantsTable, rx.State):
