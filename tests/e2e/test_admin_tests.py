@@ -50,9 +50,14 @@ def test_import_refuses_two_problems_then_creates_and_the_export_imports_back_un
     (tmp_path / "bad.json").write_text(json.dumps(bad))
     (tmp_path / "good.json").write_text(json.dumps(good))
 
+    (tmp_path / "huge.json").write_text(json.dumps({"name": name, "padding": "x" * (5 * 1024 * 1024)}))
+
     sign_in(page, app_server.url, me.email, STAFF_PASSWORD)
     open_admin(page, app_server.url, "/admin/tests")
     page.click("#tests-import")
+    # A file over the limit is told in the dialog without being sent.
+    upload(page, tmp_path / "huge.json")
+    expect(page.locator("#import-refused")).to_contain_text("The file is bigger than 5 MB")
     upload(page, tmp_path / "bad.json")
     problems = page.locator("#import-problems li")
     expect(problems).to_have_count(2, timeout=UPLOAD_TIMEOUT_MS)

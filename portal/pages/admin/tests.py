@@ -7,6 +7,7 @@ import reflex as rx
 from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, confirm_dialog, status_badge
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
+from portal.domain import upload_limits
 from portal.domain.staff import incentives, roles
 from portal.pages.admin.participants import participants_table
 from portal.components.admin_test import test_tabs
@@ -66,6 +67,8 @@ def _import_dialog() -> rx.Component:
                               align="center", spacing="2", padding="20px"),
                     id="import-upload", accept={"application/json": [".json"]}, max_files=1, multiple=False,
                     on_drop=T.import_file(rx.upload_files(upload_id="import-upload")),
+                    # Too big or not JSON: told in the dialog before anything is sent (the server refuses it too).
+                    max_size=upload_limits.TEST_FILE_BYTES, on_drop_rejected=T.import_rejected,
                     class_name="admin-dropzone", border="1px dashed var(--gray-7)", border_radius="var(--radius-3)", width="100%",
                 ),
                 rx.cond(T.import_outcome == "refused", rx.callout(T.import_message, icon="triangle-alert", color_scheme="red",
