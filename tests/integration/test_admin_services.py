@@ -73,18 +73,19 @@ QUESTIONS = [
 
 
 def person(session: Session, *, role: str | None = None, verified: bool = True, levels: list[str] | None = None,
-           **kwargs: Any) -> Account:
-    """An account (a participant, or staff with `role`) without the cost of hashing a password."""
+           country: str | None = "US", **kwargs: Any) -> Account:
+    """An account (a participant, or staff with `role`) without the cost of hashing a password; in the
+    United States (the tests' audience country) unless told otherwise."""
     account = make_participant(session, password_hash="!", verified=verified, **kwargs)
-    if role is not None or levels is not None:
-        account.staff_role = role
-        session.add(account)
-        if levels is not None:
-            profile = session.get(ParticipantProfile, account.id)
-            profile.experience_levels = levels
-            session.add(profile)
-        session.commit()
-        session.refresh(account)
+    account.staff_role = role
+    session.add(account)
+    profile = session.get(ParticipantProfile, account.id)
+    profile.country = country
+    if levels is not None:
+        profile.experience_levels = levels
+    session.add(profile)
+    session.commit()
+    session.refresh(account)
     return account
 
 
@@ -741,10 +742,11 @@ def test_participant_limit_counts_reviews_and_open_invites(session):
     session.commit()
     others = [person(session) for _ in range(5)]
 
-    assert invites.audience(session=session, actor_id=manager.id, test_id=test.id, criteria={}).places == 2
+    found = invites.audience(session=session, actor_id=manager.id, test_id=test.id, criteria={})
+    assert (found.places, found.to_invite, found.over_quota) == (2, 2, 3)
     result = send(session, manager, test)
 
-    assert (result["sent"], result["skipped"], result["status"]) == (2, 3, "done")
+    assert (result["sent"], result["requested"], result["skipped"], result["status"]) == (2, 2, 0, "done")
     session.expire_all()
     assert [i.account_id for i in invites_of(session, test.id) if i.batch_id] == [a.id for a in others[:2]]
 
@@ -754,10 +756,11 @@ def test_quota_full_batch_fails_with_the_reason(session):
     test = a_test(session, participant_limit=1)
     a_review(session, test, person(session))
     person(session)
-    result = send(session, manager, test)
-    assert (result["sent"], result["status"], result["error"]) == (0, "failed", "The test's quotas are full.")
-    assert (result["requested"], result["skipped"]) == (1, 1)
-    assert count(session, Invite) == 0
+    with pytest.raises(ServiceError) as full:  # counted before anything is recorded: no batch, no audit row
+        invites.start_batch(session=session, actor_id=manager.id, test_id=test.id, criteria={})
+    assert full.value.message == "The test's quotas are full."
+    session.rollback()
+    assert count(session, Invite) == 0 and count(session, InviteBatch) == 0 and audit_rows(session, "invites.send") == []
 
 
 @pytest.mark.parametrize("chunk", [500, 2])
@@ -774,7 +777,7 @@ def test_seniority_limits_are_respected(session, monkeypatch, chunk):
     session.expire_all()
     invited = [i.account_id for i in invites_of(session, test.id)]
     assert invited == [seniors[0].id, middles[0].id, middles[1].id, *(a.id for a in specialists)]
-    assert (result["sent"], result["skipped"], result["status"]) == (5, 3, "done")
+    assert (result["sent"], result["requested"], result["skipped"], result["status"]) == (5, 5, 0, "done")
     assert count(session, OutboxEmail, OutboxEmail.kind == "invite") == 5
 
 
@@ -810,10 +813,10 @@ def bulk_participants(session: Session, total: int) -> None:
     first_id = session.execute(select(func.coalesce(func.max(Account.id), 0))).scalar_one() + 1
     session.execute(insert(Account), [
         {"id": first_id + i, "email": f"bulk-{first_id + i}@example.com", "is_registration_complete": True, "stage": "completed",
-         "verified": True, "staff_role": None, "is_subscribed_to_referral": False, "signup_tracking": {},
+         "verified": True, "email_verified_at": now, "staff_role": None, "is_subscribed_to_referral": False, "signup_tracking": {},
          "created_at": now, "updated_at": now} for i in range(total)])
     session.execute(insert(ParticipantProfile), [
-        {"account_id": first_id + i, "first_name": "Bulk", "last_name": str(i), "languages": ["english"],
+        {"account_id": first_id + i, "first_name": "Bulk", "last_name": str(i), "languages": ["english"], "country": "US",
          "experience_levels": [("specialist", "middle", "senior")[i % 3]], "old_data": {}, "linkedin_profile": {},
          "updated_at": now} for i in range(total)])
     if session.get_bind().dialect.name == "postgresql":
