@@ -18,7 +18,8 @@ from portal.models import AuditEntry, Invite, InviteBatch, OutboxEmail
 from portal.models._base import utcnow
 from portal.services.admin import invites
 from portal.services.errors import ServiceError
-from tests.integration.test_admin_services import a_review, a_test, bulk_participants, factory_of, person
+from tests.integration.test_admin_services import a_review, a_test, bulk_participants, factory_of
+from tests.integration.test_admin_services import invitee as person
 
 TM = roles.TEAM_MANAGER
 
