@@ -64,13 +64,14 @@ def admin_layout(*children: rx.Component, actions: rx.Component | None = None, t
 
 
 def confirm_dialog(open_: Any, title: Any, body: Any, confirm_label: Any, on_confirm: Any, on_cancel: Any,
-                   dialog_id: str, color: str = "indigo") -> rx.Component:
+                   dialog_id: str, color: str = "indigo", dismiss_label: str = "Cancel") -> rx.Component:
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title(title),
-            rx.alert_dialog.description(body, size="2"),
+            rx.alert_dialog.title(title, id=f"{dialog_id}-title"),
+            rx.alert_dialog.description(body, size="2", id=f"{dialog_id}-body"),
             rx.hstack(
-                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray", on_click=on_cancel)),
+                rx.alert_dialog.cancel(rx.button(dismiss_label, variant="soft", color_scheme="gray", on_click=on_cancel,
+                                                 id=f"{dialog_id}-dismiss")),
                 rx.alert_dialog.action(rx.button(confirm_label, color_scheme=color, on_click=on_confirm, id=f"{dialog_id}-confirm")),
                 justify="end", spacing="3", margin_top="16px",
             ),

@@ -73,7 +73,7 @@ def _header(state: Any, table_id: str, columns: list[Column], actions: list[RowA
         content = _sort_header(state, table_id, column) if column.sort_key else column.label
         cells.append(rx.table.column_header_cell(content, min_width=column.min_width, white_space="nowrap"))
     if actions:
-        cells.append(rx.table.column_header_cell(rx.el.span("Actions", class_name="dt-sr-only")))
+        cells.append(rx.table.column_header_cell(rx.el.span("Actions", class_name="dt-sr-only"), class_name="dt-actions-head"))
     return rx.table.header(rx.table.row(*cells))
 
 

@@ -35,11 +35,13 @@ def staff(db, role: str) -> Account:
 
 
 def panelists(db, tag: str, count: int = 3) -> list[Account]:
-    """Unverified panelists (sign-up finished, e-mails verified), senior, their last name carrying `tag`."""
+    """Unverified panelists (sign-up finished, e-mails verified), senior, in the United States (the demo tests'
+    audience country), their last name carrying `tag`."""
     people = []
     for index in range(count):
         account = make_participant(db, password=PASSWORD, first_name=f"Pat{index}", last_name=f"Panel{tag}", verified=False)
-        db.execute(text("UPDATE participant_profile SET experience_levels = :levels, job_title = 'Head of Data' WHERE account_id = :id"),
+        db.execute(text("UPDATE participant_profile SET experience_levels = :levels, job_title = 'Head of Data', country = 'US' "
+                        "WHERE account_id = :id"),
                    {"levels": '["senior"]', "id": account.id})
         people.append(account)
     db.commit()
@@ -69,6 +71,7 @@ def pay_as(browser: Browser, base: str, email: str, reward_id: int) -> None:
     sign_in(page, base, email, STAFF_PASSWORD)
     open_admin(page, base, "/admin/rewards")
     row(page, "admin-rewards", reward_id).get_by_role("button", name="Mark paid").click()
+    page.click("#rewards-confirm-confirm")  # the confirmation names the reward's amount
     expect(page.get_by_text("1 reward marked paid.")).to_be_visible()
     context.close()
 
@@ -157,6 +160,8 @@ def test_a_staff_day_from_verification_to_a_paid_reward(page: Page, browser: Bro
     expect(reward_row).to_contain_text("$35")
     if roles.may(role, roles.PAY):
         reward_row.get_by_role("button", name="Mark paid").click()
+        expect(page.locator("#rewards-confirm-title")).to_have_text("Mark 1 reward paid ($35)?")
+        page.click("#rewards-confirm-confirm")
         expect(page.get_by_text("1 reward marked paid.")).to_be_visible()
     else:
         expect(reward_row.get_by_role("button", name="Mark paid")).to_have_count(0)

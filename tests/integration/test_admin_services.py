@@ -74,18 +74,18 @@ QUESTIONS = [
 
 
 def person(session: Session, *, role: str | None = None, verified: bool = True, levels: list[str] | None = None,
-           **kwargs: Any) -> Account:
+           country: str | None = None, **kwargs: Any) -> Account:
     """An account (a participant, or staff with `role`) without the cost of hashing a password."""
     account = make_participant(session, password_hash="!", verified=verified, **kwargs)
-    if role is not None or levels is not None:
-        account.staff_role = role
-        session.add(account)
-        if levels is not None:
-            profile = session.get(ParticipantProfile, account.id)
-            profile.experience_levels = levels
-            session.add(profile)
-        session.commit()
-        session.refresh(account)
+    account.staff_role = role
+    session.add(account)
+    profile = session.get(ParticipantProfile, account.id)
+    profile.country = country
+    if levels is not None:
+        profile.experience_levels = levels
+    session.add(profile)
+    session.commit()
+    session.refresh(account)
     return account
 
 
@@ -172,7 +172,7 @@ def build_world(session: Session) -> World:
     removed = person(session, role=SA)
     removed.removed_at = utcnow()
     session.add(removed)
-    participant = person(session)
+    participant = person(session, country="US")  # someone a batch for the test invites (its audience country)
     targets = [person(session, verified=False).id for _ in range(3)]
     test = a_test(session)
     draft = a_test(session, status="draft")
@@ -600,6 +600,11 @@ def test_staff_edits_are_not_queued(seeded):
 # --- invites ---------------------------------------------------------------------------------------
 
 
+def invitee(session: Session, **kwargs: Any) -> Account:
+    """A participant in the United States, the tests' audience country (only such participants are invited)."""
+    return person(session, **{"country": "US", **kwargs})
+
+
 def invites_of(session: Session, test_id: int) -> list[Invite]:
     return list(session.execute(select(Invite).where(Invite.test_id == test_id).order_by(Invite.account_id)).scalars())
 
@@ -612,14 +617,14 @@ def send(session: Session, actor: Account, test: Test, criteria: Any = None, ove
 
 
 def test_audience_counts_matched_invited_and_reviewed(session):
-    manager = person(session, role=TM)
+    manager = invitee(session, role=TM)
     test = a_test(session)
-    people = [person(session) for _ in range(6)]
-    person(session, role=TO)  # staff are never invited
-    gone = person(session)
+    people = [invitee(session) for _ in range(6)]
+    invitee(session, role=TO)  # staff are never invited
+    gone = invitee(session)
     gone.removed_at = utcnow()
     session.add(gone)
-    person(session, registration_complete=False)  # sign-up not finished
+    invitee(session, registration_complete=False)  # sign-up not finished
     for account in people[:2]:
         session.add(Invite(account_id=account.id, test_id=test.id, amount_cents=1000, expires_at=utcnow()))
     a_review(session, test, people[1])  # invited and reviewed: counted as invited
@@ -640,11 +645,11 @@ def test_audience_counts_matched_invited_and_reviewed(session):
 
 @pytest.mark.parametrize("launched_hours_ago,day", [(1, 0), (30, 1)])
 def test_invites_pay_by_the_incentive_table_and_seniority(session, launched_hours_ago, day):
-    manager = person(session, role=TM)
+    manager = invitee(session, role=TM)
     test = a_test(session, product_type="video-test", launched_hours_ago=launched_hours_ago)
     levels = {"specialist": ["specialist"], "middle": ["middle"], "senior": ["senior"], "founder": ["founder"],
               "none": [], "two": ["specialist", "senior"]}
-    accounts = {name: person(session, levels=lv) for name, lv in levels.items()}
+    accounts = {name: invitee(session, levels=lv) for name, lv in levels.items()}
     before = utcnow()
 
     result = send(session, manager, test)
@@ -671,10 +676,10 @@ def test_invites_pay_by_the_incentive_table_and_seniority(session, launched_hour
 
 
 def test_override_pays_every_invite_the_same_and_is_limited(session):
-    manager = person(session, role=TM)
+    manager = invitee(session, role=TM)
     test = a_test(session)
     for lv in (["specialist"], ["senior"]):
-        person(session, levels=lv)
+        invitee(session, levels=lv)
     for bad in (99, 50_001, 0, -500, "2500", 25.0, True):
         with pytest.raises(ServiceError) as refused:
             invites.start_batch(session=session, actor_id=manager.id, test_id=test.id, criteria={}, override_cents=bad)
@@ -690,9 +695,9 @@ def test_override_pays_every_invite_the_same_and_is_limited(session):
 
 
 def test_limits_of_the_override_are_one_and_five_hundred_dollars(session):
-    manager = person(session, role=TM)
+    manager = invitee(session, role=TM)
     low, high = a_test(session), a_test(session)
-    person(session)
+    invitee(session)
     assert send(session, manager, low, override=100)["sent"] == 1
     assert send(session, manager, high, override=50_000)["sent"] == 1
     session.expire_all()
@@ -700,10 +705,10 @@ def test_limits_of_the_override_are_one_and_five_hundred_dollars(session):
 
 
 def test_sending_again_never_invites_anyone_twice(session):
-    manager = person(session, role=TM)
-    owner = person(session, role=TO)
+    manager = invitee(session, role=TM)
+    owner = invitee(session, role=TO)
     test = a_test(session)
-    people = [person(session) for _ in range(4)]
+    people = [invitee(session) for _ in range(4)]
     first = invites.start_batch(session=session, actor_id=manager.id, test_id=test.id, criteria={})
     second = invites.start_batch(session=session, actor_id=owner.id, test_id=test.id, criteria={})
     session.commit()
@@ -717,7 +722,7 @@ def test_sending_again_never_invites_anyone_twice(session):
         invites.run_chunk(session=session, actor_id=manager.id, batch_id=first["id"])
     session.rollback()
 
-    newcomer = person(session)
+    newcomer = invitee(session)
     assert send(session, manager, test)["sent"] == 1
     session.expire_all()
     invited = [i.account_id for i in invites_of(session, test.id)]
@@ -726,11 +731,11 @@ def test_sending_again_never_invites_anyone_twice(session):
 
 
 def test_only_the_chosen_participants_are_invited(session):
-    manager = person(session, role=TM)
+    manager = invitee(session, role=TM)
     test = a_test(session)
-    seniors = [person(session, levels=["senior"]) for _ in range(2)]
-    person(session, levels=["middle"])
-    person(session, verified=False, levels=["senior"])
+    seniors = [invitee(session, levels=["senior"]) for _ in range(2)]
+    invitee(session, levels=["middle"])
+    invitee(session, verified=False, levels=["senior"])
     criteria = {"filters": [{"name": "seniority", "type": "list", "values": ["senior"]},
                             {"name": "verified", "type": "list", "values": ["yes"]}]}
     assert send(session, manager, test, criteria)["sent"] == 2
@@ -739,54 +744,56 @@ def test_only_the_chosen_participants_are_invited(session):
 
 
 def test_participant_limit_counts_reviews_and_open_invites(session):
-    manager = person(session, role=TM)
+    manager = invitee(session, role=TM)
     test = a_test(session, participant_limit=4)
-    reviewer, holder = person(session), person(session)
+    reviewer, holder = invitee(session), invitee(session)
     a_review(session, test, reviewer)
     session.add(Invite(account_id=holder.id, test_id=test.id, amount_cents=1000, expires_at=utcnow() + timedelta(hours=3)))
     session.commit()
-    others = [person(session) for _ in range(5)]
+    others = [invitee(session) for _ in range(5)]
 
-    assert invites.audience(session=session, actor_id=manager.id, test_id=test.id, criteria={}).places == 2
+    found = invites.audience(session=session, actor_id=manager.id, test_id=test.id, criteria={})
+    assert (found.places, found.to_invite, found.over_quota) == (2, 2, 3)
     result = send(session, manager, test)
 
-    assert (result["sent"], result["skipped"], result["status"]) == (2, 3, "done")
+    assert (result["sent"], result["requested"], result["skipped"], result["status"]) == (2, 2, 0, "done")
     session.expire_all()
     assert [i.account_id for i in invites_of(session, test.id) if i.batch_id] == [a.id for a in others[:2]]
 
 
 def test_quota_full_batch_fails_with_the_reason(session):
-    manager = person(session, role=TM)
+    manager = invitee(session, role=TM)
     test = a_test(session, participant_limit=1)
-    a_review(session, test, person(session))
-    person(session)
-    result = send(session, manager, test)
-    assert (result["sent"], result["status"], result["error"]) == (0, "failed", "The test's quotas are full.")
-    assert (result["requested"], result["skipped"]) == (1, 1)
-    assert count(session, Invite) == 0
+    a_review(session, test, invitee(session))
+    invitee(session)
+    with pytest.raises(ServiceError) as full:  # counted before anything is recorded: no batch, no audit row
+        invites.start_batch(session=session, actor_id=manager.id, test_id=test.id, criteria={})
+    assert full.value.message == "The test's quotas are full."
+    session.rollback()
+    assert count(session, Invite) == 0 and count(session, InviteBatch) == 0 and audit_rows(session, "invites.send") == []
 
 
 @pytest.mark.parametrize("chunk", [500, 2])
 def test_seniority_limits_are_respected(session, monkeypatch, chunk):
     monkeypatch.setattr(invites, "CHUNK", chunk)
-    manager = person(session, role=TM)
+    manager = invitee(session, role=TM)
     test = a_test(session, seniority_limits={"senior": 1, "middle": 2})
-    seniors = [person(session, levels=["senior"]) for _ in range(3)]  # the first ids: they come first in every chunk
-    middles = [person(session, levels=["middle"]) for _ in range(3)]
-    specialists = [person(session, levels=["specialist"]) for _ in range(2)]  # no quota for their level
+    seniors = [invitee(session, levels=["senior"]) for _ in range(3)]  # the first ids: they come first in every chunk
+    middles = [invitee(session, levels=["middle"]) for _ in range(3)]
+    specialists = [invitee(session, levels=["specialist"]) for _ in range(2)]  # no quota for their level
 
     result = send(session, manager, test)
 
     session.expire_all()
     invited = [i.account_id for i in invites_of(session, test.id)]
     assert invited == [seniors[0].id, middles[0].id, middles[1].id, *(a.id for a in specialists)]
-    assert (result["sent"], result["skipped"], result["status"]) == (5, 3, "done")
+    assert (result["sent"], result["requested"], result["skipped"], result["status"]) == (5, 5, 0, "done")
     assert count(session, OutboxEmail, OutboxEmail.kind == "invite") == 5
 
 
 def test_invites_only_for_a_running_test(session):
-    manager = person(session, role=TM)
-    person(session)
+    manager = invitee(session, role=TM)
+    invitee(session)
     for status in ("draft", "stopped", "completed", "scheduled"):
         test = a_test(session, status=status)
         with pytest.raises(ServiceError) as refused:
@@ -816,10 +823,10 @@ def bulk_participants(session: Session, total: int) -> None:
     first_id = session.execute(select(func.coalesce(func.max(Account.id), 0))).scalar_one() + 1
     session.execute(insert(Account), [
         {"id": first_id + i, "email": f"bulk-{first_id + i}@example.com", "is_registration_complete": True, "stage": "completed",
-         "verified": True, "staff_role": None, "is_subscribed_to_referral": False, "signup_tracking": {},
+         "verified": True, "email_verified_at": now, "staff_role": None, "is_subscribed_to_referral": False, "signup_tracking": {},
          "created_at": now, "updated_at": now} for i in range(total)])
     session.execute(insert(ParticipantProfile), [
-        {"account_id": first_id + i, "first_name": "Bulk", "last_name": str(i), "languages": ["english"],
+        {"account_id": first_id + i, "first_name": "Bulk", "last_name": str(i), "languages": ["english"], "country": "US",
          "experience_levels": [("specialist", "middle", "senior")[i % 3]], "old_data": {}, "linkedin_profile": {},
          "updated_at": now} for i in range(total)])
     if session.get_bind().dialect.name == "postgresql":
@@ -828,7 +835,7 @@ def bulk_participants(session: Session, total: int) -> None:
 
 
 def test_a_batch_of_ten_thousand_is_sent_in_chunks_without_duplicates(session):
-    manager = person(session, role=TM)
+    manager = invitee(session, role=TM)
     test = a_test(session, product_type="survey")
     total = 10_000
     bulk_participants(session, total)
@@ -857,8 +864,8 @@ def test_a_batch_of_ten_thousand_is_sent_in_chunks_without_duplicates(session):
 def test_batches_sent_at_the_same_time_invite_nobody_twice(session, monkeypatch, same_batch):
     """Two staff members send batches for one test at once (or one sends a batch from two tabs): each
     sender's first chunk waits for the other's after reading who is left, before writing."""
-    manager = person(session, role=TM)
-    owner = manager if same_batch else person(session, role=TO)
+    manager = invitee(session, role=TM)
+    owner = manager if same_batch else invitee(session, role=TO)
     test = a_test(session)
     bulk_participants(session, 1200)
     first = invites.start_batch(session=session, actor_id=manager.id, test_id=test.id, criteria={})

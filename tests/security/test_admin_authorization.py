@@ -16,10 +16,11 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 from sqlmodel import Session, select
 
 from portal.domain.staff import roles
-from portal.models import Account, AuditEntry, Invite, ProfileChangeRequest, Review, ReviewSession, Reward
+from portal.models import Account, AuditEntry, Invite, ParticipantProfile, ProfileChangeRequest, Review, ReviewSession, Reward
 from portal.models._base import utcnow
 from portal.states.admin.audit import AuditLogState
 from portal.states.admin.guard import StaffState
@@ -79,6 +80,10 @@ def make_world(db: Session) -> World:
     people = [person(db, verified=False) for _ in range(8)]
     accounts = [db.get(Account, p.account_id) for p in people]
     marker, verify, deactivate, role, requester, invitee, reviewer1, reviewer2 = accounts
+    # The invitee is someone the server invites: verified, in the test's audience country.
+    invitee.verified = True
+    db.add(invitee)
+    db.execute(update(ParticipantProfile).where(ParticipantProfile.account_id == invitee.id).values(country=test.audience_country))
     request = ProfileChangeRequest(account_id=requester.id, payload={}, previous={"firstName": "Old"}, status="pending")
     db.add(request)
     approve, _ = _review(db, test.id, reviewer1)
@@ -200,6 +205,9 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     await send(f"{R}.close_review")
     await send(f"{R}.approve", {"review_id": str(w.approve_review)})
     await send(f"{R}.toggle_selected", {"row_id": str(w.approve_review)})
+    await send(f"{R}.ask_approve")
+    await send(f"{R}.cancel_approve")
+    await send(f"{R}.ask_approve")
     await send(f"{R}.approve_selected")
     await send(f"{R}.ask_reject", {"review_id": str(w.reject_review)})
     await send(f"{R}.set_reject_reason", {"reason": "low-effort"})
@@ -225,7 +233,7 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     await send(f"{W}.toggle_selected", {"row_id": str(w.payable_reward)})
     await send(f"{W}.ask", {"status": "FAILED"})
     await send(f"{W}.cancel")
-    await send(f"{W}.mark_one", {"reward_id": str(w.payable_reward), "status": "EXECUTED"})
+    await send(f"{W}.ask_one", {"reward_id": str(w.payable_reward), "status": "EXECUTED"})  # opens the confirmation
     await send(f"{W}.confirm")
     tab.received.clear()
     await send(f"{W}.export_payouts", settle=0.5)

@@ -47,14 +47,16 @@ COLUMNS = [
 ]
 
 
-def participants_table(state: Any = S, table_id: str = "admin-participants", *, with_actions: bool = True) -> rx.Component:
+def participants_table(state: Any = S, table_id: str = "admin-participants", *, with_actions: bool = True,
+                       selectable: bool | None = None) -> rx.Component:
     actions = [
         RowAction("Profile", lambda row: rx.redirect(row["profile_url"]), icon="user"),
         RowAction("Deactivate", lambda row: S.ask_deactivate(row["id"]), available_when="can_deactivate"),
         RowAction("Reactivate", lambda row: S.reactivate(row["id"]), available_when="can_reactivate"),
         RowAction("Role", lambda row: S.open_role(row["id"], row["role_key"]), available_when="can_change_role"),
     ] if with_actions else []
-    return data_table(state, table_id=table_id, columns=COLUMNS, actions=actions, filters=FILTERS, selectable=with_actions,
+    return data_table(state, table_id=table_id, columns=COLUMNS, actions=actions, filters=FILTERS,
+                      selectable=with_actions if selectable is None else selectable,
                       selection_noun="participants", search_placeholder="Search name, e-mail or work e-mail")
 
 

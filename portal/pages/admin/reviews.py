@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from portal.components.admin_pages import staff_page
-from portal.components.admin import admin_layout, status_badge
+from portal.components.admin import admin_layout, confirm_dialog, status_badge
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
 from portal.domain.staff import roles
 from portal.domain.staff import reviews as decisions
@@ -108,7 +108,7 @@ def reviews_page() -> rx.Component:
         (R.selected_ids.length() > 0) & can_decide,
         rx.hstack(
             rx.text(R.selected_ids.length(), " reviews selected", weight="medium", size="2"),
-            rx.button("Approve", on_click=R.approve_selected, color_scheme="green", size="2", id="bulk-approve"),
+            rx.button("Approve", on_click=R.ask_approve, color_scheme="green", size="2", id="bulk-approve"),
             rx.button("Reject", on_click=R.ask_reject(None), color_scheme="red", variant="soft", size="2", id="bulk-reject"),
             spacing="3", align="center", class_name="admin-panel", wrap="wrap",
         ),
@@ -133,5 +133,7 @@ def reviews_page() -> rx.Component:
             spacing="4", width="100%",
         ),
         _detail(), _reject_dialog(),
+        confirm_dialog(R.approve_ids.length() > 0, R.approve_title, R.approve_text, "Approve", R.approve_selected,
+                       R.cancel_approve, "approve-confirm", color="green"),
         actions=header_actions,
     )

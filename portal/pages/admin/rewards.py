@@ -32,7 +32,7 @@ FILTERS = [
 @staff_page('/admin/rewards', 'Rewards', on_load=[W.load_page], menu='Rewards')
 def rewards_page() -> rx.Component:
     can_pay = StaffState.can[roles.PAY]
-    actions = [RowAction("Mark paid", lambda row: W.mark_one(row["id"], "EXECUTED"), available_when="payable", icon="check")]
+    actions = [RowAction("Mark paid", lambda row: W.ask_one(row["id"], "EXECUTED"), available_when="payable", icon="check")]
     bulk = rx.cond(
         (W.selected_ids.length() > 0) & can_pay,
         rx.hstack(
@@ -52,8 +52,10 @@ def rewards_page() -> rx.Component:
                        selectable=True, selection_noun="rewards", search_placeholder="Search participant or test"),
             spacing="4", width="100%",
         ),
-        confirm_dialog(W.confirm_status != "", W.confirm_text, "Paid rewards get today's date; paying credits any referral bonus.",
-                       "Confirm", W.confirm, W.cancel, "rewards-confirm"),
+        # Title and text from the service's count and sum of what the mark changes ('Go back': 'Cancel' would be ambiguous
+        # beside 'Cancel rewards').
+        confirm_dialog(W.confirm_status != "", W.confirm_text, W.confirm_body, W.confirm_label, W.confirm, W.cancel,
+                       "rewards-confirm", dismiss_label="Go back"),
         actions=rx.cond(can_pay, rx.button(rx.icon("download", size=16), "Payout CSV", on_click=W.export_payouts, variant="soft",
                                            size="2", id="payout-export")),
     )

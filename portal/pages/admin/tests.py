@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from portal.components.admin_pages import staff_page
@@ -106,22 +108,32 @@ def tests_page() -> rx.Component:
     )
 
 
-def _figure(label: str, value: rx.Var, figure_id: str) -> rx.Component:
-    return rx.vstack(rx.text(label, size="1", color="var(--gray-11)"), rx.text(value, size="5", weight="bold", id=figure_id),
-                     spacing="0", min_width="110px")
+def _figure(label: Any, value: rx.Var, figure_id: str, *, strong: bool = False) -> rx.Component:
+    return rx.vstack(rx.text(label, size="1", color="var(--gray-11)"),
+                     rx.text(value, size="5", weight="bold", id=figure_id, color="var(--accent-11)" if strong else None),
+                     spacing="0", min_width="100px")
 
 
 def _panel() -> rx.Component:
+    picking = I.picked > 0
     return rx.box(
         rx.vstack(
             rx.hstack(
-                _figure("Matching", I.matched, "invite-matched"),
+                _figure(rx.cond(picking, "Selected", "Matching"), rx.cond(picking, I.picked, I.matched), "invite-matched"),
                 _figure("Already invited", I.invited, "invite-already-invited"),
                 _figure("Already reviewed", I.reviewed, "invite-already-reviewed"),
-                _figure("Will be invited", I.to_invite, "invite-to-invite"),
+                _figure("Not verified", I.unverified, "invite-unverified"),
+                _figure(rx.text.span("Not in ", I.country), I.elsewhere, "invite-elsewhere"),
+                _figure("Over a quota", I.over_quota, "invite-over-quota"),
                 _figure("Open places", I.places, "invite-places"),
                 wrap="wrap", spacing="5",
             ),
+            rx.hstack(
+                _figure("Will be invited", I.to_invite, "invite-to-invite", strong=True),
+                _figure("Cost of the batch", I.cost, "invite-cost", strong=True),
+                wrap="wrap", spacing="5", class_name="invite-outcome",
+            ),
+            rx.cond(I.problem != "", rx.text(I.problem, size="2", color="var(--gray-11)", id="invite-problem")),
             rx.text("Payout per invite: ", rx.text.strong(I.payout, id="invite-payout"), size="2"),
             rx.hstack(
                 rx.vstack(
@@ -137,7 +149,7 @@ def _panel() -> rx.Component:
                     spacing="1",
                 ),
                 rx.spacer(),
-                rx.button("Send invites", on_click=I.ask, size="3", id="invite-send",
+                rx.button(rx.cond(picking, "Invite selected", "Send invites"), on_click=I.ask, size="3", id="invite-send",
                           disabled=(I.to_invite == 0) | I.sending | (I.override_error != "") | ~StaffState.can[roles.INVITE]),
                 align="end", width="100%", wrap="wrap", spacing="4",
             ),
@@ -160,14 +172,22 @@ def invite_page() -> rx.Component:
         rx.vstack(
             rx.text("To ", rx.text.strong(I.test["name"], id="invite-test-name"), " · ", I.test["type"], " · participant limit ",
                     I.test["limit"], size="3"),
-            rx.text("Choose who to invite with the search and filters below. Invites last 24 hours, are sent once per person "
-                    "and test, and keep to the test's quotas; each person gets an e-mail.", size="2", color="var(--gray-11)"),
+            rx.text("Choose who to invite with the search and filters below, or pick rows. Only verified participants in the "
+                    "test's country who are not invited yet are invited, within the test's quotas; invites last 24 hours and "
+                    "each person gets an e-mail.", size="2", color="var(--gray-11)"),
             _panel(),
-            participants_table(I, "invite-participants", with_actions=False),
+            participants_table(I, "invite-participants", with_actions=False, selectable=True),
             spacing="4", width="100%",
         ),
-        confirm_dialog(I.confirm_open, "Send invites?",
-                       rx.text("Invite ", I.to_invite, " participants to ", I.test["name"], "?"),
-                       "Send invites", I.send, I.cancel, "invite-confirm"),
+        confirm_dialog(
+            I.confirm_open, I.confirm_text,
+            # Spans: the dialog's description is a paragraph (a div inside it is invalid HTML).
+            rx.fragment(
+                rx.el.span("The invites cost ", rx.el.strong(I.cost, id="invite-confirm-cost"), " in all (", I.payout, ").",
+                           id="invite-confirm-body", class_name="admin-line"),
+                rx.cond(I.problem != "", rx.el.span(I.problem, id="invite-confirm-problem", class_name="admin-line")),
+                rx.el.span("Each person gets an e-mail; invites last 24 hours.", class_name="admin-line"),
+            ),
+            "Send invites", I.send, I.cancel, "invite-confirm"),
         actions=rx.link(rx.button("All tests", variant="soft", size="2"), href="/admin/tests"),
     )

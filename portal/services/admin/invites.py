@@ -1,26 +1,36 @@
 """Staff: invite a chosen set of participants to a test, in batches of any size.
 
-A batch is chosen with the participants table's search and filters. Starting it counts who matches,
-who is already invited or has reviewed, and records the batch; it is then sent in chunks of CHUNK
-participants, each chunk one transaction (invites, their e-mails in the outbox and the batch's
-progress commit together; the test row is locked, so two batches for one test never invite the same
-person twice). A batch that stops half-way is continued by running it again: nothing is duplicated.
+A batch is chosen with the participants table's search and filters, or by picking rows. Who it invites
+is one rule (portal/domain/staff/invite_rule.py): `_conditions` holds its database side, `_walk` and the
+domain's `Quotas` its order and quotas; the invite page's counts and cost (`audience`) and the sender
+(`_chunk`) both go through them, so the page never promises what the sender will not do.
+
+Starting a batch takes the test's write lock, counts, and records the batch with its audit row; the
+same request again while that batch runs (a double click, a second tab, 50 identical events) changes
+nothing and is answered with the running batch (`joined`). The batch is then sent in chunks of CHUNK
+participants, each chunk one transaction under the same lock (invites, their e-mails in the outbox and
+the batch's progress commit together), so two senders never invite one person twice. A batch that stops
+half-way is continued by starting it again: nothing is duplicated.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import String, and_, cast, func, not_, select, update
 from sqlmodel import Session
 
 from portal.domain import emails
 from portal.domain import invites as invite_rules
 from portal.domain import table as table_rules
+from portal.domain.geography import country_name
+from portal.domain.ids import whole_number
 from portal.domain.reference_data import INVITE_LIFETIME_HOURS
 from portal.domain.staff import incentives, roles
+from portal.domain.staff import invite_rule as rule
 from portal.models import Account, Invite, InviteBatch, ParticipantProfile, Review, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
@@ -34,22 +44,38 @@ from portal.settings import settings
 
 CHUNK = 500
 MAX_BATCH = 20_000
+MAX_PICKED = 1000
+WALK_PAGE = 2000
 INVITE_HOURS = INVITE_LIFETIME_HOURS
 NOT_RUNNING = "Invites can only be sent for a running test."
 NO_TEST = "This test does not exist."
 NOBODY = "No participant matches: nobody to invite."
+NOBODY_PICKED = "None of the selected participants can be invited."
 QUOTAS_FULL = "The test's quotas are full."
 TOO_MANY = f"A batch can invite at most {MAX_BATCH:,} participants; narrow the filters."
+TOO_MANY_PICKED = f"Select at most {MAX_PICKED:,} participants at a time."
+ALREADY_SENDING = "These invites are already being sent (another tab or a double click): nothing was sent twice."
 
 
 @dataclass(frozen=True)
 class Audience:
-    matched: int  # participants matching the search and filters
+    matched: int  # participants matching the search and filters (or picked), staff and inactive accounts aside
     invited: int  # ... already invited to this test
     reviewed: int  # ... who already reviewed it
-    to_invite: int  # the rest (before quotas)
+    to_invite: int  # who a batch would invite now: the rule's every condition, quotas included
     places: int | None  # open places of the test's participant limit (None: no limit)
     payout_range: str  # what the invites pay by the incentive table (or the override)
+    unverified: int = 0  # ... not verified
+    elsewhere: int = 0  # ... not in the test's audience country
+    over_quota: int = 0  # ... who would exceed the participant limit or their level's limit
+    cost_cents: int = 0  # what the invites to_invite pay together
+    picked: int = 0  # rows picked by hand (0: the search and filters choose)
+    country: str = ""  # the test's audience country, by name
+    problem: str = ""  # who cannot be invited, and why ('' when everyone can)
+
+    @property
+    def cost_text(self) -> str:
+        return table_rules.format_money(self.cost_cents) or "$0"
 
 
 def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
@@ -71,28 +97,72 @@ def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
     return test
 
 
-def _eligible(session: Session, test_id: int, criteria: Any, values: dict[str, Any]):
-    """The accounts matching the criteria that may be invited: active participants with a finished sign-up."""
-    query = participants_query(**_criteria(criteria))
-    values.update(bound_values(query))
-    where = conditions_for(query, values)
-    return (
-        select(Account.id)
-        .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
-        .where(Account.removed_at.is_(None), Account.staff_role.is_(None), Account.is_registration_complete.is_(True), *where)
-    )
+def _picked(raw: Any) -> list[int]:
+    """The account ids picked by hand in the criteria (none: the search and filters choose)."""
+    ids = raw.get("ids") if isinstance(raw, dict) else None
+    if not isinstance(ids, (list, tuple)) or not ids:
+        return []
+    if len(ids) > MAX_PICKED:
+        raise ServiceError(TOO_MANY_PICKED)
+    out: list[int] = []
+    for item in ids:
+        number = whole_number(item)
+        if number and number not in out:
+            out.append(number)
+    return out
 
 
 def _criteria(raw: Any) -> dict[str, Any]:
+    """The criteria as a batch keeps them: the cleaned search and filters, and the picked ids if any."""
     raw = raw if isinstance(raw, dict) else {}
-    return {"search": raw.get("search", ""), "filters": raw.get("filters", [])}
+    query = participants_query(search=raw.get("search", ""), filters=raw.get("filters", []))
+    out: dict[str, Any] = {"search": query.search,
+                           "filters": [{"name": f.name, "type": f.type, "values": list(f.values)} for f in query.filters]}
+    picked = _picked(raw)
+    if picked:
+        out["ids"] = picked
+    return out
 
 
-def _taken(test_id: int):
-    """Accounts already invited to, or with a review of, the test."""
-    invited = select(Invite.account_id).where(Invite.test_id == test_id)
-    reviewed = select(Review.account_id).where(Review.test_id == test_id, Review.account_id.is_not(None))
-    return invited, reviewed
+def _matching(criteria: dict[str, Any], values: dict[str, Any]) -> list[Any]:
+    """The WHERE of the participants a batch is for: active participants with a finished sign-up, picked or
+    matching the search and filters (over Account outer-joined to ParticipantProfile)."""
+    people = [Account.removed_at.is_(None), Account.staff_role.is_(None), Account.is_registration_complete.is_(True)]
+    if criteria.get("ids"):
+        return [*people, Account.id.in_(criteria["ids"])]
+    query = participants_query(search=criteria.get("search", ""), filters=criteria.get("filters", []))
+    values.update(bound_values(query))
+    return [*people, *conditions_for(query, values)]
+
+
+def _conditions(test: Test) -> dict[str, Any]:
+    """The database side of the invite rule (domain/staff/invite_rule.py), one condition per reason, in its order."""
+    invited = select(Invite.account_id).where(Invite.test_id == test.id)
+    reviewed = select(Review.account_id).where(Review.test_id == test.id, Review.account_id.is_not(None))
+    return {
+        rule.INVITED: Account.id.not_in(invited),
+        rule.REVIEWED: Account.id.not_in(reviewed),
+        # As the access rules ask: the verified flag, and a confirmed personal e-mail (a finished sign-up is asked above).
+        rule.UNVERIFIED: and_(Account.verified.is_(True), Account.email_verified_at.is_not(None)),
+        rule.ELSEWHERE: func.coalesce(ParticipantProfile.country, "") == test.audience_country,
+    }
+
+
+def _people(*columns: Any):
+    return select(*columns).select_from(Account).outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
+
+
+def _walk(session: Session, where: list[Any], values: dict[str, Any]):
+    """(account id, seniority levels, e-mail) of everyone the rule lets in before quotas, in id order, a page at a time."""
+    after = 0
+    while True:
+        page = session.execute(
+            _people(Account.id, ParticipantProfile.experience_levels, Account.email)
+            .where(*where, Account.id > after).order_by(Account.id).limit(WALK_PAGE), values).all()
+        yield from page
+        if len(page) < WALK_PAGE:
+            return
+        after = page[-1][0]
 
 
 def _places(session: Session, test: Test, now: datetime) -> int | None:
@@ -101,42 +171,94 @@ def _places(session: Session, test: Test, now: datetime) -> int | None:
     reviews = session.execute(select(func.count()).select_from(Review).where(Review.test_id == test.id)).scalar_one()
     open_invites = session.execute(select(func.count()).select_from(Invite).where(
         Invite.test_id == test.id, Invite.status == "open", Invite.expires_at > now)).scalar_one()
-    return max(0, test.participant_limit - reviews - open_invites)
+    return rule.open_places(test.participant_limit, reviews + open_invites)
 
 
 def _level_places(session: Session, test: Test, now: datetime) -> dict[str, int]:
     """Open places per seniority level of the test's seniority limits (reviews and open invites count)."""
-    limits = {k: v for k, v in (test.seniority_limits or {}).items() if isinstance(v, int)}
+    limits = rule.level_room(test.seniority_limits, {})
     if not limits:
         return {}
-    used = dict.fromkeys(limits, 0)
+    used: dict[str, int] = {}
     holders = select(Review.account_id).where(Review.test_id == test.id).union(
         select(Invite.account_id).where(Invite.test_id == test.id, Invite.status == "open", Invite.expires_at > now))
     for (levels,) in session.execute(select(ParticipantProfile.experience_levels).where(ParticipantProfile.account_id.in_(holders))):
-        for level in levels or ():
-            if level in used:
-                used[level] += 1
-                break
-    return {level: max(0, limit - used[level]) for level, limit in limits.items()}
+        level = rule.quota_holder_level(levels, limits)
+        if level is not None:
+            used[level] = used.get(level, 0) + 1
+    return rule.level_room(test.seniority_limits, used)
+
+
+def _quotas(session: Session, test: Test, now: datetime) -> rule.Quotas:
+    return rule.Quotas(places=_places(session, test, now), level_places=_level_places(session, test, now))
+
+
+def _levels(text: Any) -> list[str]:
+    try:
+        value = json.loads(text) if isinstance(text, str) else text
+    except ValueError:
+        return []
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _plan(session: Session, test: Test, where: list[Any], values: dict[str, Any], quotas: rule.Quotas, day: str,
+          override: int | None) -> rule.Plan:
+    """Who a batch would invite now and what it would cost: the sender's own walk and quotas, without writing.
+    A test without quotas invites everyone the rule lets in, whatever the order: counted by seniority in SQL."""
+    plan = rule.Plan()
+    if quotas.places is None and not quotas.level_places:
+        levels = cast(ParticipantProfile.experience_levels, String)
+        for text, count in session.execute(_people(levels, func.count()).where(*where).group_by(levels), values):
+            plan.count += count
+            plan.cents += count * rule.invite_cents(test.product_type, _levels(text), day, override)
+        return plan
+    for _account_id, levels, _email in _walk(session, where, values):
+        if quotas.full:
+            plan.over_quota += 1  # counted, not read further: the rest are all over the limit
+            break
+        if quotas.admit(levels):
+            plan.add(rule.invite_cents(test.product_type, levels, day, override))
+        else:
+            plan.over_quota += 1
+    return plan
+
+
+def _valid_override(override_cents: Any) -> int | None:
+    return override_cents if isinstance(override_cents, int) and not isinstance(override_cents, bool) \
+        and not incentives.override_problem(override_cents) else None
 
 
 def audience(*, session: Session, actor_id: int, test_id: Any, criteria: Any, override_cents: Any = None,
              now: datetime | None = None) -> Audience:
+    """The invite page's figures: who matches, why some will not be invited, who will, and what it costs."""
     require_staff(session, actor_id, roles.INVITE)
     test = _test(session, test_id)
     now = now or utcnow()
+    chosen = _criteria(criteria)
     values: dict[str, Any] = {}
-    eligible = _eligible(session, test.id, criteria, values).subquery()
-    invited, reviewed = _taken(test.id)
-    # The three counts in one reading of the matching participants (three statements read them three times).
-    matched, already_invited, already_reviewed = session.execute(select(
-        func.count(),
-        func.count().filter(eligible.c.id.in_(invited)),
-        func.count().filter(and_(eligible.c.id.in_(reviewed), eligible.c.id.not_in(invited))),
-    ).select_from(eligible), values).one()
-    return Audience(matched=matched, invited=already_invited, reviewed=already_reviewed,
-                    to_invite=matched - already_invited - already_reviewed, places=_places(session, test, now),
-                    payout_range=payout_text(test, override_cents, now))
+    matching = _matching(chosen, values)
+    conditions = list(_conditions(test).items())
+    # Everyone matching, and who fails each condition first, in one reading of the matching participants.
+    counts = session.execute(_people(
+        func.count(), *(func.count().filter(and_(True, *(c for _, c in conditions[:i]), not_(condition)))
+                        for i, (_reason, condition) in enumerate(conditions))
+    ).where(*matching), values).one()
+    matched, failing = counts[0], dict(zip((reason for reason, _ in conditions), counts[1:], strict=True))
+    quotas = _quotas(session, test, now)
+    places = quotas.places  # before the plan takes its places
+    override = _valid_override(override_cents)
+    plan = _plan(session, test, [*matching, *(c for _, c in conditions)], values, quotas,
+                 incentives.day_of(test.launched_at, now), override)
+    eligible = matched - sum(failing.values())
+    over_quota = eligible - plan.count
+    picked = len(chosen.get("ids", []))
+    country = country_name(test.audience_country) or test.audience_country
+    reasons = {**failing, rule.OVER_QUOTA: over_quota, rule.NOT_A_PARTICIPANT: max(0, picked - matched)}
+    return Audience(matched=matched, invited=failing[rule.INVITED], reviewed=failing[rule.REVIEWED], to_invite=plan.count,
+                    places=places,
+                    payout_range=payout_text(test, override_cents, now), unverified=failing[rule.UNVERIFIED],
+                    elsewhere=failing[rule.ELSEWHERE], over_quota=over_quota, cost_cents=plan.cents, picked=picked,
+                    country=country, problem=rule.cannot_invite_text(reasons, country, picked=picked))
 
 
 def payout_text(test: Test, override_cents: Any, now: datetime) -> str:
@@ -150,32 +272,38 @@ def payout_text(test: Test, override_cents: Any, now: datetime) -> str:
 
 
 def start_batch(*, session: Session, actor_id: int, test_id: Any, criteria: Any, override_cents: Any = None,
-                now: datetime | None = None) -> InviteBatch:
-    """Record a batch (who it is for, the override) and its audit row; `run_chunk` then sends it."""
+                now: datetime | None = None) -> dict[str, Any]:
+    """Record a batch (who it is for, the override) and its audit row; `run_chunk` then sends it.
+
+    Under the test's write lock: the same request again while its batch runs returns that batch marked
+    `joined` (no second batch, no second audit row), so 50 identical requests start one batch."""
     staff = require_staff(session, actor_id, roles.INVITE)
     problem = incentives.override_problem(override_cents)
     if problem:
         raise ServiceError(problem, field="payout")
-    test = _test(session, test_id)
+    chosen = _criteria(criteria)
+    test = _test(session, test_id, lock=True)
     if test.status != "running":
         raise ServiceError(NOT_RUNNING)
-    found = audience(session=session, actor_id=actor_id, test_id=test.id, criteria=criteria, now=now)
+    running = session.execute(select(InviteBatch).where(
+        InviteBatch.test_id == test.id, InviteBatch.status == "running", InviteBatch.created_by_id == staff.account_id)
+        .order_by(InviteBatch.id)).scalars().all()
+    for batch in running:
+        if batch.criteria == chosen and batch.amount_override_cents == override_cents:
+            return {**batch_view(batch), "joined": True}
+    found = audience(session=session, actor_id=actor_id, test_id=test.id, criteria=chosen, override_cents=override_cents, now=now)
     if found.to_invite <= 0:
-        raise ServiceError(NOBODY)
+        raise ServiceError(QUOTAS_FULL if found.over_quota else (NOBODY_PICKED if found.picked else NOBODY))
     if found.to_invite > MAX_BATCH:
         raise ServiceError(TOO_MANY)
-    query = participants_query(**_criteria(criteria))
-    batch = InviteBatch(
-        test_id=test.id, created_by_id=staff.account_id, amount_override_cents=override_cents,
-        criteria={"search": query.search, "filters": [{"name": f.name, "type": f.type, "values": list(f.values)} for f in query.filters]},
-        requested=found.to_invite,
-    )
+    batch = InviteBatch(test_id=test.id, created_by_id=staff.account_id, amount_override_cents=override_cents,
+                        criteria=chosen, requested=found.to_invite)
     session.add(batch)
     session.flush()
     audit.record(session, staff, "invites.send", "test", test.id, {},
-                 {"batch": batch.id, "participants": found.to_invite, "override_cents": override_cents,
-                  "criteria": batch.criteria})
-    return batch_view(batch)
+                 {"batch": batch.id, "participants": found.to_invite, "cost_cents": found.cost_cents,
+                  "override_cents": override_cents, "criteria": batch.criteria})
+    return {**batch_view(batch), "joined": False, "problem": found.problem}
 
 
 def run_chunk(*, session: Session, actor_id: int, batch_id: Any, now: datetime | None = None) -> dict[str, Any]:
@@ -196,54 +324,37 @@ def _chunk(session: Session, actor_id: int, batch_id: Any, now: datetime | None)
     now = now or utcnow()
     if test.status != "running":
         return _finish(session, batch, now, NOT_RUNNING)
-    places = _places(session, test, now)
-    level_places = _level_places(session, test, now)
+    quotas = _quotas(session, test, now)
     day = incentives.day_of(test.launched_at, now)
     label = invite_rules.product_type_label(test.product_type)
     values: dict[str, Any] = {}
-    invited, reviewed = _taken(test.id)
-    eligible = _eligible(session, test.id, batch.criteria, values).where(Account.id.not_in(invited), Account.id.not_in(reviewed))
-    # Participants over a seniority quota are skipped but stay candidates, so every chunk looks from the
-    # first candidate on and reads past the skipped ones until it has sent CHUNK invites or nobody is left
-    # (reading only the first CHUNK candidates stopped a batch whose first CHUNK were all over a quota,
-    # leaving the participants after them uninvited).
+    where = [*_matching(_criteria(batch.criteria), values), *_conditions(test).values()]
+    # Participants over a seniority quota are skipped but stay candidates, so every chunk walks from the
+    # first candidate on, past the skipped ones, until it has sent CHUNK invites or nobody is left.
     sent = skipped = 0
-    after = 0
-    full = False  # the test's participant limit is reached: nobody more can be invited
-    exhausted = False
-    while sent < CHUNK and not full:
-        chosen = session.execute(
-            select(Account.id, ParticipantProfile.experience_levels, Account.email)
-            .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
-            .where(Account.id.in_(eligible), Account.id > after).order_by(Account.id).limit(CHUNK), values
-        ).all()
-        if not chosen:
+    full = exhausted = False
+    walk = _walk(session, where, values)
+    while sent < CHUNK:
+        found = next(walk, None)
+        if found is None:
             exhausted = True
             break
-        for account_id, levels, email in chosen:
-            if sent >= CHUNK:
-                break
-            after = account_id
-            if places is not None and places <= 0:
-                skipped += 1
-                full = True
-                break
-            level = next((lvl for lvl in levels or () if lvl in level_places), None)
-            if level is not None and level_places[level] <= 0:
-                skipped += 1
-                continue
-            cents = batch.amount_override_cents or incentives.payout_cents(test.product_type, levels or (), day)
-            session.add(Invite(account_id=account_id, test_id=test.id, status="open", amount_cents=cents,
-                               created_at=now, expires_at=now + timedelta(hours=INVITE_HOURS), batch_id=batch.id))
-            if email:
-                message = emails.test_invite(brand=settings.brand_name, test_label=label, payout=table_rules.format_money(cents),
-                                             link=f"{settings.base_url}{invite_rules.rating_path(test.id)}", hours=INVITE_HOURS)
-                enqueue_email(session=session, to=email, subject=message.subject, body=message.body, kind="invite")
-            sent += 1
-            if places is not None:
-                places -= 1
-            if level is not None:
-                level_places[level] -= 1
+        account_id, levels, email = found
+        if quotas.full:  # the test's participant limit is reached: nobody more can be invited
+            skipped += 1
+            full = True
+            break
+        if not quotas.admit(levels):
+            skipped += 1
+            continue
+        cents = rule.invite_cents(test.product_type, levels, day, batch.amount_override_cents)
+        session.add(Invite(account_id=account_id, test_id=test.id, status="open", amount_cents=cents,
+                           created_at=now, expires_at=now + timedelta(hours=INVITE_HOURS), batch_id=batch.id))
+        if email:
+            message = emails.test_invite(brand=settings.brand_name, test_label=label, payout=table_rules.format_money(cents),
+                                         link=f"{settings.base_url}{invite_rules.rating_path(test.id)}", hours=INVITE_HOURS)
+            enqueue_email(session=session, to=email, subject=message.subject, body=message.body, kind="invite")
+        sent += 1
     batch.sent += sent
     batch.skipped = skipped  # this chunk read every skipped candidate again: its count is the batch's
     if full or exhausted:  # the participant limit is reached, or nobody is left
@@ -253,11 +364,12 @@ def _chunk(session: Session, actor_id: int, batch_id: Any, now: datetime | None)
 
 
 def _finish(session: Session, batch: InviteBatch, now: datetime, error: str = "") -> InviteBatch:
+    """The batch ends; `skipped` is then who was counted at its start but not invited (a quota filled, someone
+    was invited by another batch, verified no more ... meanwhile)."""
     batch.status = "failed" if error and batch.sent == 0 else "done"
     batch.error = error or None
     batch.finished_at = now
-    if batch.sent + batch.skipped < batch.requested and (batch.status == "done" or error == QUOTAS_FULL):
-        batch.skipped = batch.requested - batch.sent
+    batch.skipped = max(0, batch.requested - batch.sent)
     session.add(batch)
     return batch
 

@@ -263,3 +263,15 @@ def clear_expired_pending(*, session: Session, actor_id: int, now: datetime | No
     audit.record(session, staff, "pending-reviews.clear", "review-session", "", {"status": "active"},
                  {"status": "cleared", "count": count})
     return pending.CLEARED
+
+
+def approval_preview(*, session: Session, actor_id: int, review_ids: Any) -> tuple[int, int]:
+    """What approving these reviews would do, for the confirmation: how many are waiting for a decision (the
+    ones `decide` approves), and the sum in cents of their rewards that would become payable (PENDING ones)."""
+    require_staff(session, actor_id, roles.DECIDE_REVIEWS)
+    ids = parse_ids(review_ids, MAX_BULK)
+    count, cents = session.execute(
+        select(func.count(Review.id), func.coalesce(func.sum(Reward.amount_cents), 0)).select_from(Review)
+        .outerjoin(Reward, and_(Reward.review_id == Review.id, Reward.status == "PENDING"))
+        .where(Review.id.in_(ids), Review.status == decisions.SUBMITTED)).one()
+    return int(count), int(cents)

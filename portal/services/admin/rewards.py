@@ -175,3 +175,24 @@ def payout_csv(*, session: Session, actor_id: int) -> tuple[str, str]:
             for account_id, email, work_email, cents, _count in found]
     audit.record(session, staff, "rewards.export", "reward", "", {}, {"participants": len(rows)})
     return "payouts.csv", to_csv(["participant_id", "payment_email", "amount_usd", "reward_ids"], rows)
+
+
+# Which rewards each mark changes (as `mark` decides them): paid for approved unpaid rewards or a failed
+# payment being retried, failed only for a payment that was due, canceled for any unpaid one.
+MARKABLE = {
+    PAID: or_(PAYABLE, and_(Reward.status == FAILED, Reward.approved_at.is_not(None))),
+    FAILED: PAYABLE,
+    CANCELED: Reward.status.in_(("PENDING", FAILED)),
+}
+
+
+def mark_preview(*, session: Session, actor_id: int, reward_ids: Any, status: Any) -> tuple[int, int]:
+    """What marking these rewards would change, for the confirmation: how many, and the sum of their amounts in cents
+    (for 'paid': what would be paid)."""
+    require_staff(session, actor_id, roles.PAY)
+    if not isinstance(status, str) or status not in MARKS:
+        raise ServiceError("Choose paid, failed or canceled.")
+    ids = parse_ids(reward_ids, MAX_BULK)
+    count, cents = session.execute(select(func.count(Reward.id), func.coalesce(func.sum(Reward.amount_cents), 0))
+                                   .where(Reward.id.in_(ids), MARKABLE[status])).one()
+    return int(count), int(cents)

@@ -33,13 +33,6 @@ async def staff_load(state: rx.State, service: Callable[..., T], /, **kwargs: An
         return None
 
 
-async def staff_id(state: rx.State) -> int | None:
-    """The caller's account id when they are staff, else None: page loads skip quietly for anyone else
-    (the page shows them the not-found page; the services refuse them in any case)."""
-    user = await current_user(state)
-    return user.account_id if user is not None and roles.is_staff(user.staff_role) else None
-
-
 class StaffState(TabOwned, rx.State):
     """What the admin pages show: nothing until checked; the not-found page for anyone but staff."""
 

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from portal import db
+from portal.domain import table as table_rules
 from portal.domain.accounts import CurrentUser
 from portal.domain.ids import whole_number
 from portal.domain.staff import pending
@@ -34,6 +35,9 @@ class AdminReviewsState(DataTableState, rx.State):
     reject_error: str = ""
     clear_message: str = ""
     test_filter: str = ""  # the test chosen by ?test=ID (CSV export)
+    approve_ids: list[str] = []  # the reviews a bulk approval is being confirmed for
+    approve_count: int = 0  # how many of them wait for a decision ...
+    approve_cents: int = 0  # ... and what their rewards come to (the service's sum)
 
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(service.list_reviews, actor_id=caller.account_id, query=query)
@@ -76,8 +80,29 @@ class AdminReviewsState(DataTableState, rx.State):
         return await self._decide([review_id] if isinstance(review_id, str) else [], True)
 
     @rx.event
+    async def ask_approve(self):
+        """Bulk approve asks first, naming how many reviews it decides and what their rewards come to (the service's count
+        and sum)."""
+        ids = list(self.selected_ids)
+        if not ids:
+            return None
+        count, cents = await db.run(service.approval_preview, actor_id=await caller_id(self), review_ids=ids)
+        if count == 0:
+            return toast("error", service.ALREADY_DECIDED)
+        self.approve_ids, self.approve_count, self.approve_cents = ids, count, cents
+        return None
+
+    @rx.event
+    def cancel_approve(self):
+        self.approve_ids = []
+
+    @rx.event
     async def approve_selected(self):
-        return await self._decide(list(self.selected_ids), True)
+        """The confirmation's Approve: the reviews it was asked for."""
+        ids, self.approve_ids = list(self.approve_ids), []
+        if not ids:
+            return None
+        return await self._decide(ids, True)
 
     @rx.event
     def ask_reject(self, review_id: Any = None):
@@ -129,3 +154,20 @@ class AdminReviewsState(DataTableState, rx.State):
     @rx.var
     def reasons(self) -> list[list[str]]:
         return [[key, label] for key, label in decisions.REJECTION_REASONS.items()]
+
+    @rx.var
+    def approve_title(self) -> str:
+        noun = "review" if self.approve_count == 1 else "reviews"
+        return f"Approve {self.approve_count} {noun}?"
+
+    @rx.var
+    def approve_text(self) -> str:
+        money = table_rules.format_money(self.approve_cents) or "$0"
+        one = self.approve_count == 1
+        text = (f"{'Its reward' if one else 'Their rewards'}, {money}{'' if one else ' in all'}, "
+                f"{'becomes' if one else 'become'} payable." if self.approve_cents else
+                f"{'It has' if one else 'They have'} no reward waiting to be paid.")
+        left = len(self.approve_ids) - self.approve_count
+        if left > 0:
+            text += f" {left} of the {len(self.approve_ids)} selected {'is' if left == 1 else 'are'} decided already and stay{'s' if left == 1 else ''} as {'it is' if left == 1 else 'they are'}."
+        return text

@@ -16,6 +16,27 @@ from portal.states.browser import toast
 from portal.states.table import DataTableState
 
 LABELS = {service.PAID: "paid", service.FAILED: "failed", service.CANCELED: "canceled"}
+# What each mark does, said in its confirmation (one reward, several).
+CONSEQUENCES = {
+    service.PAID: ("The reward gets today's date as its payment date; paying credits any referral bonus.",
+                   "The rewards get today's date as their payment date; paying credits any referral bonus."),
+    service.FAILED: ("The reward stays unpaid and can be paid again later.",
+                     "The rewards stay unpaid and can be paid again later."),
+    service.CANCELED: ("The reward will not be paid.", "The rewards will not be paid."),
+}
+CONFIRM_LABELS = {service.PAID: "Mark paid", service.FAILED: "Mark failed", service.CANCELED: "Cancel rewards"}
+NOTHING_TO_MARK = {service.PAID: "None of these rewards can be paid now (only approved, unpaid ones).",
+                   service.FAILED: "None of these rewards can be marked failed now (only approved, unpaid ones).",
+                   service.CANCELED: "None of these rewards can be canceled now (only unpaid ones)."}
+
+
+def confirm_title(status: str, count: int, amount: str) -> str:
+    """'Mark 2 rewards paid ($50 in all)?', 'Cancel 1 reward ($35)?'."""
+    noun = "reward" if count == 1 else "rewards"
+    money = amount if count == 1 else f"{amount} in all"
+    if status == service.CANCELED:
+        return f"Cancel {count} {noun} ({money})?"
+    return f"Mark {count} {noun} {LABELS.get(status, '')} ({money})?"
 
 
 class AdminRewardsState(DataTableState, rx.State):
@@ -24,7 +45,10 @@ class AdminRewardsState(DataTableState, rx.State):
     extra_page_sizes: ClassVar[tuple[int, ...]] = (100, 200)
 
     total_cents: int = 0
-    confirm_status: str = ""
+    confirm_status: str = ""  # the mark being confirmed ('' when no confirmation is open)
+    confirm_ids: list[str] = []  # the rewards it is for
+    confirm_count: int = 0  # how many of them the service would change ...
+    confirm_cents: int = 0  # ... and their amounts together (the service's sum)
 
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(service.list_rewards, actor_id=caller.account_id, query=query)
@@ -40,34 +64,41 @@ class AdminRewardsState(DataTableState, rx.State):
         self.applied_filter_count, self.page, self.selected_ids = 1, 1, []
         await self._reload()
 
+    async def _ask(self, ids: list[str], status: Any):
+        """Open the confirmation, naming how many rewards the mark changes and their amount, as the service counts them."""
+        if not isinstance(status, str) or status not in LABELS or not ids:
+            return None
+        count, cents = await db.run(service.mark_preview, actor_id=await caller_id(self), reward_ids=ids, status=status)
+        if count == 0:
+            return toast("error", NOTHING_TO_MARK[status])
+        self.confirm_status, self.confirm_ids, self.confirm_count, self.confirm_cents = status, ids, count, cents
+        return None
+
     @rx.event
-    def ask(self, status: Any):
-        if isinstance(status, str) and status in LABELS and self.selected_ids:
-            self.confirm_status = status
+    async def ask(self, status: Any):
+        """The bulk bar: the selected rewards."""
+        return await self._ask(list(self.selected_ids), status)
+
+    @rx.event
+    async def ask_one(self, reward_id: Any, status: Any):
+        """A row's action: that reward."""
+        return await self._ask([reward_id] if isinstance(reward_id, str) else [], status)
 
     @rx.event
     def cancel(self):
-        self.confirm_status = ""
+        self.confirm_status, self.confirm_ids = "", []
 
-    async def _mark(self, ids: list[str], status: str):
+    @rx.event
+    async def confirm(self):
+        status, ids = self.confirm_status, list(self.confirm_ids)
+        self.confirm_status, self.confirm_ids = "", []
+        if not isinstance(status, str) or status not in LABELS or not ids:
+            return None
         count = await db.run(service.mark, actor_id=await caller_id(self), reward_ids=ids, status=status)
         self.selected_ids = [i for i in self.selected_ids if i not in ids]
         await self._reload()
         noun = "reward" if count == 1 else "rewards"
         return toast("success", f"{count} {noun} marked {LABELS[status]}.")
-
-    @rx.event
-    async def confirm(self):
-        status, self.confirm_status = self.confirm_status, ""
-        if not isinstance(status, str) or status not in LABELS:
-            return None
-        return await self._mark(list(self.selected_ids), status)
-
-    @rx.event
-    async def mark_one(self, reward_id: Any, status: Any):
-        if not isinstance(status, str) or status not in LABELS:
-            return None
-        return await self._mark([reward_id] if isinstance(reward_id, str) else [], status)
 
     @rx.event
     async def export_payouts(self):
@@ -80,5 +111,17 @@ class AdminRewardsState(DataTableState, rx.State):
 
     @rx.var
     def confirm_text(self) -> str:
-        count = len(self.selected_ids)
-        return f"Mark {count} {'reward' if count == 1 else 'rewards'} {LABELS.get(self.confirm_status, '')}?"
+        return confirm_title(self.confirm_status, self.confirm_count, rules.format_money(self.confirm_cents) or "$0")
+
+    @rx.var
+    def confirm_body(self) -> str:
+        pair = CONSEQUENCES.get(self.confirm_status, ("", ""))
+        text = pair[0] if self.confirm_count == 1 else pair[1]
+        left = len(self.confirm_ids) - self.confirm_count
+        if left > 0:
+            text += f" {left} of the {len(self.confirm_ids)} selected {'is' if left == 1 else 'are'} left as {'it is' if left == 1 else 'they are'}."
+        return text
+
+    @rx.var
+    def confirm_label(self) -> str:
+        return CONFIRM_LABELS.get(self.confirm_status, "Confirm")

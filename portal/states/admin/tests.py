@@ -17,7 +17,7 @@ from portal.services.admin import tests as service
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery
 from portal.http.upload_guard import accept_upload
-from portal.states.admin.guard import caller_id, staff_id
+from portal.states.admin.guard import caller_id, staff_load
 from portal.states.admin.participants import ParticipantsTable
 from portal.states.browser import toast
 from portal.states.table import DataTableState
@@ -87,14 +87,22 @@ accept_upload(AdminTestsState, "import_file", permission=roles.MANAGE_TESTS, max
 
 
 class InviteState(ParticipantsTable, rx.State):
-    """A test's invite page: the participants table choosing who, and the invite panel (counts, payout,
-    override, sending with progress). The counts follow every change of the table's search and filters."""
+    """A test's invite page: the participants table choosing who (its search and filters, or rows picked
+    by hand), and the invite panel (who will be invited and why others will not, the cost, the override,
+    sending with progress). The figures come from the service's one rule, and follow every change of the
+    table's search, filters and picked rows."""
 
     test: dict[str, str] = {}
     matched: int = 0
     invited: int = 0
     reviewed: int = 0
+    unverified: int = 0
+    elsewhere: int = 0
+    over_quota: int = 0
     to_invite: int = 0
+    cost: str = ""
+    country: str = ""
+    problem: str = ""
     places: str = ""
     payout: str = ""
     override_text: str = ""
@@ -113,6 +121,10 @@ class InviteState(ParticipantsTable, rx.State):
         value = incentives.parse_dollars(self.override_text)
         return value if isinstance(value, int) else None
 
+    def _criteria(self) -> dict[str, Any]:
+        """The applied search and filters, or the rows picked by hand (then only those)."""
+        return {**super()._criteria(), "ids": list(self.selected_ids)} if self.selected_ids else super()._criteria()
+
     async def _reload(self) -> None:
         await super()._reload()
         if self.test:
@@ -122,21 +134,43 @@ class InviteState(ParticipantsTable, rx.State):
         found = await db.run(invite_service.audience, actor_id=await caller_id(self), test_id=self._test_id(),
                              criteria=self._criteria(), override_cents=self._override())
         self.matched, self.invited, self.reviewed, self.to_invite = found.matched, found.invited, found.reviewed, found.to_invite
+        self.unverified, self.elsewhere, self.over_quota = found.unverified, found.elsewhere, found.over_quota
+        self.cost, self.country, self.problem = found.cost_text, found.country, found.problem
         self.places = "No limit" if found.places is None else str(found.places)
         self.payout = found.payout_range
 
     @rx.event
     async def load_page(self):
-        actor = await staff_id(self)
-        if actor is None:
+        test = await staff_load(self, service.test_summary, test_id=self._test_id())
+        if test is None:  # not staff
             return
-        self.test = await db.run(service.test_summary, actor_id=actor, test_id=self._test_id())
-        self.result, self.sent, self.requested, self.skipped = "", 0, 0, 0
+        self.test = test
+        self.result, self.sent, self.requested, self.skipped, self.selected_ids = "", 0, 0, 0, []
         await self._reload()
 
     @rx.event
     async def recount(self):
         await self._count()
+
+    @rx.event
+    async def toggle_selected(self, row_id: Any):
+        """Pick a row of the page (or put it back); the figures then count the picked rows only."""
+        if not isinstance(row_id, str) or row_id not in {r.get("id") for r in self.rows} or self.sending:
+            return None
+        if row_id in self.selected_ids:
+            self.selected_ids = [i for i in self.selected_ids if i != row_id]
+        elif len(self.selected_ids) >= invite_service.MAX_PICKED:
+            return toast("error", invite_service.TOO_MANY_PICKED)
+        else:
+            self.selected_ids = [*self.selected_ids, row_id]
+        await self._count()
+        return None
+
+    @rx.event
+    async def clear_selection(self):
+        if self.selected_ids and not self.sending:
+            self.selected_ids = []
+            await self._count()
 
     @rx.event
     async def set_override(self, text: Any):
@@ -146,8 +180,12 @@ class InviteState(ParticipantsTable, rx.State):
         await self._count()
 
     @rx.event
-    def ask(self):
-        if self.to_invite > 0 and not self.override_error and not self.sending:
+    async def ask(self):
+        """The confirmation names who and what it costs, as counted now (the count is asked again first)."""
+        if self.sending or self.override_error:
+            return
+        await self._count()
+        if self.to_invite > 0:
             self.confirm_open = True
 
     @rx.event
@@ -156,7 +194,8 @@ class InviteState(ParticipantsTable, rx.State):
 
     @rx.event(background=True)
     async def send(self):
-        """Start the batch, then send it chunk by chunk (one transaction each), showing the progress."""
+        """Start the batch, then send it chunk by chunk (one transaction each), showing the progress. The same
+        batch started again elsewhere (another tab, a double click) is followed, not sent twice."""
         async with self:
             if self.sending or not self.confirm_open:
                 return
@@ -166,8 +205,10 @@ class InviteState(ParticipantsTable, rx.State):
         try:
             batch = await db.run(invite_service.start_batch, actor_id=actor, test_id=test_id, criteria=criteria,
                                  override_cents=override)
+            if batch.get("joined"):
+                yield toast("info", invite_service.ALREADY_SENDING)
             async with self:
-                self.requested, self.sent, self.skipped = batch["requested"], 0, 0
+                self.requested, self.sent, self.skipped = batch["requested"], batch["sent"], 0
             while batch["status"] == "running":
                 batch = await db.run(invite_service.run_chunk, actor_id=actor, batch_id=batch["id"])
                 async with self:
@@ -175,15 +216,28 @@ class InviteState(ParticipantsTable, rx.State):
         except ServiceError as refused:
             async with self:
                 self.sending = False
+                await self._count()
             yield toast("error", refused.message)
             return
         async with self:
             self.sending = False
             noun = "invite" if batch["sent"] == 1 else "invites"
-            self.result = f"{batch['sent']} {noun} sent" + (f", {batch['skipped']} skipped (quota)." if batch["skipped"] else ".")
+            self.result = f"{batch['sent']} {noun} sent" + (
+                f"; {batch['skipped']} could not be invited any more (a quota filled or they were invited meanwhile)."
+                if batch["skipped"] else ".")
+            self.selected_ids = []
             await self._count()
         yield toast("success", self.result)
 
     @rx.var
     def progress(self) -> int:
         return int(100 * self.sent / self.requested) if self.requested else 0
+
+    @rx.var
+    def confirm_text(self) -> str:
+        noun = "participant" if self.to_invite == 1 else "participants"
+        return f"Invite {self.to_invite:,} {noun} to {self.test.get('name', '')}?"
+
+    @rx.var
+    def picked(self) -> int:
+        return len(self.selected_ids)
