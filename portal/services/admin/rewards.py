@@ -95,6 +95,14 @@ def _row(reward: Reward, test_name: str, email: str | None, *, may_pay: bool) ->
     }
 
 
+# Which rewards each mark may change (one table: the mark itself and its confirmation's preview read it).
+MARKABLE = {
+    PAID: or_(PAYABLE, and_(Reward.status == FAILED, Reward.approved_at.is_not(None))),  # a failed payment may be retried
+    FAILED: PAYABLE,  # only a payment that was due can fail (an unapproved one marked failed could never be paid)
+    CANCELED: Reward.status.in_(("PENDING", FAILED)),
+}
+
+
 def mark(*, session: Session, actor_id: int, reward_ids: Any, status: Any, now: datetime | None = None) -> int:
     """Mark rewards paid (EXECUTED, with today's date; payable ones only), failed or canceled; returns how many.
     Paying credits the referral bonus after a referee's first paid reward, as the CLI does."""
@@ -103,12 +111,7 @@ def mark(*, session: Session, actor_id: int, reward_ids: Any, status: Any, now: 
         raise ServiceError("Choose paid, failed or canceled.")
     ids = parse_ids(reward_ids, MAX_BULK, noun="reward")
     now = now or utcnow()
-    if status == PAID:  # a failed payment may be retried
-        allowed = or_(PAYABLE, and_(Reward.status == FAILED, Reward.approved_at.is_not(None)))
-    elif status == FAILED:  # only a payment that was due can fail (an unapproved one marked failed could never be paid)
-        allowed = PAYABLE
-    else:
-        allowed = Reward.status.in_(("PENDING", FAILED))
+    allowed = MARKABLE[status]
     # Each reward moves from the state it was read in, only if it is still in it (transitions.move_from):
     # fifty tabs marking one reward paid at once pay it once; the others answer that it cannot be paid.
     read = {reward_id: (was, paid_on) for reward_id, was, paid_on in session.execute(
@@ -179,13 +182,6 @@ def payout_csv(*, session: Session, actor_id: int) -> tuple[str, str]:
 
 # Which rewards each mark changes (as `mark` decides them): paid for approved unpaid rewards or a failed
 # payment being retried, failed only for a payment that was due, canceled for any unpaid one.
-MARKABLE = {
-    PAID: or_(PAYABLE, and_(Reward.status == FAILED, Reward.approved_at.is_not(None))),
-    FAILED: PAYABLE,
-    CANCELED: Reward.status.in_(("PENDING", FAILED)),
-}
-
-
 def mark_preview(*, session: Session, actor_id: int, reward_ids: Any, status: Any) -> tuple[int, int]:
     """What marking these rewards would change, for the confirmation: how many, and the sum of their amounts in cents
     (for 'paid': what would be paid)."""
