@@ -15,6 +15,7 @@ from portal.domain.reference_data import AUDIENCES, INDUSTRIES, SENIORITY_KEYS, 
 from portal.domain.staff import roles
 from portal.models import Account, Audience, AuthSession, Industry, ParticipantProfile, ProfileAudience, ProfileChangeRequest, ProfileIndustry
 from portal.models._base import utcnow
+from portal.services import transitions
 from portal.services.admin import audit
 from portal.services.admin.guard import StaffRefused, require_staff
 from portal.services.admin.ids import nothing_selected, one_id, parse_ids, too_many
@@ -209,12 +210,9 @@ def set_verified(*, session: Session, actor_id: int, account_ids: Any, verified:
     if not isinstance(verified, bool):
         raise ServiceError("Choose verify or unverify.")
     ids = parse_ids(account_ids, MAX_BULK, noun="participant")
-    # One statement names the state it expects: of two staff verifying at once, each account moves (and is audited) once.
-    changing = session.execute(
-        update(Account).where(Account.id.in_(ids), Account.verified.is_(not verified), Account.staff_role.is_(None))
-        .values(verified=verified, updated_at=utcnow()).returning(Account.id)
-        .execution_options(synchronize_session=False)
-    ).scalars().all()
+    # The write names the state it expects: of two staff verifying at once, each account moves (and is audited) once.
+    changing = transitions.move(session, Account, Account.id.in_(ids), Account.verified.is_(not verified),
+                                Account.staff_role.is_(None), values={"verified": verified, "updated_at": utcnow()})
     action = "participant.verify" if verified else "participant.unverify"
     for account_id in changing:
         audit.record(session, staff, action, "account", account_id, {"verified": not verified}, {"verified": verified})
