@@ -14,6 +14,7 @@ from portal.models import Account, FeatureFlag, FeatureFlagUser, ReferralMember,
 from portal.models._base import utcnow
 from portal.services.oidc_accounts import complete_login, login_from_claims
 from portal.services.admin.rewards import mark_reward_paid
+from portal.services.errors import ServiceError
 from portal.services.referrals import (
     ReferralAccessDenied,
     ReferralError,
@@ -234,7 +235,7 @@ def test_total_earned_adds_up(session, program):
 
 
 def test_mark_unknown_reward(session, program):
-    with pytest.raises(ReferralError, match="not found"):
+    with pytest.raises(ServiceError, match="not found"):
         mark_reward_paid(session=session, reward_id=987654)
 
 
