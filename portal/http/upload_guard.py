@@ -35,7 +35,7 @@ from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import MultipartParser, parse_options_header
 from starlette.datastructures import Headers
 from starlette.requests import HTTPConnection
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from portal.domain.upload_limits import MULTIPART_ROOM, in_mb
@@ -173,6 +173,9 @@ class UploadGuard:
             return
         if body is None:  # the client went away
             return
+        if body is NOTHING_SENT:  # an upload of no file (a dropzone that refused the dropped one): nothing to do
+            await Response(b"", status_code=200, media_type="application/x-ndjson")(scope, receive, send)
+            return
         try:
             await self.app(scope, _replay(body, receive), send)
         finally:
@@ -198,6 +201,9 @@ class UploadGuard:
         return None
 
 
+NOTHING_SENT: Any = object()  # `_receive_counted`: a well-formed body of no part at all
+
+
 def _boundary(scope: Scope) -> bytes | None:
     kind, options = parse_options_header(Headers(scope=scope).get("content-type", ""))
     boundary = options.get(b"boundary")
@@ -205,7 +211,7 @@ def _boundary(scope: Scope) -> bytes | None:
 
 
 async def _receive_counted(receive: Receive, door: UploadDoor, boundary: bytes | None
-                           ) -> tempfile.SpooledTemporaryFile | tuple[int, str, str] | None:
+                           ) -> Any:
     """The body in a temporary file, counted and its parts read as it arrives; (status, message, log)
     as soon as it is refused; None when the client disconnected."""
     parts = _Parts(boundary or b"")
@@ -230,6 +236,11 @@ async def _receive_counted(receive: Receive, door: UploadDoor, boundary: bytes |
     except MultipartParseError:
         body.close()
         return 400, MALFORMED, f"a malformed multipart body for {door.handler[:100]!r}"
+    if not parts.parts and size <= len(boundary or b"") + 8:
+        body.seek(0)
+        if body.read().strip() == b"--" + (boundary or b"") + b"--":  # no file at all (the browser refused the one dropped)
+            body.close()
+            return NOTHING_SENT
     problem = parts.problem(door)
     if problem is not None:
         body.close()

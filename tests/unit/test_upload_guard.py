@@ -132,13 +132,22 @@ def test_a_body_over_the_limit_is_refused_while_it_arrives_and_the_rest_is_never
     multipart(part("files", b"{}"), part("files", b"{}")),  # two files where one is taken
     multipart(part("other", b"{}")),  # a file under another name
     multipart(part("files", b"{}", filename=None)),  # not a file
-    multipart(),  # nothing
     GOOD[:-10],  # cut short
     b"not multipart at all",
 ])
 def test_anything_but_the_files_the_handler_takes_is_refused(body):
     status, answer, _, inner = call([body], length=len(body))
     assert status == 400 and answer["detail"] and not inner.called
+
+
+def test_an_upload_of_no_file_is_answered_with_nothing_and_reaches_no_handler():
+    """The browser sends an empty form when its dropzone refused the file dropped (too big, not JSON): the
+    caller was checked, there is nothing to read, and the dialog already says why."""
+    body = multipart()
+    status, _answer, _, inner = call([body], length=len(body))
+    assert status == 200 and not inner.called
+    status, _answer, _, inner = call([body], length=len(body), may=False)  # the caller is checked first
+    assert status == 403 and not inner.called
 
 
 def test_other_paths_and_methods_pass_untouched():

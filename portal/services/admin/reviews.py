@@ -269,7 +269,7 @@ def approval_preview(*, session: Session, actor_id: int, review_ids: Any) -> tup
     """What approving these reviews would do, for the confirmation: how many are waiting for a decision (the
     ones `decide` approves), and the sum in cents of their rewards that would become payable (PENDING ones)."""
     require_staff(session, actor_id, roles.DECIDE_REVIEWS)
-    ids = parse_ids(review_ids, MAX_BULK)
+    ids = parse_ids(review_ids, MAX_BULK, noun="review")
     count, cents = session.execute(
         select(func.count(Review.id), func.coalesce(func.sum(Reward.amount_cents), 0)).select_from(Review)
         .outerjoin(Reward, and_(Reward.review_id == Review.id, Reward.status == "PENDING"))

@@ -188,7 +188,7 @@ def mark_preview(*, session: Session, actor_id: int, reward_ids: Any, status: An
     require_staff(session, actor_id, roles.PAY)
     if not isinstance(status, str) or status not in MARKS:
         raise ServiceError("Choose paid, failed or canceled.")
-    ids = parse_ids(reward_ids, MAX_BULK)
+    ids = parse_ids(reward_ids, MAX_BULK, noun="reward")
     count, cents = session.execute(select(func.count(Reward.id), func.coalesce(func.sum(Reward.amount_cents), 0))
                                    .where(Reward.id.in_(ids), MARKABLE[status])).one()
     return int(count), int(cents)
