@@ -57,7 +57,7 @@ def test_import_refuses_two_problems_then_creates_and_the_export_imports_back_un
     page.click("#tests-import")
     # A file over the limit is told in the dialog without being sent.
     upload(page, tmp_path / "huge.json")
-    expect(page.locator("#import-refused")).to_contain_text("The file is bigger than 5 MB")
+    expect(page.locator("#import-refused")).to_contain_text("Choose a .json file of at most 5 MB")
     upload(page, tmp_path / "bad.json")
     problems = page.locator("#import-problems li")
     expect(problems).to_have_count(2, timeout=UPLOAD_TIMEOUT_MS)

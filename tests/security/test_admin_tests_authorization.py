@@ -90,7 +90,7 @@ async def act(base: str, who: Person, w: World) -> dict[str, str]:
     await send(f"{T}.search", {"text": w.name})
     seen["list"] = tab.text()
     await send(f"{T}.open_import")
-    await send(f"{T}.import_rejected", {"rejections": [{"errors": [{"code": "file-too-large"}]}, "x", {"errors": 5}]})
+    await send(f"{T}.import_rejected")
     await send(f"{T}.import_rejected", {"rejections": "not a list"})
     await send(f"{T}.close_import")
     await send(f"{T}.open_import")

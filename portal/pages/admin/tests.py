@@ -70,7 +70,8 @@ def _import_dialog() -> rx.Component:
                     id="import-upload", accept={"application/json": [".json"]}, max_files=1, multiple=False,
                     on_drop=T.import_file(rx.upload_files(upload_id="import-upload")),
                     # Too big or not JSON: told in the dialog before anything is sent (the server refuses it too).
-                    max_size=upload_limits.TEST_FILE_BYTES, on_drop_rejected=T.import_rejected,
+                    # (The refused files themselves are not sent: the event names no argument.)
+                    max_size=upload_limits.TEST_FILE_BYTES, on_drop_rejected=lambda _refused: T.import_rejected(),
                     class_name="admin-dropzone", border="1px dashed var(--gray-7)", border_radius="var(--radius-3)", width="100%",
                 ),
                 rx.cond(T.import_outcome == "refused", rx.callout(T.import_message, icon="triangle-alert", color_scheme="red",

@@ -30,7 +30,7 @@ MAX_FILE_BYTES = upload_limits.TEST_FILE_BYTES
 TOO_BIG = f"The file is bigger than {upload_limits.in_mb(MAX_FILE_BYTES)} MB: a test definition is a small JSON file."
 MAX_PROBLEMS_SHOWN = 100
 NOT_UTF8 = "The file is not UTF-8 text."
-NOT_JSON_FILE = "Choose a .json file: a test definition is a JSON file."
+NOT_TAKEN = f"Choose a .json file of at most {upload_limits.in_mb(MAX_FILE_BYTES)} MB: a test definition is a small JSON file."
 NOT_JSON = "The file is not valid JSON: {detail}."
 NO_TEST = "This test does not exist."
 

@@ -45,12 +45,9 @@ class AdminTestsState(DataTableState, rx.State):
         self.import_open, self.import_message, self.import_outcome, self.import_problems, self.imported_id = True, "", "", [], ""
 
     @rx.event
-    def import_rejected(self, rejections: Any = None):
+    def import_rejected(self):
         """The browser refused the dropped file before sending it (over the size limit, or not a JSON file)."""
-        codes = {e.get("code") for r in (rejections if isinstance(rejections, list) else []) if isinstance(r, dict)
-                 for e in (r.get("errors") if isinstance(r.get("errors"), list) else []) if isinstance(e, dict)}
-        message = test_files.TOO_BIG if "file-too-large" in codes else test_files.NOT_JSON_FILE
-        self.import_outcome, self.import_message, self.import_problems, self.imported_id = "refused", message, [], ""
+        self.import_outcome, self.import_message, self.import_problems, self.imported_id = "refused", test_files.NOT_TAKEN, [], ""
 
     @rx.event
     def close_import(self):
