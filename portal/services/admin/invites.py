@@ -205,13 +205,11 @@ def _plan(session: Session, test: Test, where: list[Any], values: dict[str, Any]
           override: int | None) -> rule.Plan:
     """Who a batch would invite now and what it would cost: the sender's own walk and quotas, without writing.
     A test without quotas invites everyone the rule lets in, whatever the order: counted by seniority in SQL."""
-    plan = rule.Plan()
     if quotas.places is None and not quotas.level_places:
         levels = cast(ParticipantProfile.experience_levels, String)
-        for text, count in session.execute(_people(levels, func.count()).where(*where).group_by(levels), values):
-            plan.count += count
-            plan.cents += count * rule.invite_cents(test.product_type, _levels(text), day, override)
-        return plan
+        found = session.execute(_people(levels, func.count()).where(*where).group_by(levels), values).all()
+        return _plan_by_levels(test, found, day, override)
+    plan = rule.Plan()
     for _account_id, levels, _email in _walk(session, where, values):
         if quotas.full:
             plan.over_quota += 1  # counted, not read further: the rest are all over the limit
@@ -220,6 +218,15 @@ def _plan(session: Session, test: Test, where: list[Any], values: dict[str, Any]
             plan.add(rule.invite_cents(test.product_type, levels, day, override))
         else:
             plan.over_quota += 1
+    return plan
+
+
+def _plan_by_levels(test: Test, counts: Any, day: str, override: int | None) -> rule.Plan:
+    """A test without quotas: everyone the rule lets in, from (seniority levels as text, how many) pairs."""
+    plan = rule.Plan()
+    for text, count in counts:
+        plan.count += count
+        plan.cents += count * rule.invite_cents(test.product_type, _levels(text), day, override)
     return plan
 
 
@@ -238,17 +245,24 @@ def audience(*, session: Session, actor_id: int, test_id: Any, criteria: Any, ov
     values: dict[str, Any] = {}
     matching = _matching(chosen, values)
     conditions = list(_conditions(test).items())
-    # Everyone matching, and who fails each condition first, in one reading of the matching participants.
-    counts = session.execute(_people(
-        func.count(), *(func.count().filter(and_(True, *(c for _, c in conditions[:i]), not_(condition)))
-                        for i, (_reason, condition) in enumerate(conditions))
-    ).where(*matching), values).one()
-    matched, failing = counts[0], dict(zip((reason for reason, _ in conditions), counts[1:], strict=True))
     quotas = _quotas(session, test, now)
     places = quotas.places  # before the plan takes its places
     override = _valid_override(override_cents)
-    plan = _plan(session, test, [*matching, *(c for _, c in conditions)], values, quotas,
-                 incentives.day_of(test.launched_at, now), override)
+    day = incentives.day_of(test.launched_at, now)
+    # Everyone matching, who fails each condition first, and who passes them all, by seniority: one reading of
+    # the matching participants (a test without quotas is planned from it, the sender's rule in SQL).
+    levels = cast(ParticipantProfile.experience_levels, String)
+    rows = session.execute(_people(
+        levels, func.count(), *(func.count().filter(and_(True, *(c for _, c in conditions[:i]), not_(condition)))
+                                for i, (_reason, condition) in enumerate(conditions)),
+        func.count().filter(and_(True, *(c for _, c in conditions))),
+    ).where(*matching).group_by(levels), values).all()
+    matched = sum(row[1] for row in rows)
+    failing = {reason: sum(row[2 + i] for row in rows) for i, (reason, _) in enumerate(conditions)}
+    if places is None and not quotas.level_places:
+        plan = _plan_by_levels(test, [(row[0], row[-1]) for row in rows if row[-1]], day, override)
+    else:
+        plan = _plan(session, test, [*matching, *(c for _, c in conditions)], values, quotas, day, override)
     eligible = matched - sum(failing.values())
     over_quota = eligible - plan.count
     picked = len(chosen.get("ids", []))
