@@ -314,13 +314,14 @@ def test_every_staff_handler_does_exactly_what_the_callers_role_may(app_server, 
     wrong = {cell: f"took effect={effect}, allowed={allowed}" for cell, (effect, allowed) in cells.items() if effect != allowed}
     assert not wrong, f"{kind}: {wrong}"
     # every permission of the matrix is a checked cell (part 2's: tests/security/test_admin_*_authorization.py)
-    assert set(roles.MATRIX) - {roles.MANAGE_TESTS, roles.FLAGS, roles.OUTBOX} <= set(cells)
+    # (edit-profiles: tests/security/test_admin_profile_authorization.py)
+    assert set(roles.MATRIX) - {roles.MANAGE_TESTS, roles.FLAGS, roles.OUTBOX, roles.EDIT_PROFILES} <= set(cells)
     if role is None:  # nothing of the staff side reached a non-staff tab
         everything = "".join(seen.values())
         assert f"work-{w.marker_email}" not in everything and f"account {w.audit_marker}" not in everything
 
 
-TESTS_PART_TWO = ("open_import", "close_import", "import_file", "export")
+TESTS_PART_TWO = ("open_import", "close_import", "import_file", "import_rejected", "export")
 
 
 def test_the_scenario_sends_every_public_handler_of_every_admin_state():

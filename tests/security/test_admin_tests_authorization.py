@@ -91,7 +91,6 @@ async def act(base: str, who: Person, w: World) -> dict[str, str]:
     seen["list"] = tab.text()
     await send(f"{T}.open_import")
     await send(f"{T}.import_rejected")
-    await send(f"{T}.import_rejected", {"rejections": "not a list"})
     await send(f"{T}.close_import")
     await send(f"{T}.open_import")
     tab.received.clear()
