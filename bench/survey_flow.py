@@ -423,7 +423,7 @@ class Tab:
 
 def answer_objects() -> dict[str, dict[str, Any]]:
     """Valid answers for the decider route, shaped like the domain's default answers."""
-    from portal.domain.survey_answers import default_answer
+    from portal.domain.taking.survey_answers import default_answer
 
     questions = {q["key"]: q for q in bench_survey_definition()["survey"]["questions"]}
     answers = {}

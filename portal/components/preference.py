@@ -15,8 +15,8 @@ from portal.components.questions import INPUT, TEXT_DEBOUNCE_MS
 from portal.components.thank_you import thank_you
 from portal.components.timed_session import bridge, timeout_modal, timer
 from portal.components.worker_details_step import end_step
-from portal.domain.kinds import preference as rules
-from portal.domain.survey_answers import LIMITED_HINT
+from portal.domain.taking.kinds import preference as rules
+from portal.domain.taking.survey_answers import LIMITED_HINT
 from portal.states.preference import ANSWER, CHOOSE, WELCOME, PreferenceState as S
 
 _CARD = {"width": "100%", "maxWidth": "960px", "margin": "0 auto"}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.domain import survey_view as view
+from portal.domain.taking import survey_view as view
 
 TEXT_DEBOUNCE_MS = 400
 _OPTION = {

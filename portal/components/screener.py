@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.domain import screener as rules
+from portal.domain.taking import screener as rules
 from portal.states.screener import ScreenerState
 
 _OPTION_STYLE = {"display": "flex", "alignItems": "center", "gap": "10px", "cursor": "pointer", "padding": "4px 0"}

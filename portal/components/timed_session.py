@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.domain import test_access
+from portal.domain.taking import access as test_access
 
 
 def save_status() -> rx.Component:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import reflex as rx
 
 from portal.components.questions import INPUT, TEXT_DEBOUNCE_MS
-from portal.domain import geography, worker_details
-from portal.domain import survey_view as view
+from portal.domain import geography
+from portal.domain.taking import worker_details
+from portal.domain.taking import survey_view as view
 
 _CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
 

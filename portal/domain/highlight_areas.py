@@ -2,7 +2,7 @@
 
 Areas are the definition's own `selectedAreas`: `{from: [x, y], to: [x, y], questions: [...]}` in
 percent of the screenshot (docs/test-format.md). Whether a set of areas is valid is decided by the
-import's reader (portal/domain/kinds/highlight.py `read`), called here on the test's blocks and the
+import's reader (portal/domain/taking/kinds/highlight.py `read`), called here on the test's blocks and the
 edited areas, so the editor's live messages, its server re-check and the JSON import are one rule.
 This module only adds what the editor needs on top: reading a box sent by the browser, fresh
 question keys, and limits on what one tab may build up.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from portal.domain import kinds
+from portal.domain.taking import kinds
 from portal.domain.definition_checks import Checker, DefinitionError
 
 MAX_AREAS = 50  # areas the editor lets one draw on a test (an imported test may have more)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from portal.domain import upload_limits
-from portal.domain.kinds import kind_of
+from portal.domain.taking.kinds import kind_of
 
 MAX_IMAGE_BYTES = upload_limits.TEST_IMAGE_BYTES  # "no bigger than 250MB" (every upload limit: domain/upload_limits.py)
 MIN_WIDTH_PX = 600  # "wider than 600px": exclusive, 600 px itself is refused

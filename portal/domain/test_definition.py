@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from portal.domain import geography, kinds
+from portal.domain import geography
+from portal.domain.taking import kinds
 from portal.domain.definition_checks import Checker, DefinitionError, join
 from portal.domain.reference_data import (
     PANELS,

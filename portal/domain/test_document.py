@@ -11,7 +11,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from portal.domain import kinds
+from portal.domain.taking import kinds
 from portal.domain.test_definition import COMMON_FIELDS
 
 # Definition field -> Test column (fields not listed are written by their own rule below).

@@ -33,7 +33,8 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from portal import db
-from portal.domain import survey_view, test_access
+from portal.domain.taking import survey_view
+from portal.domain.taking import access as test_access
 from portal.http.client import SESSION_COOKIE
 from portal.http.static_paths import static_dir
 from portal.services.rating_page import FirstView, first_view

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from portal.domain import test_access
+from portal.domain.taking import access as test_access
 from portal.domain.accounts import CurrentUser
 from portal.services import review_sessions, test_definitions, test_loading, test_taking
 from portal.services.errors import ServiceError

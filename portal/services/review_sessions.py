@@ -2,7 +2,7 @@
 
 The architecture's "Taking a test without losing anything": the server keeps the deadline and
 the draft answers, refuses answers and submissions after the deadline, re-validates a submission
-with its kind's own rules (portal/domain/kinds: `validate`, `stored`) and stores it exactly once (one review, one reward, the invite completed,
+with its kind's own rules (portal/domain/taking/kinds: `validate`, `stored`) and stores it exactly once (one review, one reward, the invite completed,
 the session submitted) in the caller's transaction (portal.db.run commits it).
 
 A session is always found from the caller's account (respondent key 'account:<id>') and the
@@ -34,16 +34,17 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from portal.domain import kinds, survey_branching
-from portal.domain.kinds.base import order_seed
+from portal.domain.taking import kinds
+from portal.domain.taking import survey_branching
+from portal.domain.taking.kinds.base import order_seed
 from portal.domain.ids import whole_number
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.services import transitions
 from portal.services.errors import ServiceError
 from portal.services.test_definitions import content_of
 
-from portal.domain import test_access as access
-from portal.domain.test_access import EXTENSION_SECONDS, GRACE_SECONDS, MAX_EXTENSIONS, respondent_key
+from portal.domain.taking import access
+from portal.domain.taking.access import EXTENSION_SECONDS, GRACE_SECONDS, MAX_EXTENSIONS, respondent_key
 from portal.services import take_access
 from portal.services.take_access import AccessDenied
 from portal.services.test_loading import TestLoad, TestNotFound
@@ -369,7 +370,7 @@ def submit_review(*, session: Session, test_id: int, account_id: int | None, res
     invite completed, session submitted.
 
     The answers come in the kind's payload shape and are checked by the kind's own rules
-    (portal/domain/kinds); invalid answers are refused with per-field errors ('answers.<...>') and
+    (portal/domain/taking/kinds); invalid answers are refused with per-field errors ('answers.<...>') and
     nothing is stored. A repeated submission with the same submission_id returns the first result
     (created=False). `signals` are the reading signals the page measured (kept with the review)."""
     key = _key_of(account_id, respondent)

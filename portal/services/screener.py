@@ -1,7 +1,7 @@
 """The screener of a test: what the participant sees, their one response, and its result.
 
 The answer is judged here, on the server, with the stored screener (correct answers included);
-the browser only ever sees `portal.domain.screener.public_screener()`.
+the browser only ever sees `portal.domain.taking.screener.public_screener()`.
 
 One response per participant and test (unique constraint on test_id and respondent_key): the
 first submission is kept; a later one, from a retry, another tab or a second try after failing,
@@ -17,10 +17,10 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from portal.domain import screener as rules
+from portal.domain.taking import screener as rules
 from portal.domain.ids import whole_number
-from portal.domain.test_access import SCREENER, TAKING_STATUS
-from portal.domain.test_access import respondent_key as account_key
+from portal.domain.taking.access import SCREENER, TAKING_STATUS
+from portal.domain.taking.access import respondent_key as account_key
 from portal.models import ScreenerResponse, Test
 from portal.services import take_access
 from portal.services.errors import ServiceError

@@ -3,7 +3,7 @@
 Every answer event validates against the questions; reading them from the database each time
 would add a query per keystroke-debounced event for thousands of participants. Definitions
 change rarely (staff edit a test before launch), so a copy per worker process is kept for
-CACHE_SECONDS. The kind (portal/domain/kinds) says which questions a test asks.
+CACHE_SECONDS. The kind (portal/domain/taking/kinds) says which questions a test asks.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any
 
 from sqlmodel import Session
 
-from portal.domain import kinds
+from portal.domain.taking import kinds
 from portal.domain.ids import whole_number
-from portal.domain.kinds import Kind
-from portal.domain.test_loading import is_qualification_based
+from portal.domain.taking.kinds import Kind
+from portal.domain.taking.loading import is_qualification_based
 from portal.models import Test
 from portal.services.test_loading import qualifications
 
@@ -26,7 +26,7 @@ _cache: dict[int, tuple[float, TestDefinition]] = {}
 
 
 def content_of(test: Test) -> dict[str, Any]:
-    """The test's kind-specific content in the definition's spelling (portal/domain/kinds/base.py)."""
+    """The test's kind-specific content in the definition's spelling (portal/domain/taking/kinds/base.py)."""
     return {
         "productType": test.product_type,
         "survey": test.survey if isinstance(test.survey, dict) else {},

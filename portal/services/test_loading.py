@@ -1,7 +1,7 @@
 """Loading a test on the rating route /test/{id}/rate: what the page shows.
 
 The service reads the test and the participant's rows, turns them into `AccessFacts`
-(portal/domain/test_loading.py says how rows read as facts), lets `test_access.decide_access()`
+(portal/domain/taking/loading.py says how rows read as facts), lets `test_access.decide_access()`
 name the state and `test_access.next_view()` pick the screen. It never judges the screener
 (the participant's stored screener result is read, never judged) and never starts a session.
 
@@ -24,10 +24,10 @@ from typing import Any
 from sqlalchemy import bindparam, exists
 from sqlmodel import Session, select
 
-from portal.domain import screener as screening
-from portal.domain import test_access as access
-from portal.domain.test_access import GRACE_SECONDS, respondent_key
-from portal.domain import test_loading as rules
+from portal.domain.taking import screener as screening
+from portal.domain.taking import access
+from portal.domain.taking.access import GRACE_SECONDS, respondent_key
+from portal.domain.taking import loading as rules
 from portal.domain.ids import whole_number
 from portal.domain.reference_data import SENIORITY_KEYS
 from portal.domain.titles import test_page_title

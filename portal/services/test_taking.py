@@ -15,8 +15,8 @@ from typing import Any
 
 from sqlmodel import Session
 
-from portal.domain import test_access as access
-from portal.domain import worker_details
+from portal.domain.taking import access
+from portal.domain.taking import worker_details
 from portal.models import ReviewSession
 from portal.services import review_sessions, take_access
 from portal.services.errors import ServiceError

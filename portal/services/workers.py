@@ -27,7 +27,7 @@ from typing import Any
 
 from sqlmodel import Session, func, select
 
-from portal.domain import worker_details
+from portal.domain.taking import worker_details
 from portal.domain.accounts import normalize_email
 from portal.domain.profile_rules import email_error
 from portal.models import Review

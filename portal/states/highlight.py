@@ -2,7 +2,7 @@
 the pre-check (home page first for pricing), the split view with the areas, questions block by
 block, personal info, thank-you.
 
-The rules are in portal/domain/kinds/highlight.py; the timed session (timer, drafts, time-up,
+The rules are in portal/domain/taking/kinds/highlight.py; the timed session (timer, drafts, time-up,
 extension, submission) is TimedSession, each question QuestionFlow, the end step
 WorkerDetailsStep. Answers are kept in local storage under '{testId}-answers' and the place
 (block, area, question) under 'highlight-areas-answers'. The reading signals (seconds on each
@@ -17,10 +17,10 @@ from typing import Any, ClassVar
 
 import reflex as rx
 
-from portal.domain import kinds
-from portal.domain import survey_view as view
-from portal.domain.kinds import highlight as rules
-from portal.domain.survey_answers import SUMMARY
+from portal.domain.taking import kinds
+from portal.domain.taking import survey_view as view
+from portal.domain.taking.kinds import highlight as rules
+from portal.domain.taking.survey_answers import SUMMARY
 from portal.services.error_reporting import report_browser_error
 from portal.services.test_definitions import TestDefinition
 from portal.states.browser import portal_call, run_script, toast

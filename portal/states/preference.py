@@ -1,7 +1,7 @@
 """Preference tests on /test/{id}/rate: welcome, choose a concept (image or text), the follow-up
 answer, confirm (personal info for public respondents, then submit), thank-you.
 
-The rules are in portal/domain/kinds/preference.py; the timed session (timer, drafts, time-up,
+The rules are in portal/domain/taking/kinds/preference.py; the timed session (timer, drafts, time-up,
 extension, submission) is TimedSession and the personal info WorkerDetailsStep. The choice and
 the answer are kept in the server draft and in local storage under '{testId}-preference-answer'.
 The image order is drawn once per participant and test from their key (the same on every load)
@@ -20,10 +20,10 @@ from typing import Any, ClassVar
 
 import reflex as rx
 
-from portal.domain import kinds
-from portal.domain.kinds import preference as rules
-from portal.domain.kinds.base import order_seed
-from portal.domain.survey_answers import MAX_TEXT_LENGTH, paste_metadata_ok, word_count
+from portal.domain.taking import kinds
+from portal.domain.taking.kinds import preference as rules
+from portal.domain.taking.kinds.base import order_seed
+from portal.domain.taking.survey_answers import MAX_TEXT_LENGTH, paste_metadata_ok, word_count
 from portal.services.test_definitions import TestDefinition
 from portal.states.browser import run_script
 from portal.states.timed_session import END, THANK_YOU, TimedSession

@@ -14,8 +14,8 @@ from typing import Any
 
 import reflex as rx
 
-from portal.domain import survey_view as view
-from portal.domain.survey_answers import (
+from portal.domain.taking import survey_view as view
+from portal.domain.taking.survey_answers import (
     ANSWER_FIELDS,
     LIMITABLE_TEXT,
     MAX_OTHER_LENGTH,

@@ -15,7 +15,7 @@ import logging
 import reflex as rx
 
 from portal import db
-from portal.domain import test_access
+from portal.domain.taking import access as test_access
 from portal.domain.ids import whole_number
 from portal.services.rating_page import open_page
 from portal.services.test_loading import TestNotFound

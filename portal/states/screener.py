@@ -1,13 +1,13 @@
 """The screener view of the rating page: the question, the participant's choices, Confirm.
 
-Thin: the rules are in portal.domain.screener, the judging in portal.services.screener. The
+Thin: the rules are in portal.domain.taking.screener, the judging in portal.services.screener. The
 rating page calls `ScreenerState.load(test_id)` when its view is 'screener'. Every handler
 resolves the signed-in account again from the session cookie; the answer is judged on the
 server and kept once per participant and test. On a pass the rating page re-runs its load
 (`RateState.reload_access`), which now finds the screener passed and shows the test.
 
 A signed-out respondent (a test with public qualifications) is not screened (see
-`portal.domain.screener.applies` and docs/decisions.md): `load` shows nothing for them and
+`portal.domain.taking.screener.applies` and docs/decisions.md): `load` shows nothing for them and
 `confirm` does nothing.
 """
 
@@ -19,11 +19,11 @@ from typing import Any
 import reflex as rx
 
 from portal import db
-from portal.domain import screener as rules
+from portal.domain.taking import screener as rules
 from portal.domain.ids import whole_number
 from portal.services import screener as service
 from portal.services.errors import ServiceError
-from portal.domain.test_access import respondent_key
+from portal.domain.taking.access import respondent_key
 from portal.states.auth import current_user
 from portal.states.browser import toast
 from portal.states.rate import RateState

@@ -12,10 +12,10 @@ from typing import Any, ClassVar
 
 import reflex as rx
 
-from portal.domain import survey_branching as branching
-from portal.domain import kinds
-from portal.domain import survey_view as view
-from portal.domain.survey_answers import SUMMARY
+from portal.domain.taking import survey_branching as branching
+from portal.domain.taking import kinds
+from portal.domain.taking import survey_view as view
+from portal.domain.taking.survey_answers import SUMMARY
 from portal.services.test_definitions import TestDefinition
 from portal.states.browser import run_script, toast
 from portal.states.question_flow import QuestionFlow

@@ -27,11 +27,12 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from portal import db
-from portal.domain import test_access, worker_details
+from portal.domain.taking import access as test_access
+from portal.domain.taking import worker_details
 from portal.domain.ids import whole_number
 from portal.domain.invites import rating_path
-from portal.domain.survey_answers import SUMMARY
-from portal.domain.test_access import respondent_key
+from portal.domain.taking.survey_answers import SUMMARY
+from portal.domain.taking.access import respondent_key
 from portal.services import draft_writer, test_taking
 from portal.services.admin.preview import PreviewRun
 from portal.services.errors import ServiceError
@@ -82,7 +83,7 @@ class TimedSession(TabOwned, mixin=True):
 
     # The local-storage key is '{testId}' + STORE_SUFFIX; the phases in which the time runs.
     STORE_SUFFIX: ClassVar[str] = "-answers"
-    # The screen of this state's kind (portal/domain/kinds): every step asks access for it.
+    # The screen of this state's kind (portal/domain/taking/kinds): every step asks access for it.
     VIEW: ClassVar[str] = ""
     # What a failed submission says (the spec's text for the kind).
     FAILED_MESSAGE: ClassVar[str] = SUBMIT_FAILED

@@ -1,7 +1,7 @@
 """The worker-details end step ('Personal info') every kind ends with for a public respondent:
 the fields the spec enables for the panel, the worker lookup, the payment e-mail, Submit.
 
-Rules from portal/domain/worker_details (the same ones check the submission on the server).
+Rules from portal/domain/taking/worker_details (the same ones check the submission on the server).
 A kind's state mixes this in after TimedSession; Submit sends the kind's payload (_send).
 
 The details are saved as truthfully as the answers: each change gets a sequence number and stays
@@ -19,7 +19,8 @@ from typing import Any
 import reflex as rx
 
 from portal import db
-from portal.domain import geography, worker_details
+from portal.domain import geography
+from portal.domain.taking import worker_details
 from portal.services import test_taking, workers
 from portal.states.browser import run_script, toast
 from portal.states.timed_session import END

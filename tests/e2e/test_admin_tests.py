@@ -16,7 +16,7 @@ from sqlmodel import select
 
 from portal.domain.staff import roles
 from portal.domain.staff.test_edit import NOT_A_SUM
-from portal.domain.test_access import TEST_REMOVED, access_message
+from portal.domain.taking.access import TEST_REMOVED, access_message
 from portal.models import AuditEntry, Test
 from portal.services.test_import import import_test
 from tests.e2e.test_admin import STAFF_PASSWORD, open_admin, row, staff, table_search

@@ -9,7 +9,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from portal.domain import worker_details
+from portal.domain.taking import worker_details
 from portal.models import Review
 from tests.support.people import demo_test
 

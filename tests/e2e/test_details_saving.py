@@ -11,7 +11,7 @@ import time
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from portal.domain import worker_details
+from portal.domain.taking import worker_details
 from portal.models import Review, ReviewSession
 from tests.e2e.test_crowd_work_thank_you import answer_the_questions, crowd_work_test
 from tests.e2e.test_survey_saving import SAVED, SAVING, WAIT_MS, local_copy, server_stopped

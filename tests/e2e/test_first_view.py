@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from portal.domain import survey_view
+from portal.domain.taking import survey_view
 from portal.http.client import SESSION_COOKIE
 from tests.support.people import demo_test, person
 

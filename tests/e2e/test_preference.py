@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from portal.domain.kinds import preference as rules
-from portal.domain.kinds.base import order_seed
+from portal.domain.taking.kinds import preference as rules
+from portal.domain.taking.kinds.base import order_seed
 from portal.models import Review, Test
 from portal.services.test_definitions import content_of
 from tests.e2e.helpers import sign_in

@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from portal.domain import kinds
+from portal.domain.taking import kinds
 from portal.domain.staff import roles
 from portal.models import Invite
 from portal.services.admin import preview

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, func, select
 
-from portal.domain.test_access import HIGHLIGHT_VIEW, SURVEY_VIEW
+from portal.domain.taking.access import HIGHLIGHT_VIEW, SURVEY_VIEW
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.services import review_sessions as rs
 from portal.services.take_access import AccessDenied

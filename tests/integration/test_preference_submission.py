@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, func, select
 
-from portal.domain.kinds import preference as rules
-from portal.domain.kinds.base import order_seed
-from portal.domain.test_access import PREFERENCE_VIEW
+from portal.domain.taking.kinds import preference as rules
+from portal.domain.taking.kinds.base import order_seed
+from portal.domain.taking.access import PREFERENCE_VIEW
 from portal.models import Invite, Review, Reward, Test
 from portal.services import review_sessions as rs
 from portal.services.test_definitions import content_of

@@ -20,7 +20,7 @@ from portal.models import Account, Invite, ParticipantProfile, Review, ReviewSes
 from portal.services import review_sessions as rs
 from portal.services import screener as screener_service
 from portal.services import test_definitions
-from portal.domain.test_access import SURVEY_VIEW
+from portal.domain.taking.access import SURVEY_VIEW
 from portal.services.take_access import AccessDenied
 from portal.services.test_import import import_test
 from tests.support.demo_survey import good_answers

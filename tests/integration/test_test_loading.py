@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from sqlmodel import Session
 
-from portal.domain import test_access as ta
+from portal.domain.taking import access as ta
 from portal.models import Account, Invite, ParticipantProfile, Review, ReviewSession, Test
 from portal.services import review_sessions as rs
 from portal.services.seeding import seed_reference

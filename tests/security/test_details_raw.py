@@ -10,7 +10,7 @@ import secrets
 
 from sqlmodel import select
 
-from portal.domain import worker_details
+from portal.domain.taking import worker_details
 from portal.models import Review, ReviewSession
 from portal.states.survey import SurveyState
 from tests.support.people import demo_test

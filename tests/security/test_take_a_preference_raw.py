@@ -10,7 +10,7 @@ import json
 import pytest
 from sqlmodel import select
 
-from portal.domain.survey_answers import MAX_TEXT_LENGTH
+from portal.domain.taking.survey_answers import MAX_TEXT_LENGTH
 from portal.models import Review
 from portal.states.preference import PreferenceState
 from tests.security.test_take_a_test_raw import stored

@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from portal.domain import survey_view as view
+from portal.domain.taking import survey_view as view
 from portal.services.test_definitions import TestDefinition
 from portal.states import taking_core
 from portal.states.survey import SurveyState

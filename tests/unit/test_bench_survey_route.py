@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bench.survey_flow import DECIDER_ROUTE, answer_objects, bench_survey_definition
-from portal.domain import survey_branching as branching
-from portal.domain.survey_answers import validate_answer
+from portal.domain.taking import survey_branching as branching
+from portal.domain.taking.survey_answers import validate_answer
 
 
 def test_the_bench_copy_has_no_participant_or_seniority_limits():

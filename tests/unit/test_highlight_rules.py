@@ -1,4 +1,4 @@
-"""The highlight and pricing kind's rules (portal/domain/kinds/highlight.py) and the kind registry."""
+"""The highlight and pricing kind's rules (portal/domain/taking/kinds/highlight.py) and the kind registry."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from portal.domain import kinds
-from portal.domain.kinds import highlight as hl
+from portal.domain.taking import kinds
+from portal.domain.taking.kinds import highlight as hl
 
 ROOT = Path(__file__).resolve().parents[2]
 

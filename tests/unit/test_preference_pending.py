@@ -14,8 +14,8 @@ import json
 
 import pytest
 
-from portal.domain.kinds import preference as rules
-from portal.domain.survey_answers import MAX_TEXT_LENGTH
+from portal.domain.taking.kinds import preference as rules
+from portal.domain.taking.survey_answers import MAX_TEXT_LENGTH
 from portal.services.test_definitions import TestDefinition
 from portal.states import taking_core
 from portal.states.preference import ANSWER, CHOOSE, PreferenceState

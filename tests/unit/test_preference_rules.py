@@ -1,8 +1,8 @@
-"""The preference kind's rules (portal/domain/kinds/preference.py)."""
+"""The preference kind's rules (portal/domain/taking/kinds/preference.py)."""
 
 from __future__ import annotations
 
-from portal.domain.kinds import preference as p
+from portal.domain.taking.kinds import preference as p
 
 IMAGES = {"preferenceTest": {"preferenceType": "image", "isLimited": True, "images": [
     {"key": "a", "name": "Alpha", "url": "/a.png"}, {"key": "b", "name": "Beta", "url": "/b.png"},

@@ -1,4 +1,4 @@
-"""Screener rules (portal/domain/screener.py): the public view, untrusted input, judging, Confirm."""
+"""Screener rules (portal/domain/taking/screener.py): the public view, untrusted input, judging, Confirm."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from portal.domain import screener as rules
+from portal.domain.taking import screener as rules
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = json.loads((ROOT / "portal/data/demo_tests/07-screener.json").read_text())["screenerQuestion"]

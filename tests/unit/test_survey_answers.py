@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from portal.domain.survey_answers import (
+from portal.domain.taking.survey_answers import (
     LIMITED_HINT,
     SUMMARY,
     choice_limit_message,
@@ -325,7 +325,7 @@ def test_validation_status_and_summary() -> None:
 
 
 def test_clean_answer_keeps_only_the_page_fields_and_well_formed_paste_metadata():
-    from portal.domain.survey_answers import clean_answer
+    from portal.domain.taking.survey_answers import clean_answer
 
     paste = {"wasPasted": True, "pasteTimestamp": "2026-11-21T10:00:00Z", "pastedLength": 42}
     assert clean_answer({"type": "long-text", "value": "x", "reviewId": 7, "pasteMetadata": paste}) == {

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from portal.domain.survey_answers import default_answer
-from portal.domain.survey_branching import (
+from portal.domain.taking.survey_answers import default_answer
+from portal.domain.taking.survey_branching import (
     END,
     NO_ROUTE,
     UNKNOWN_QUESTION,

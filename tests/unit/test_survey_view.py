@@ -1,4 +1,4 @@
-"""How survey questions are shown (portal/domain/survey_view.py)."""
+"""How survey questions are shown (portal/domain/taking/survey_view.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from portal.domain import survey_view as view
+from portal.domain.taking import survey_view as view
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = json.loads((ROOT / "portal/data/demo_tests/01-survey.json").read_text())["survey"]["questions"]

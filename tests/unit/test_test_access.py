@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from portal.domain import test_access as ta
+from portal.domain.taking import access as ta
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)
 

@@ -1,11 +1,11 @@
-"""How stored rows read as access facts when a test loads (portal/domain/test_loading.py)."""
+"""How stored rows read as access facts when a test loads (portal/domain/taking/loading.py)."""
 
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from portal.domain import test_access as ta
-from portal.domain import test_loading as tl
+from portal.domain.taking import access as ta
+from portal.domain.taking import loading as tl
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=timezone.utc)
 

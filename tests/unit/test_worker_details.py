@@ -1,10 +1,10 @@
-"""Worker / respondent details of the personal-info step (portal/domain/worker_details.py)."""
+"""Worker / respondent details of the personal-info step (portal/domain/taking/worker_details.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from portal.domain import worker_details as wd
+from portal.domain.taking import worker_details as wd
 
 STANDARD_DETAILS = {
     "firstName": " Ada ", "lastName": "Lovelace", "country": "US", "state": "US-CA",

@@ -16,8 +16,8 @@ from portal.components.highlight import highlight_view
 from portal.components.layout import footer, ready_marker
 from portal.components.preference import preference_view
 from portal.components.survey import survey_view
-from portal.domain import kinds
-from portal.domain.test_access import TIME_UP
+from portal.domain.taking import kinds
+from portal.domain.taking.access import TIME_UP
 from portal.pages.not_found import not_found_page
 from portal.states.admin.guard import StaffState
 from portal.states.admin.preview import NOT_FOUND, NOT_TAKEN, UNAVAILABLE

@@ -23,10 +23,11 @@ from typing import Any
 
 from sqlmodel import Session
 
-from portal.domain import kinds, worker_details
+from portal.domain.taking import kinds
+from portal.domain.taking import worker_details
 from portal.domain.ids import whole_number
 from portal.domain.staff import roles
-from portal.domain.test_access import EXTENSION_SECONDS, MAX_EXTENSIONS
+from portal.domain.taking.access import EXTENSION_SECONDS, MAX_EXTENSIONS
 from portal.models import Test
 from portal.services import review_sessions, test_taking
 from portal.services.admin.guard import require_staff

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import String, and_, bindparam, func, or_, select
 from sqlmodel import Session
 
-from portal.domain import kinds
+from portal.domain.taking import kinds
 from portal.domain import table as rules
 from portal.domain.staff import pending, roles
 from portal.domain.staff import reviews as decisions

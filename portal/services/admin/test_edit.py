@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from portal.domain import geography, invites as invite_rules
-from portal.domain.kinds import kind_of
+from portal.domain.taking.kinds import kind_of
 from portal.domain.staff import roles
 from portal.domain.staff.test_edit import check_form, form_of, next_statuses
 from portal.domain.test_definition import TestDefinitionError, parse_test_definition

@@ -9,9 +9,9 @@ from sqlmodel import Session
 
 from portal.domain import invites as invite_rules
 from portal.domain import table as rules
-from portal.domain.kinds import kind_of
+from portal.domain.taking.kinds import kind_of
 from portal.domain.staff import roles
-from portal.domain.kinds import KINDS as KIND_REGISTRY
+from portal.domain.taking.kinds import KINDS as KIND_REGISTRY
 from portal.domain.table import Filter
 from portal.domain.reference_data import PRODUCT_TYPES
 from portal.domain.staff.test_edit import PANEL_LABELS, SESSION_LABELS, STATUS_LABELS, quotas_text

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from portal.domain.survey_answers import (
+from portal.domain.taking.survey_answers import (
     LIMITABLE_TEXT,
     MULTI_CHOICE,
     SINGLE_CHOICE,

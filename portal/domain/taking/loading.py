@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 from portal.domain.reference_data import SENIORITY_KEYS
-from portal.domain.test_access import (
+from portal.domain.taking.access import (
     HIGHLIGHT_VIEW,
     INVITE_ONLY_PANELS,
     NOT_INVITED,

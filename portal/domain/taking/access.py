@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 from portal.domain import invites
 from portal.domain.reference_data import PANELS, SESSION_LENGTHS, TEST_STATUSES
-from portal.domain import kinds
+from portal.domain.taking import kinds
 
 # --- access states -------------------------------------------------------------------------
 OK = "ok"
@@ -291,7 +291,7 @@ def next_view(
     sign-in (no user, no respondent project id and no public qualifications); a completed test
     (freemium -> free-join, respondent project id -> respondent-thank-you, else thank-you; before
     the screener, so nobody is screened again); the screener when the test has one and it is not
-    passed; then the kind's view (portal/domain/kinds): video -> the recorder URL (with e and n), survey kinds -> survey,
+    passed; then the kind's view (portal/domain/taking/kinds): video -> the recorder URL (with e and n), survey kinds -> survey,
     preference -> preference, anything else (landing page, pricing ...) -> highlight.
     A video test without a recorder URL raises ValueError (the caller shows the fallback page).
     """

@@ -1,4 +1,4 @@
-"""What a kind of test is: one small record per kind (see portal/domain/kinds/__init__.py).
+"""What a kind of test is: one small record per kind (see portal/domain/taking/kinds/__init__.py).
 
 A kind names the screen that takes the test (its view), how a stored review is labelled, the
 fields its definition carries and how they are read, the questions it asks, and its answer

@@ -14,8 +14,8 @@ import random
 from typing import Any
 
 from portal.domain.definition_checks import Checker, join
-from portal.domain.kinds.base import PREFERENCE_VIEW, Content, Kind
-from portal.domain.survey_answers import MAX_TEXT_LENGTH, MIN_WORDS, TEXT_TOO_LONG, TOO_SHORT, paste_metadata_ok, word_count
+from portal.domain.taking.kinds.base import PREFERENCE_VIEW, Content, Kind
+from portal.domain.taking.survey_answers import MAX_TEXT_LENGTH, MIN_WORDS, TEXT_TOO_LONG, TOO_SHORT, paste_metadata_ok, word_count
 
 MAX_IMAGES = 26  # concepts are lettered A-Z
 FIELDS = (

@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from portal.domain import survey_view
+from portal.domain.taking import survey_view
 from portal.domain.definition_checks import Checker, is_number, join
-from portal.domain.kinds.base import HIGHLIGHT_VIEW, Content, Kind
+from portal.domain.taking.kinds.base import HIGHLIGHT_VIEW, Content, Kind
 from portal.domain.question_definition import check_questions
-from portal.domain.survey_answers import clean_answer, validate_answer
+from portal.domain.taking.survey_answers import clean_answer, validate_answer
 
 FIRST_IMPRESSION, POST_TEST = "first-impression", "post-test"
 BLOCKS = (FIRST_IMPRESSION, POST_TEST)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from portal.domain.survey_answers import SINGLE_CHOICE, default_answer, is_empty, validate_answer
+from portal.domain.taking.survey_answers import SINGLE_CHOICE, default_answer, is_empty, validate_answer
 
 END_OF_SURVEY_PAGE = 999
 END: Final = "end"  # next_index result: the survey's end step

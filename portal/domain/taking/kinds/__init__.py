@@ -7,8 +7,8 @@ below, one state and one component module.
 
 from __future__ import annotations
 
-from portal.domain.kinds import highlight, preference, survey, video
-from portal.domain.kinds.base import HIGHLIGHT_VIEW, PREFERENCE_VIEW, SURVEY_VIEW, VIDEO_REDIRECT, Kind
+from portal.domain.taking.kinds import highlight, preference, survey, video
+from portal.domain.taking.kinds.base import HIGHLIGHT_VIEW, PREFERENCE_VIEW, SURVEY_VIEW, VIDEO_REDIRECT, Kind
 
 __all__ = ["HIGHLIGHT_VIEW", "KINDS", "Kind", "PREFERENCE_VIEW", "SURVEY_VIEW", "VIDEO_REDIRECT", "kind_of", "by_name"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from portal.domain.definition_checks import Checker
-from portal.domain.kinds.base import VIDEO_REDIRECT, Kind
+from portal.domain.taking.kinds.base import VIDEO_REDIRECT, Kind
 
 
 def read(ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict[str, str], columns: dict[str, Any]) -> None:

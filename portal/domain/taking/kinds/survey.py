@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from portal.domain import survey_branching
+from portal.domain.taking import survey_branching
 from portal.domain.definition_checks import Checker
-from portal.domain.kinds.base import SURVEY_VIEW, Content, Kind
+from portal.domain.taking.kinds.base import SURVEY_VIEW, Content, Kind
 from portal.domain.question_definition import check_questions, count_answerable
-from portal.domain.survey_answers import field_errors
+from portal.domain.taking.survey_answers import field_errors
 
 PRODUCT_TYPES = frozenset(
     {"survey", "single-question-survey", "icp-pulse-brand-survey", "icp-pulse-cbi", "category-buyer-insights", "market-research"}
