@@ -25,7 +25,7 @@ all in this one asyncio loop):
    changed answers stay pending until a later reply or a pending report (through the bridge,
    backing off 1-15 s) confirms that the stored state holds them, and Continue answers the
    server's request for the pending answers (go_next_with). Only a confirmed answer is
-   acknowledged. After the draft writer's flush (portal/services/draft_writer.py), every
+   acknowledged. After the draft writer's flush (portal/services/taking/draft_writer.py), every
    acknowledged answer is looked up in its review session's `draft_answers` in the database;
    those missing are counted, and so are the answers still pending when a tab gave up asking
    (`unconfirmed_pending`: kept in the browser, not acknowledged) and Reflex's refused state
@@ -583,7 +583,7 @@ def count_missing(people: list[Person], drafts: dict[int, dict[str, Any]]) -> in
 
 def acknowledged_missing(database_url: str, test_id: int, people: list[Person]) -> int:
     """Wait for the draft writer's flush (every FLUSH_SECONDS), then count; counted again once if some are missing."""
-    from portal.services.draft_writer import FLUSH_SECONDS
+    from portal.services.taking.draft_writer import FLUSH_SECONDS
 
     ids = [p.account_id for p in people if p.acked]
     missing = 0

@@ -8,7 +8,8 @@ from portal import gc_tuning
 from portal.http import first_view, security_headers, static_paths, unread_body, upload_guard
 from portal.http.app import build_api
 from portal.http.security_headers import portal_config_script
-from portal.services import draft_writer, error_reporting, mail_sender
+from portal.services import error_reporting, mail_sender
+from portal.services.taking import draft_writer
 from portal.services.admin import scheduler as review_scheduler
 from portal.services.captcha import script_url as captcha_script_url
 from portal.settings import settings

@@ -37,8 +37,8 @@ from portal.domain.taking import survey_view
 from portal.domain.taking import access as test_access
 from portal.http.client import SESSION_COOKIE
 from portal.http.static_paths import static_dir
-from portal.services.rating_page import FirstView, first_view
-from portal.services.test_definitions import TestDefinition
+from portal.services.taking.rating_page import FirstView, first_view
+from portal.services.taking.definitions import TestDefinition
 
 log = logging.getLogger(__name__)
 

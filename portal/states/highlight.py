@@ -22,7 +22,7 @@ from portal.domain.taking import survey_view as view
 from portal.domain.taking.kinds import highlight as rules
 from portal.domain.taking.survey_answers import SUMMARY
 from portal.services.error_reporting import report_browser_error
-from portal.services.test_definitions import TestDefinition
+from portal.services.taking.definitions import TestDefinition
 from portal.states.browser import portal_call, run_script, toast
 from portal.states.question_flow import QuestionFlow
 from portal.states.timed_session import END, THANK_YOU, TimedSession, json_text

@@ -24,7 +24,7 @@ from portal.domain.taking import kinds
 from portal.domain.taking.kinds import preference as rules
 from portal.domain.taking.kinds.base import order_seed
 from portal.domain.taking.survey_answers import MAX_TEXT_LENGTH, paste_metadata_ok, word_count
-from portal.services.test_definitions import TestDefinition
+from portal.services.taking.definitions import TestDefinition
 from portal.states.browser import run_script
 from portal.states.timed_session import END, THANK_YOU, TimedSession
 from portal.states.worker_details_step import WorkerDetailsStep

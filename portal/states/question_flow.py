@@ -28,7 +28,7 @@ from portal.domain.taking.survey_answers import (
     parse_number,
     validate_answer,
 )
-from portal.services.test_definitions import TestDefinition
+from portal.services.taking.definitions import TestDefinition
 from portal.states.browser import toast
 from portal.states.timed_session import json_text
 

@@ -17,8 +17,8 @@ import reflex as rx
 from portal import db
 from portal.domain.taking import access as test_access
 from portal.domain.ids import whole_number
-from portal.services.rating_page import open_page
-from portal.services.test_loading import TestNotFound
+from portal.services.taking.rating_page import open_page
+from portal.services.taking.loading import TestNotFound
 from portal.states.auth import SessionState, session_token, sign_in_url_for
 from portal.states.auth_cookie import cookies_of
 from portal.states.tab_owner import TabOwned, owned_state

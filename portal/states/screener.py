@@ -1,6 +1,6 @@
 """The screener view of the rating page: the question, the participant's choices, Confirm.
 
-Thin: the rules are in portal.domain.taking.screener, the judging in portal.services.screener. The
+Thin: the rules are in portal.domain.taking.screener, the judging in portal.services.taking.screener. The
 rating page calls `ScreenerState.load(test_id)` when its view is 'screener'. Every handler
 resolves the signed-in account again from the session cookie; the answer is judged on the
 server and kept once per participant and test. On a pass the rating page re-runs its load
@@ -21,7 +21,7 @@ import reflex as rx
 from portal import db
 from portal.domain.taking import screener as rules
 from portal.domain.ids import whole_number
-from portal.services import screener as service
+from portal.services.taking import screener as service
 from portal.services.errors import ServiceError
 from portal.domain.taking.access import respondent_key
 from portal.states.auth import current_user

@@ -16,7 +16,7 @@ from portal.domain.taking import survey_branching as branching
 from portal.domain.taking import kinds
 from portal.domain.taking import survey_view as view
 from portal.domain.taking.survey_answers import SUMMARY
-from portal.services.test_definitions import TestDefinition
+from portal.services.taking.definitions import TestDefinition
 from portal.states.browser import run_script, toast
 from portal.states.question_flow import QuestionFlow
 from portal.states.timed_session import END, THANK_YOU, TimedSession

@@ -4,7 +4,7 @@ the draft (server and local storage), the timer's reports, time-up, extension an
 A kind's state mixes this in (with QuestionFlow and WorkerDetailsStep when it asks questions)
 and supplies the few hooks marked below: what it shows on entering, how its draft position and
 answers are restored, the payload it submits and where its errors go. The server work is in
-portal/services/test_taking (the participant's own review session, found from the session cookie,
+portal/services/taking/steps (the participant's own review session, found from the session cookie,
 checked by the access decision of the test's kind), or, for staff previewing the test, to the
 preview's services (portal/services/admin/preview.py: nothing stored): one seam, the core chosen by
 `_core()` (portal/states/taking_core.py). Nothing is lost: every change is queued for
@@ -33,10 +33,11 @@ from portal.domain.ids import whole_number
 from portal.domain.invites import rating_path
 from portal.domain.taking.survey_answers import SUMMARY
 from portal.domain.taking.access import respondent_key
-from portal.services import draft_writer, test_taking
+from portal.services.taking import steps as test_taking
+from portal.services.taking import draft_writer
 from portal.services.admin.preview import PreviewRun
 from portal.services.errors import ServiceError
-from portal.services.review_sessions import (
+from portal.services.taking.review_sessions import (
     GRACE_SECONDS,
     AccessDenied,
     AlreadyReviewedError,
@@ -44,8 +45,8 @@ from portal.services.review_sessions import (
     NoSessionError,
     SessionExpiredError,
 )
-from portal.services.test_definitions import TestDefinition, cached_definition
-from portal.services.test_taking import SignedOutError
+from portal.services.taking.definitions import TestDefinition, cached_definition
+from portal.services.taking.steps import SignedOutError
 from portal.states.auth import session_token, sign_in_url_for
 from portal.states.browser import portal_call, run_script, toast
 from portal.states.tab_owner import TabOwned

@@ -21,7 +21,8 @@ import reflex as rx
 from portal import db
 from portal.domain import geography
 from portal.domain.taking import worker_details
-from portal.services import test_taking, workers
+from portal.services.taking import workers
+from portal.services.taking import steps as test_taking
 from portal.states.browser import run_script, toast
 from portal.states.timed_session import END
 

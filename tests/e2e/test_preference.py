@@ -13,7 +13,7 @@ from sqlmodel import select
 from portal.domain.taking.kinds import preference as rules
 from portal.domain.taking.kinds.base import order_seed
 from portal.models import Review, Test
-from portal.services.test_definitions import content_of
+from portal.services.taking.definitions import content_of
 from tests.e2e.helpers import sign_in
 from tests.e2e.test_survey import FIFTEEN_WORDS, PASSWORD, counts, shot
 from tests.support.browser_console import WEBSOCKET_REFUSED

@@ -1,4 +1,4 @@
-"""The server draft written behind (portal/services/draft_writer.py): batched, and never for a
+"""The server draft written behind (portal/services/taking/draft_writer.py): batched, and never for a
 session that is no longer active or past its deadline."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 from sqlmodel import Session
 
 from portal.models import ReviewSession
-from portal.services import review_sessions as rs
-from portal.services.draft_writer import Draft, write_drafts
+from portal.services.taking import review_sessions as rs
+from portal.services.taking.draft_writer import Draft, write_drafts
 from portal.services.test_import import import_test
 from tests.support.factories import make_participant
 

@@ -22,7 +22,8 @@ from sqlmodel import Session
 from portal.domain.staff import pending, roles
 from portal.models import Invite, OutboxEmail, ProfileChangeRequest, ReferralMember, ReferralProgram, Review, ReviewSession, Reward
 from portal.models._base import utcnow
-from portal.services import mail_sender, review_sessions
+from portal.services import mail_sender
+from portal.services.taking import review_sessions
 from portal.services.admin import change_requests, reviews, rewards
 from portal.services.errors import ServiceError
 from portal.services.outbox import enqueue_email

@@ -15,8 +15,8 @@ from portal.domain.taking.kinds import preference as rules
 from portal.domain.taking.kinds.base import order_seed
 from portal.domain.taking.access import PREFERENCE_VIEW
 from portal.models import Invite, Review, Reward, Test
-from portal.services import review_sessions as rs
-from portal.services.test_definitions import content_of
+from portal.services.taking import review_sessions as rs
+from portal.services.taking.definitions import content_of
 from portal.services.test_import import import_test
 from tests.support.factories import make_participant
 

@@ -1,4 +1,4 @@
-"""Review sessions and survey submission (portal/services/review_sessions.py) on a migrated database."""
+"""Review sessions and survey submission (portal/services/taking/review_sessions.py) on a migrated database."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import Session, func, select
 
 from portal.models import Invite, Qualification, Review, ReviewSession, Reward, Test, TestQualification
-from portal.services import review_sessions as rs
+from portal.services.taking import review_sessions as rs
 from portal.services.test_import import import_test
 from tests.support.demo_survey import good_answers
 from tests.support.factories import make_participant

@@ -1,4 +1,4 @@
-"""The screener service (portal/services/screener.py) on a migrated database."""
+"""The screener service (portal/services/taking/screener.py) on a migrated database."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from sqlmodel import Session, func, select
 
 from portal.models import ScreenerResponse, Test
-from portal.services import screener as service
+from portal.services.taking import screener as service
 from portal.services.errors import ServiceError
-from portal.services.review_sessions import respondent_key
+from portal.services.taking.review_sessions import respondent_key
 from portal.services.test_import import import_test
 from tests.support.factories import make_participant
 from tests.support.races import second_waits_for_first

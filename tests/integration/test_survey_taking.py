@@ -1,4 +1,4 @@
-"""What the survey screens ask of the server (portal/services/test_taking.py): who is asking,
+"""What the survey screens ask of the server (portal/services/taking/steps.py): who is asking,
 public respondents only on public tests, personal info checked again at submission."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 from sqlmodel import Session, func, select
 
 from portal.models import Review, ReviewSession, Reward
-from portal.services import test_definitions, test_taking
+from portal.services.taking import steps as test_taking
+from portal.services.taking import definitions as test_definitions
 from portal.services.errors import ServiceError
 from portal.services.seeding import seed_reference
 from portal.services.sessions import create_session
@@ -149,7 +150,7 @@ def _statements(session: Session) -> list[str]:
 def test_the_rating_page_resolves_the_token_once_and_enters_with_its_own_decision(session: Session, public_test):
     """services.rating_page.open_page: the header, the access decision and the entry of one signed-in
     participant read the session once; the entry is the one test_taking.enter makes on its own."""
-    from portal.services.rating_page import open_page
+    from portal.services.taking.rating_page import open_page
 
     account = make_participant(session)
     token = create_session(session=session, account_id=account.id)
@@ -169,7 +170,7 @@ def test_the_rating_page_reads_its_rows_in_four_statements_and_enters_the_sessio
     test with every row the access decision reads, and the session in progress, one statement each (the
     test's definition is kept per process); the entry holds that session and its draft, as
     test_taking.enter finds it on its own."""
-    from portal.services.rating_page import open_page
+    from portal.services.taking.rating_page import open_page
 
     account = make_participant(session)
     token = create_session(session=session, account_id=account.id)
@@ -191,7 +192,7 @@ def test_the_rating_page_reads_its_rows_in_four_statements_and_enters_the_sessio
 def test_a_decision_of_another_test_or_without_a_participant_does_not_stand_in(session: Session, public_test):
     """test_taking.enter's `decided` stands in only for the signed-in caller's decision on the same test:
     a public respondent, or a decision of another test, is decided again (and refused here)."""
-    from portal.services.rating_page import open_test
+    from portal.services.taking.rating_page import open_test
 
     members = demo(session, "01-survey.json")
     members.status = "removed"  # its own decision refuses everyone

@@ -1,4 +1,4 @@
-"""The one access decision behind every step of taking a test (portal/services/take_access.py).
+"""The one access decision behind every step of taking a test (portal/services/taking/access.py).
 
 The probe of issue 12 stored a review and a PENDING reward through the survey's services for
 people who may not take the test. Each scenario here starts a session and submits through the
@@ -17,11 +17,11 @@ import pytest
 from sqlmodel import Session, func, select
 
 from portal.models import Account, Invite, ParticipantProfile, Review, ReviewSession, Reward, ScreenerResponse, Test
-from portal.services import review_sessions as rs
-from portal.services import screener as screener_service
-from portal.services import test_definitions
+from portal.services.taking import review_sessions as rs
+from portal.services.taking import screener as screener_service
+from portal.services.taking import definitions as test_definitions
 from portal.domain.taking.access import SURVEY_VIEW
-from portal.services.take_access import AccessDenied
+from portal.services.taking.access import AccessDenied
 from portal.services.test_import import import_test
 from tests.support.demo_survey import good_answers
 from tests.support.factories import make_participant

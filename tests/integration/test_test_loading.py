@@ -1,4 +1,4 @@
-"""Loading a test on /test/{id}/rate (portal/services/test_loading.py) from real rows."""
+"""Loading a test on /test/{id}/rate (portal/services/taking/loading.py) from real rows."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from sqlmodel import Session
 
 from portal.domain.taking import access as ta
 from portal.models import Account, Invite, ParticipantProfile, Review, ReviewSession, Test
-from portal.services import review_sessions as rs
+from portal.services.taking import review_sessions as rs
 from portal.services.seeding import seed_reference
 from portal.services.test_import import import_test
-from portal.services.test_loading import TestLoad, TestNotFound, load_test
+from portal.services.taking.loading import TestLoad, TestNotFound, load_test
 from portal.settings import settings
 from tests.support.factories import make_participant
 

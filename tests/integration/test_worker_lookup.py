@@ -1,4 +1,4 @@
-"""The worker look-up (portal/services/workers.py) on a migrated database (SQLite and PostgreSQL)."""
+"""The worker look-up (portal/services/taking/workers.py) on a migrated database (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from sqlmodel import Session
 
 from portal.models import Review, Test
-from portal.services import workers
+from portal.services.taking import workers
 from portal.services.test_import import import_test
 
 ROOT = Path(__file__).resolve().parents[2]

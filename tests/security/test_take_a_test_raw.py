@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import Session, func, select
 
 from portal.models import Review, ReviewSession, Reward, ScreenerResponse
-from portal.services.review_sessions import respondent_key
+from portal.services.taking.review_sessions import respondent_key
 from portal.states.survey import SurveyState
 from tests.support.people import ANONYMOUS, Person, demo_test, invite, person
 from tests.support.raw_tab import RawTab, run

@@ -15,7 +15,7 @@ import json
 import pytest
 
 from portal.domain.taking import survey_view as view
-from portal.services.test_definitions import TestDefinition
+from portal.services.taking.definitions import TestDefinition
 from portal.states import taking_core
 from portal.states.survey import SurveyState
 from tests.support.pending import calls, confirmed_seqs, driven_state, replied_pending, run

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from portal.domain.taking import worker_details
-from portal.services.test_definitions import TestDefinition
+from portal.services.taking.definitions import TestDefinition
 from portal.states import taking_core
 from portal.states.survey import SurveyState
 from portal.states.timed_session import END

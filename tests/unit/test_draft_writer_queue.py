@@ -1,11 +1,11 @@
-"""The draft queue (portal/services/draft_writer.DraftWriter): the newest draft per session, dropped on submit."""
+"""The draft queue (portal/services/taking/draft_writer.DraftWriter): the newest draft per session, dropped on submit."""
 
 from __future__ import annotations
 
 import asyncio
 
-from portal.services import draft_writer
-from portal.services.draft_writer import Draft, DraftWriter
+from portal.services.taking import draft_writer
+from portal.services.taking.draft_writer import Draft, DraftWriter
 
 
 def test_the_newest_draft_of_a_session_wins_and_a_discarded_one_is_never_written(monkeypatch):

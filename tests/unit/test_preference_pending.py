@@ -16,7 +16,7 @@ import pytest
 
 from portal.domain.taking.kinds import preference as rules
 from portal.domain.taking.survey_answers import MAX_TEXT_LENGTH
-from portal.services.test_definitions import TestDefinition
+from portal.services.taking.definitions import TestDefinition
 from portal.states import taking_core
 from portal.states.preference import ANSWER, CHOOSE, PreferenceState
 from portal.states.timed_session import END

@@ -7,7 +7,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
-from portal.services import draft_writer
+from portal.services.taking import draft_writer
 from portal.services.admin.preview import PreviewRun, running
 from portal.states.taking_core import PreviewCore, ServerCore, preview_path
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from portal.services.errors import ServiceError
-from portal.services.screener import ScreenerView
+from portal.services.taking.screener import ScreenerView
 from portal.states import screener as module
 from portal.states.screener import ScreenerState
 

@@ -1,6 +1,6 @@
 """Loading a test on the rating route: how stored rows read as access facts.
 
-Pure rules, no database. The service (portal/services/test_loading.py) reads the rows, these
+Pure rules, no database. The service (portal/services/taking/loading.py) reads the rows, these
 functions turn them into the values of `test_access.AccessFacts`, and `test_access` decides.
 The choices are recorded in docs/decisions.md ("Loading a test (issue 5)").
 """

@@ -2,7 +2,7 @@
 
 The preview runs the same screens and the same timed-session core as a participant
 (portal/states/timed_session.py), through the preview seam portal/states/taking_core.PreviewCore,
-which calls the functions below instead of portal/services/test_taking. Each one first checks that
+which calls the functions below instead of portal/services/taking/steps. Each one first checks that
 the caller is staff with the VIEW permission (guard.require_staff) and that the screen asking is
 the test's kind's screen; then it works on a `PreviewRun` the tab keeps in its own state (start,
 deadline, extension, draft), never on a review session row. A submission is checked with the very
@@ -29,11 +29,12 @@ from portal.domain.ids import whole_number
 from portal.domain.staff import roles
 from portal.domain.taking.access import EXTENSION_SECONDS, MAX_EXTENSIONS
 from portal.models import Test
-from portal.services import review_sessions, test_taking
+from portal.services.taking import steps as test_taking
+from portal.services.taking import review_sessions
 from portal.services.admin.guard import require_staff
 from portal.services.errors import ServiceError
-from portal.services.review_sessions import PendingReview, SubmitResult
-from portal.services.test_definitions import TestDefinition, load_definition
+from portal.services.taking.review_sessions import PendingReview, SubmitResult
+from portal.services.taking.definitions import TestDefinition, load_definition
 
 NO_TEST = "This test does not exist."
 NOT_THIS_KIND = "This screen does not take this kind of test."

@@ -24,7 +24,7 @@ from portal.services import transitions
 from portal.services.errors import ServiceError
 from portal.services.admin.filters import conditions as filter_conditions
 from portal.services.tables import TablePage, TableQuery, bound_values, clean
-from portal.services.test_definitions import content_of
+from portal.services.taking.definitions import content_of
 from portal.settings import settings
 
 MAX_BULK = 500

@@ -14,7 +14,7 @@ from portal.domain.definition_checks import DefinitionError
 from portal.domain.staff import roles
 from portal.models import Test
 from portal.models._base import utcnow
-from portal.services import test_definitions
+from portal.services.taking import definitions as test_definitions
 from portal.services.admin import audit
 from portal.services.admin.guard import require_staff
 from portal.services.admin.ids import one_id

@@ -4,11 +4,11 @@ A kind names the screen that takes the test (its view), how a stored review is l
 fields its definition carries and how they are read, the questions it asks, and its answer
 rules: `validate` gives every error of a submission by field path ('answers.<...>'), `stored`
 the answers as they are kept. Everything else (access, session, deadline, idempotency, reward,
-invite) is the same for every kind and lives once in portal/services/review_sessions.py.
+invite) is the same for every kind and lives once in portal/services/taking/review_sessions.py.
 
 `content` below is the test's kind-specific content in the definition's own spelling:
 {'survey', 'questions', 'selectedAreas', 'preferenceTest', 'isSurveysConditionalEnabled',
- 'productType'} (portal/services/test_definitions.content_of builds it from a row).
+ 'productType'} (portal/services/taking/definitions.content_of builds it from a row).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from portal.domain.ids import whole_number
 from portal.domain.taking.access import SCREENER, TAKING_STATUS
 from portal.domain.taking.access import respondent_key as account_key
 from portal.models import ScreenerResponse, Test
-from portal.services import take_access
+from portal.services.taking import access as take_access
 from portal.services.errors import ServiceError
 
 MAX_KEY_LENGTH = 300

@@ -18,12 +18,13 @@ from sqlmodel import Session
 from portal.domain.taking import access
 from portal.domain.taking import worker_details
 from portal.models import ReviewSession
-from portal.services import review_sessions, take_access
+from portal.services.taking import access as take_access
+from portal.services.taking import review_sessions
 from portal.services.errors import ServiceError
-from portal.services.review_sessions import PendingReview, SubmitResult
+from portal.services.taking.review_sessions import PendingReview, SubmitResult
 from portal.services.sessions import resolve_user
-from portal.services.test_definitions import TestDefinition, cached_definition, load_definition
-from portal.services.test_loading import TestLoad
+from portal.services.taking.definitions import TestDefinition, cached_definition, load_definition
+from portal.services.taking.loading import TestLoad
 
 MSG_SIGNED_OUT = "Your session has ended. Please sign in again to continue the test."
 MSG_DETAILS = "Please check your personal info."

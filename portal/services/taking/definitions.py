@@ -19,7 +19,7 @@ from portal.domain.ids import whole_number
 from portal.domain.taking.kinds import Kind
 from portal.domain.taking.loading import is_qualification_based
 from portal.models import Test
-from portal.services.test_loading import qualifications
+from portal.services.taking.loading import qualifications
 
 CACHE_SECONDS = 60.0
 _cache: dict[int, tuple[float, TestDefinition]] = {}

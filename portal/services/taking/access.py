@@ -2,7 +2,7 @@
 
 Entering a test's questions, starting or extending its review session, answering its screener and
 submitting it all call `require()`, whatever the page showed: a raw websocket event with any test id
-gets the same answer as the rating page (portal/services/test_loading.py gathers the facts from the
+gets the same answer as the rating page (portal/services/taking/loading.py gathers the facts from the
 rows; portal/domain/taking/access.py decides). It covers the signed-in participant or the public
 respondent, registration and verification, the invite, the test's status, the screener result, the
 session's deadline, the quotas, and the kind of test the handler takes (`view`).
@@ -17,9 +17,9 @@ from sqlmodel import Session
 
 from portal.domain.taking import kinds
 from portal.domain.taking import access
-from portal.services import test_loading
+from portal.services.taking import loading as test_loading
 from portal.services.errors import ServiceError
-from portal.services.test_loading import TestLoad, TestNotFound
+from portal.services.taking.loading import TestLoad, TestNotFound
 
 
 class AccessDenied(ServiceError):

@@ -27,7 +27,7 @@ from sqlmodel import Session
 
 from portal import db
 from portal.models import ReviewSession
-from portal.services.review_sessions import GRACE_SECONDS
+from portal.services.taking.review_sessions import GRACE_SECONDS
 
 log = logging.getLogger(__name__)
 

@@ -17,11 +17,14 @@ from sqlmodel import Session
 
 from portal.domain.taking import access as test_access
 from portal.domain.accounts import CurrentUser
-from portal.services import review_sessions, test_definitions, test_loading, test_taking
+from portal.services.taking import steps as test_taking
+from portal.services.taking import loading as test_loading
+from portal.services.taking import review_sessions
+from portal.services.taking import definitions as test_definitions
 from portal.services.errors import ServiceError
 from portal.services.flags import user_and_flags
 from portal.services.sessions import resolve_user
-from portal.services.test_loading import TestLoad
+from portal.services.taking.loading import TestLoad
 
 
 # `user` not given: resolved from the token here.

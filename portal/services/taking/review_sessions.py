@@ -41,13 +41,13 @@ from portal.domain.ids import whole_number
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.services import transitions
 from portal.services.errors import ServiceError
-from portal.services.test_definitions import content_of
+from portal.services.taking.definitions import content_of
 
 from portal.domain.taking import access
 from portal.domain.taking.access import EXTENSION_SECONDS, GRACE_SECONDS, MAX_EXTENSIONS, respondent_key
-from portal.services import take_access
-from portal.services.take_access import AccessDenied
-from portal.services.test_loading import TestLoad, TestNotFound
+from portal.services.taking import access as take_access
+from portal.services.taking.access import AccessDenied
+from portal.services.taking.loading import TestLoad, TestNotFound
 
 __all__ = ["AccessDenied", "GRACE_SECONDS", "respondent_key"]
 MAX_JSON_BYTES = 200_000
