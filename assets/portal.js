@@ -204,7 +204,7 @@
   };
 })();
 
-// A test in progress, of any kind (portal/states/timed_session.py): answers kept in local storage
+// A test in progress, of any kind (portal/states/taking/timed_session.py): answers kept in local storage
 // under the kind's key ('{testId}-survey-answers', '{testId}-answers'; each keystroke too), the
 // countdown drawn from the server deadline, and the browser's reports (timer thresholds, tab
 // focus, other tabs' saves, pastes, how far a screenshot was scrolled) sent through the hidden

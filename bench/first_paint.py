@@ -155,8 +155,8 @@ def print_state_figures(redis_url: str) -> None:
     from reflex.state import State
 
     import portal.portal  # noqa: F401 - every state of the app registered
-    from portal.states.rate import RateState
-    from portal.states.survey import SurveyState
+    from portal.states.taking.rate import RateState
+    from portal.states.taking.survey import SurveyState
 
     rule = StateManagerRedis.__new__(StateManagerRedis)
     print("\nstates loaded per event (and saved when changed):")

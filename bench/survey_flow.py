@@ -144,8 +144,8 @@ class Events:
     def survey(cls) -> Events:
         from reflex.state import State
 
-        from portal.states.rate import RateState
-        from portal.states.survey import SurveyState
+        from portal.states.taking.rate import RateState
+        from portal.states.taking.survey import SurveyState
 
         survey = SurveyState.get_full_name()
         return cls(

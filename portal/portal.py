@@ -36,7 +36,7 @@ from portal.states.oidc import VerifyAccountState
 from portal.states.onboarding import OnboardingState
 from portal.states.password_reset import ForgotPasswordState, ResetPasswordState
 from portal.states.profile import ProfileState
-from portal.states.rate import RateState
+from portal.states.taking.rate import RateState
 from portal.states.referral import ReferralState
 from portal.states.sign_in import SignInState
 from portal.states.event_guard import guard_events, on_backend_exception

@@ -18,7 +18,7 @@ from portal.components.timed_session import bridge, timeout_modal, timer
 from portal.components.worker_details_step import end_step
 from portal.domain.taking import survey_view as view
 from portal.domain.taking.kinds import highlight as rules
-from portal.states.highlight import FORM_CRASHED, HOME, INTRO, PRECHECK, QUESTIONS, HighlightState as S
+from portal.states.taking.highlight import FORM_CRASHED, HOME, INTRO, PRECHECK, QUESTIONS, HighlightState as S
 
 _CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
 _WIDE = {"width": "100%", "maxWidth": "1280px", "margin": "0 auto"}

@@ -17,7 +17,7 @@ from portal.components.timed_session import bridge, timeout_modal, timer
 from portal.components.worker_details_step import end_step
 from portal.domain.taking.kinds import preference as rules
 from portal.domain.taking.survey_answers import LIMITED_HINT
-from portal.states.preference import ANSWER, CHOOSE, WELCOME, PreferenceState as S
+from portal.states.taking.preference import ANSWER, CHOOSE, WELCOME, PreferenceState as S
 
 _CARD = {"width": "100%", "maxWidth": "960px", "margin": "0 auto"}
 _FONT = {"small": "14px", "medium": "18px", "large": "24px"}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import reflex as rx
 
 from portal.domain.taking import screener as rules
-from portal.states.screener import ScreenerState
+from portal.states.taking.screener import ScreenerState
 
 _OPTION_STYLE = {"display": "flex", "alignItems": "center", "gap": "10px", "cursor": "pointer", "padding": "4px 0"}
 _CELL_STYLE = {"padding": "10px 12px", "textAlign": "center", "borderBottom": "1px solid var(--gray-5)"}

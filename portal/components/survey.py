@@ -13,7 +13,7 @@ from portal.components.thank_you import thank_you
 from portal.components.timed_session import bridge, timeout_modal, timer
 from portal.components.worker_details_step import end_step
 from portal.domain.taking import survey_view as view
-from portal.states.survey import SurveyState
+from portal.states.taking.survey import SurveyState
 
 _CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from portal.domain.taking import worker_details
-from portal.states.close_window import CloseWindowState, close_window_event
+from portal.states.taking.close_window import CloseWindowState, close_window_event
 
 _CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
 

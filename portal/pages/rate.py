@@ -11,7 +11,7 @@ from portal.components.preference import preference_view
 from portal.components.survey import survey_view
 from portal.domain.messages import PAGE_NOT_FOUND
 from portal.states.auth import SessionState
-from portal.states.rate import RateState
+from portal.states.taking.rate import RateState
 
 ROUTE = "/test/[rate_test_id]/rate/[[rate_step]]/[[rate_sub_step]]"
 

@@ -16,8 +16,8 @@ from portal.http.client import SESSION_COOKIE
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.models._base import utcnow
 from portal.services.sessions import create_session
-from portal.states.rate import RateState  # noqa: F401 - registered here, not in the client's thread
-from portal.states.survey import SurveyState
+from portal.states.taking.rate import RateState  # noqa: F401 - registered here, not in the client's thread
+from portal.states.taking.survey import SurveyState
 from tests.e2e.test_survey import DEMO_SURVEY
 from tests.support.demo_survey import good_answers
 from tests.support.factories import make_participant

@@ -14,7 +14,7 @@ from reflex.istate.manager.redis import StateManagerRedis
 from reflex.istate.manager.token import BaseStateToken
 from reflex.state import State
 
-from portal.states.survey import SurveyState
+from portal.states.taking.survey import SurveyState
 from portal.states.tab_owner import _claim
 from tests.support.services import REDIS_URL, fresh_redis
 

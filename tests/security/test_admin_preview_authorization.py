@@ -17,8 +17,8 @@ from sqlmodel import Session, select
 from portal.domain.staff import roles
 from portal.models import Invite
 from portal.states.admin.preview import PreviewState
-from portal.states.survey import SurveyState
-from portal.states.timed_session import TimedSession
+from portal.states.taking.survey import SurveyState
+from portal.states.taking.timed_session import TimedSession
 from tests.e2e.test_admin_preview import stored
 from tests.support.demo_survey import good_answers
 from tests.support.people import ROOT, Person, caller, demo_test, invite, person

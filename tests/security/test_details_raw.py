@@ -12,7 +12,7 @@ from sqlmodel import select
 
 from portal.domain.taking import worker_details
 from portal.models import Review, ReviewSession
-from portal.states.survey import SurveyState
+from portal.states.taking.survey import SurveyState
 from tests.support.people import demo_test
 from tests.support.raw_tab import RawTab, run
 

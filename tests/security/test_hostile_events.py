@@ -4,7 +4,7 @@ malformed events are refused with one log line each."""
 
 from __future__ import annotations
 
-from portal.states.survey import SurveyState
+from portal.states.taking.survey import SurveyState
 from portal.states.table import InvitesTableState
 from tests.support.people import person
 from tests.support.raw_tab import RawTab, run, tracebacks

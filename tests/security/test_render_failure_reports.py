@@ -4,7 +4,7 @@ it takes only bounded text, never raises, and a tab is heard MAX_REPORTS_PER_TAB
 from __future__ import annotations
 
 from portal.states.render_failure import MAX_REPORTS_PER_TAB, RenderFailureState
-from portal.states.survey import SurveyState
+from portal.states.taking.survey import SurveyState
 from tests.support.people import ANONYMOUS
 from tests.support.raw_tab import RawTab, run, tracebacks
 from tests.support.sentry_server import SentryServer

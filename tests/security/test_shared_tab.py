@@ -9,7 +9,7 @@ import time
 from sqlmodel import select
 
 from portal.models import ReviewSession
-from portal.states.survey import SurveyState
+from portal.states.taking.survey import SurveyState
 from tests.support.drafts import answer_of, wait_for_draft
 from tests.support.people import ANONYMOUS, demo_test, invite, person
 from tests.support.raw_tab import RawTab, run

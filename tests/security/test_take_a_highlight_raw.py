@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import select
 
 from portal.models import Review
-from portal.states.highlight import HighlightState
+from portal.states.taking.highlight import HighlightState
 from tests.security.test_take_a_test_raw import stored
 from tests.support.people import ANONYMOUS, demo_test, invite, person
 from tests.support.raw_tab import RawTab, run

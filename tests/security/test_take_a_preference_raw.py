@@ -12,7 +12,7 @@ from sqlmodel import select
 
 from portal.domain.taking.survey_answers import MAX_TEXT_LENGTH
 from portal.models import Review
-from portal.states.preference import PreferenceState
+from portal.states.taking.preference import PreferenceState
 from tests.security.test_take_a_test_raw import stored
 from tests.support.people import ANONYMOUS, demo_test, invite, person
 from tests.support.raw_tab import RawTab, run

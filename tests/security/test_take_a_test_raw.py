@@ -11,7 +11,7 @@ from sqlmodel import Session, func, select
 
 from portal.models import Review, ReviewSession, Reward, ScreenerResponse
 from portal.services.taking.review_sessions import respondent_key
-from portal.states.survey import SurveyState
+from portal.states.taking.survey import SurveyState
 from tests.support.people import ANONYMOUS, Person, demo_test, invite, person
 from tests.support.raw_tab import RawTab, run
 

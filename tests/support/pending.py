@@ -10,7 +10,7 @@ from typing import Any
 
 
 def record_portal_calls(monkeypatch) -> None:
-    from portal.states import timed_session
+    from portal.states.taking import timed_session
 
     monkeypatch.setattr(timed_session, "portal_call", lambda code, callback=None: ("portal_call", code))
 

@@ -16,8 +16,8 @@ import pytest
 
 from portal.domain.taking import survey_view as view
 from portal.services.taking.definitions import TestDefinition
-from portal.states import taking_core
-from portal.states.survey import SurveyState
+from portal.states.taking import core as taking_core
+from portal.states.taking.survey import SurveyState
 from tests.support.pending import calls, confirmed_seqs, driven_state, replied_pending, run
 
 QUESTIONS = [

@@ -19,9 +19,9 @@ import pytest
 
 from portal.domain.taking import worker_details
 from portal.services.taking.definitions import TestDefinition
-from portal.states import taking_core
-from portal.states.survey import SurveyState
-from portal.states.timed_session import END
+from portal.states.taking import core as taking_core
+from portal.states.taking.survey import SurveyState
+from portal.states.taking.timed_session import END
 from tests.support.pending import calls, confirmed_seqs, driven_state, replied_pending, run
 
 QUESTIONS = [{"key": "why", "type": "text", "text": "Why?", "isRequired": True}]

@@ -10,9 +10,9 @@ import portal.portal  # noqa: F401 - the app: every state registered
 from reflex.state import BaseState, State, _resolve_delta
 from reflex_base.utils import format
 
-from portal.states.preference import PreferenceState
+from portal.states.taking.preference import PreferenceState
 from portal.states.sign_in import SignInState
-from portal.states.survey import SurveyState
+from portal.states.taking.survey import SurveyState
 from portal.states.tab_owner import _DEFAULT_SNAPSHOTS, _snapshot_cacheable
 
 

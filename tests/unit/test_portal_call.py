@@ -25,7 +25,7 @@ def test_portal_call_sends_what_call_script_sends():
 
 
 def test_portal_call_with_a_callback_still_goes_through_call_script():
-    from portal.states.survey import SurveyState
+    from portal.states.taking.survey import SurveyState
 
     spec = portal_call("window.portalSurvey.who(7)", callback=SurveyState.enter_public)
     assert _sent(spec)[0] == "_call_script"

@@ -17,9 +17,9 @@ import pytest
 from portal.domain.taking.kinds import preference as rules
 from portal.domain.taking.survey_answers import MAX_TEXT_LENGTH
 from portal.services.taking.definitions import TestDefinition
-from portal.states import taking_core
-from portal.states.preference import ANSWER, CHOOSE, PreferenceState
-from portal.states.timed_session import END
+from portal.states.taking import core as taking_core
+from portal.states.taking.preference import ANSWER, CHOOSE, PreferenceState
+from portal.states.taking.timed_session import END
 from tests.support.pending import calls, confirmed_seqs, driven_state, replied_pending, run
 
 CONTENT = {"preferenceTest": {"preferenceType": "image", "isLimited": False, "images": [

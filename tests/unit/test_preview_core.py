@@ -1,4 +1,4 @@
-"""The preview seam's in-tab part (portal/states/taking_core.PreviewCore): the run and its draft are
+"""The preview seam's in-tab part (portal/states/taking/core.PreviewCore): the run and its draft are
 kept in the tab's state, never queued for the database or the browser's storage."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 from portal.services.taking import draft_writer
 from portal.services.admin.preview import PreviewRun, running
-from portal.states.taking_core import PreviewCore, ServerCore, preview_path
+from portal.states.taking.core import PreviewCore, ServerCore, preview_path
 
 NOW = datetime.now(UTC)
 

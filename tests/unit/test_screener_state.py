@@ -11,14 +11,14 @@ import pytest
 
 from portal.services.errors import ServiceError
 from portal.services.taking.screener import ScreenerView
-from portal.states import screener as module
-from portal.states.screener import ScreenerState
+from portal.states.taking import screener as module
+from portal.states.taking.screener import ScreenerState
 
 MATRIX = {"type": "matrix", "question": "How often?", "answers": [], "rows": ["ERP", "CRM"],
           "columns": ["Never", "Daily"], "allowMultiple": False}
 SINGLE = {"type": "single", "question": "Your role?", "answers": [{"index": 0, "text": "Buyer"}, {"index": 1, "text": "User"}],
           "rows": [], "columns": [], "allowMultiple": False}
-from portal.states.rate import RateState  # noqa: E402
+from portal.states.taking.rate import RateState  # noqa: E402
 
 RELOAD = RateState.reload_access
 

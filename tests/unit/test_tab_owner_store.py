@@ -9,7 +9,7 @@ import pickle
 import portal.portal  # noqa: F401 - the app: every state registered
 from reflex.state import State
 
-from portal.states.survey import SurveyState
+from portal.states.taking.survey import SurveyState
 from portal.states.tab_owner import _DEFAULT_SNAPSHOTS, _STORED, TabOwned, _claim
 
 

@@ -339,7 +339,7 @@ def clean_worker_id(value: Any) -> str | None:
 # --- kept pending in the browser (issue 18, item 3) ---------------------------------------------------
 # The browser's copy of a draft keeps each detail beside the answers, under its own key: a change is
 # pending there (in local storage) until a later event confirms that the stored state holds it, as an
-# answer is (portal/states/timed_session.py). Keystrokes are kept there too before the field is left.
+# answer is (portal/states/taking/timed_session.py). Keystrokes are kept there too before the field is left.
 
 DETAIL_KEY_PREFIX = "detail:"
 DIFFERENT_PAYMENT = "differentPayment"  # the checkbox 'I want to be paid to a different email'

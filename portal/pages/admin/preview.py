@@ -2,7 +2,7 @@
 every step; nothing is stored (portal/services/admin/preview.py).
 
 The screens are the participants' own (each kind's view component and state); on this route their
-state enters the preview (portal/states/taking_core.PreviewCore). The page adds the preview bar, kept
+state enters the preview (portal/states/taking/core.PreviewCore). The page adds the preview bar, kept
 in view while scrolling, and the end of the preview in place of the thank-you or time-up step.
 """
 
@@ -22,10 +22,10 @@ from portal.pages.not_found import not_found_page
 from portal.states.admin.guard import StaffState
 from portal.states.admin.preview import NOT_FOUND, NOT_TAKEN, UNAVAILABLE
 from portal.states.admin.preview import PreviewState as P
-from portal.states.highlight import HighlightState
-from portal.states.preference import PreferenceState
-from portal.states.survey import SurveyState
-from portal.states.timed_session import EXPIRED, THANK_YOU
+from portal.states.taking.highlight import HighlightState
+from portal.states.taking.preference import PreferenceState
+from portal.states.taking.survey import SurveyState
+from portal.states.taking.timed_session import EXPIRED, THANK_YOU
 
 NOTHING_STORED = "You see this test as a participant would. Nothing you answer is stored."
 _CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}

@@ -1,7 +1,7 @@
 """Staff preview of a test (/admin/tests/{id}/preview): the test taken as a participant would, storing nothing.
 
 The preview runs the same screens and the same timed-session core as a participant
-(portal/states/timed_session.py), through the preview seam portal/states/taking_core.PreviewCore,
+(portal/states/taking/timed_session.py), through the preview seam portal/states/taking/core.PreviewCore,
 which calls the functions below instead of portal/services/taking/steps. Each one first checks that
 the caller is staff with the VIEW permission (guard.require_staff) and that the screen asking is
 the test's kind's screen; then it works on a `PreviewRun` the tab keeps in its own state (start,

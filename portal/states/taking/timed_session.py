@@ -7,7 +7,7 @@ answers are restored, the payload it submits and where its errors go. The server
 portal/services/taking/steps (the participant's own review session, found from the session cookie,
 checked by the access decision of the test's kind), or, for staff previewing the test, to the
 preview's services (portal/services/admin/preview.py: nothing stored): one seam, the core chosen by
-`_core()` (portal/states/taking_core.py). Nothing is lost: every change is queued for
+`_core()` (portal/states/taking/core.py). Nothing is lost: every change is queued for
 the server draft (draft_writer) and written to local storage at once (window.portalSurvey in
 assets/portal.js, which also keeps each keystroke and tells the other tabs). The countdown is
 drawn in the browser from the server deadline; the browser reports its thresholds through one
@@ -50,7 +50,7 @@ from portal.services.taking.steps import SignedOutError
 from portal.states.auth import session_token, sign_in_url_for
 from portal.states.browser import portal_call, run_script, toast
 from portal.states.tab_owner import TabOwned
-from portal.states.taking_core import PREVIEW_ROUTE, PreviewCore, ServerCore
+from portal.states.taking.core import PREVIEW_ROUTE, PreviewCore, ServerCore
 from portal.states.route_params import route_arg, route_pattern
 
 log = logging.getLogger(__name__)

@@ -30,7 +30,7 @@ from portal.domain.taking.survey_answers import (
 )
 from portal.services.taking.definitions import TestDefinition
 from portal.states.browser import toast
-from portal.states.timed_session import json_text
+from portal.states.taking.timed_session import json_text
 
 QUESTIONS = view.QUESTIONS
 UNREADABLE = "This answer could not be read. Please try again."

@@ -26,7 +26,7 @@ from portal.services.errors import ServiceError
 from portal.domain.taking.access import respondent_key
 from portal.states.auth import current_user
 from portal.states.browser import toast
-from portal.states.rate import RateState
+from portal.states.taking.rate import RateState
 from portal.states.tab_owner import TabOwned
 from portal.states.route_params import route_arg
 

@@ -18,9 +18,9 @@ from portal.domain.taking import survey_view as view
 from portal.domain.taking.survey_answers import SUMMARY
 from portal.services.taking.definitions import TestDefinition
 from portal.states.browser import run_script, toast
-from portal.states.question_flow import QuestionFlow
-from portal.states.timed_session import END, THANK_YOU, TimedSession
-from portal.states.worker_details_step import WorkerDetailsStep
+from portal.states.taking.question_flow import QuestionFlow
+from portal.states.taking.timed_session import END, THANK_YOU, TimedSession
+from portal.states.taking.worker_details_step import WorkerDetailsStep
 
 
 class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):

@@ -28,7 +28,7 @@ from portal.services.taking.definitions import TestDefinition
 from portal.states.admin.guard import caller_id
 
 if TYPE_CHECKING:
-    from portal.states.timed_session import TimedSession
+    from portal.states.taking.timed_session import TimedSession
 
 # The preview's page (its `test_id` is the route's argument).
 PREVIEW_ROUTE = "/admin/tests/[test_id]/preview"

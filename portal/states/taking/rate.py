@@ -146,9 +146,9 @@ def _as_list(events) -> list:
 
 def view_states() -> dict[str, type[rx.State]]:
     """The states of the views the page enters itself in its load (the screener starts itself)."""
-    from portal.states.highlight import HighlightState
-    from portal.states.preference import PreferenceState
-    from portal.states.survey import SurveyState
+    from portal.states.taking.highlight import HighlightState
+    from portal.states.taking.preference import PreferenceState
+    from portal.states.taking.survey import SurveyState
 
     return {test_access.SURVEY_VIEW: SurveyState, test_access.HIGHLIGHT_VIEW: HighlightState,
             test_access.PREFERENCE_VIEW: PreferenceState}

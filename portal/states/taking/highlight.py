@@ -24,9 +24,9 @@ from portal.domain.taking.survey_answers import SUMMARY
 from portal.services.error_reporting import report_browser_error
 from portal.services.taking.definitions import TestDefinition
 from portal.states.browser import portal_call, run_script, toast
-from portal.states.question_flow import QuestionFlow
-from portal.states.timed_session import END, THANK_YOU, TimedSession, json_text
-from portal.states.worker_details_step import WorkerDetailsStep
+from portal.states.taking.question_flow import QuestionFlow
+from portal.states.taking.timed_session import END, THANK_YOU, TimedSession, json_text
+from portal.states.taking.worker_details_step import WorkerDetailsStep
 
 INTRO, PRECHECK, QUESTIONS = "intro", "precheck", view.QUESTIONS
 HOME, PAGE = "home", "page"  # the pre-check's pages: a pricing test's home page, then the page under test

@@ -26,8 +26,8 @@ from portal.domain.taking.kinds.base import order_seed
 from portal.domain.taking.survey_answers import MAX_TEXT_LENGTH, paste_metadata_ok, word_count
 from portal.services.taking.definitions import TestDefinition
 from portal.states.browser import run_script
-from portal.states.timed_session import END, THANK_YOU, TimedSession
-from portal.states.worker_details_step import WorkerDetailsStep
+from portal.states.taking.timed_session import END, THANK_YOU, TimedSession
+from portal.states.taking.worker_details_step import WorkerDetailsStep
 
 WELCOME, CHOOSE, ANSWER = "welcome", "choose", "answer"
 CHOICE, REASON = rules.CHOICE, rules.REASON

@@ -24,7 +24,7 @@ from portal.domain.taking import worker_details
 from portal.services.taking import workers
 from portal.services.taking import steps as test_taking
 from portal.states.browser import run_script, toast
-from portal.states.timed_session import END
+from portal.states.taking.timed_session import END
 
 
 class WorkerDetailsStep(rx.State, mixin=True):
