@@ -5,10 +5,10 @@ from __future__ import annotations
 import reflex as rx
 
 from portal.components.layout import main_layout, ready_marker
-from portal.components.screener import screener_view
-from portal.components.highlight import highlight_view
-from portal.components.preference import preference_view
-from portal.components.survey import survey_view
+from portal.components.taking.screener import screener_view
+from portal.components.taking.highlight import highlight_view
+from portal.components.taking.preference import preference_view
+from portal.components.taking.survey import survey_view
 from portal.domain.messages import PAGE_NOT_FOUND
 from portal.states.auth import SessionState
 from portal.states.taking.rate import RateState

@@ -28,13 +28,13 @@ def _sign_in():
 
 
 def _highlight_toolbar():
-    from portal.components.highlight import toolbar
+    from portal.components.taking.highlight import toolbar
 
     return toolbar()
 
 
 def _preference_detail():
-    from portal.components.preference import detail_dialog
+    from portal.components.taking.preference import detail_dialog
 
     return detail_dialog()
 

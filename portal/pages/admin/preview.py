@@ -12,10 +12,10 @@ import reflex as rx
 
 from portal.components.admin_pages import staff_page
 from portal.components.admin_test import test_base_path
-from portal.components.highlight import highlight_view
+from portal.components.taking.highlight import highlight_view
 from portal.components.layout import footer, ready_marker
-from portal.components.preference import preference_view
-from portal.components.survey import survey_view
+from portal.components.taking.preference import preference_view
+from portal.components.taking.survey import survey_view
 from portal.domain.taking import kinds
 from portal.domain.taking.access import TIME_UP
 from portal.pages.not_found import not_found_page

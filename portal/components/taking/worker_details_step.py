@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.components.questions import INPUT, TEXT_DEBOUNCE_MS
+from portal.components.taking.questions import INPUT, TEXT_DEBOUNCE_MS
 from portal.domain import geography
 from portal.domain.taking import worker_details
 from portal.domain.taking import survey_view as view

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.components.questions import question_body
-from portal.components.thank_you import thank_you
-from portal.components.timed_session import bridge, timeout_modal, timer
-from portal.components.worker_details_step import end_step
+from portal.components.taking.questions import question_body
+from portal.components.taking.thank_you import thank_you
+from portal.components.taking.timed_session import bridge, timeout_modal, timer
+from portal.components.taking.worker_details_step import end_step
 from portal.domain.taking import survey_view as view
 from portal.states.taking.survey import SurveyState
 

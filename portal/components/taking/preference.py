@@ -11,10 +11,10 @@ from __future__ import annotations
 import reflex as rx
 
 from portal.components.icons import icon_switch
-from portal.components.questions import INPUT, TEXT_DEBOUNCE_MS
-from portal.components.thank_you import thank_you
-from portal.components.timed_session import bridge, timeout_modal, timer
-from portal.components.worker_details_step import end_step
+from portal.components.taking.questions import INPUT, TEXT_DEBOUNCE_MS
+from portal.components.taking.thank_you import thank_you
+from portal.components.taking.timed_session import bridge, timeout_modal, timer
+from portal.components.taking.worker_details_step import end_step
 from portal.domain.taking.kinds import preference as rules
 from portal.domain.taking.survey_answers import LIMITED_HINT
 from portal.states.taking.preference import ANSWER, CHOOSE, WELCOME, PreferenceState as S

@@ -12,10 +12,10 @@ import reflex as rx
 from reflex_components_core.base.error_boundary import error_boundary
 
 from portal.components.icons import icon_switch
-from portal.components.questions import question_body
-from portal.components.thank_you import thank_you
-from portal.components.timed_session import bridge, timeout_modal, timer
-from portal.components.worker_details_step import end_step
+from portal.components.taking.questions import question_body
+from portal.components.taking.thank_you import thank_you
+from portal.components.taking.timed_session import bridge, timeout_modal, timer
+from portal.components.taking.worker_details_step import end_step
 from portal.domain.taking import survey_view as view
 from portal.domain.taking.kinds import highlight as rules
 from portal.states.taking.highlight import FORM_CRASHED, HOME, INTRO, PRECHECK, QUESTIONS, HighlightState as S
