@@ -53,7 +53,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    from portal.services.admin import test_files
+    from portal.services.admin import definition_files as test_files
     from portal.services.seeding import seed_reference
     from tests.support.factories import make_participant
 

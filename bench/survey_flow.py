@@ -82,7 +82,7 @@ def import_bench_survey(database_url: str) -> int:
     from sqlmodel import Session
 
     from portal.db import make_engine
-    from portal.services.test_import import import_test
+    from portal.services.definition_import import import_test
 
     with Session(make_engine(database_url)) as session:
         test = import_test(session, bench_survey_definition())

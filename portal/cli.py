@@ -93,7 +93,7 @@ def cmd_seed_demo(_args: argparse.Namespace) -> None:
 
 def cmd_import_test(args: argparse.Namespace) -> None:
     from portal.db import session_scope
-    from portal.services.test_import import TestDefinitionError, import_test
+    from portal.services.definition_import import TestDefinitionError, import_test
 
     data = read_json(Path(args.file))
     try:

@@ -1,7 +1,7 @@
 """JSON text read within the portal's limits: nesting depth and characters (size is the reader's).
 
 One reader for every JSON a caller sends in full: the API's request bodies (portal/http/json_body.py)
-and the test definitions staff upload (portal/services/admin/test_files.py). The depth is measured on
+and the test definitions staff upload (portal/services/admin/definition_files.py). The depth is measured on
 the text before it is parsed (a deeply nested text never reaches the parser, whose recursion would
 end in a RecursionError), and every string of the value, keys included, must be clean text
 (portal/domain/text.py: no lone surrogates, no control characters other than tab and line breaks).

@@ -4,7 +4,7 @@ The body is the image's bytes as they are (`xhr.send(file)` in assets/portal.js)
 it is counted chunk by chunk as it arrives and refused with 413 as soon as it passes 250 MB
 (or at once when its Content-Length says so), before it is kept in full. Meanwhile it is written
 to a file in UPLOAD_TMP_DIR (never held in memory) and its SHA-256 taken. Then the image rule on
-its header, the storage and the test's update (portal/services/admin/test_images.py).
+its header, the storage and the test's update (portal/services/admin/images.py).
 
 Who may: the session cookie's staff member with the manage-tests permission, checked before a
 byte of the body is read; the request must come from the portal's own pages (Origin).
@@ -26,7 +26,7 @@ from portal.db import session_scope
 from portal.domain import images as rules
 from portal.domain import messages
 from portal.http.client import SESSION_COOKIE, is_same_origin
-from portal.services.admin import test_images as service
+from portal.services.admin import images as service
 from portal.services.admin.guard import NOT_ALLOWED, StaffRefused
 from portal.services.errors import ServiceError
 from portal.services.sessions import resolve_user

@@ -18,7 +18,7 @@ from sqlmodel import Session, SQLModel, select
 from portal.domain import reference_data as ref
 from portal.domain.flags import FLAGS, REFERRAL_PROGRAM
 from portal.domain.passwords_hashing import hash_password
-from portal.domain.test_definition import review_kind
+from portal.domain.definition import review_kind
 from portal.models import (
     Account,
     Audience,
@@ -40,7 +40,7 @@ from portal.models import (
     Test,
 )
 from portal.models._base import utcnow
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 
 M = TypeVar("M", bound=SQLModel)
 

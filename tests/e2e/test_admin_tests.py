@@ -15,10 +15,10 @@ from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
 
 from portal.domain.staff import roles
-from portal.domain.staff.test_edit import NOT_A_SUM
+from portal.domain.staff.editing import NOT_A_SUM
 from portal.domain.taking.access import TEST_REMOVED, access_message
 from portal.models import AuditEntry, Test
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 from tests.e2e.test_admin import STAFF_PASSWORD, open_admin, row, staff, table_search
 from tests.e2e.helpers import sign_in
 from tests.e2e.taking import invited

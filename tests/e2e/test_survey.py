@@ -15,7 +15,7 @@ from sqlmodel import func, select
 
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.models._base import utcnow
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 from tests.support.factories import make_participant
 from tests.e2e.helpers import sign_in
 

@@ -20,7 +20,7 @@ from portal.services.admin.guard import StaffRefused
 from portal.services.errors import ServiceError
 from portal.services.seeding import seed_reference
 from portal.services.taking.review_sessions import AnswersError, NoSessionError, SessionExpiredError
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 from tests.support.demo_survey import WORDS_15, good_answers
 from tests.support.factories import make_participant
 

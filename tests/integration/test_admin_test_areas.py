@@ -1,4 +1,4 @@
-"""The highlight-area editor's service (portal/services/admin/test_areas.py) on a migrated database,
+"""The highlight-area editor's service (portal/services/admin/areas.py) on a migrated database,
 SQLite and PostgreSQL: the JSON import's rules for selectedAreas, nothing written on a problem, an
 audit row with before/after, and every cell of the permission matrix."""
 
@@ -11,9 +11,9 @@ import pytest
 from sqlmodel import Session
 
 from portal.domain.staff import roles
-from portal.domain.test_definition import validate_test_definition
+from portal.domain.definition import validate_test_definition
 from portal.models import AuditEntry, Test
-from portal.services.admin import test_areas
+from portal.services.admin import areas as test_areas
 from portal.services.admin.guard import NOT_ALLOWED, StaffRefused
 from portal.services.errors import ServiceError
 from tests.integration.test_admin_services import _actors, audit_rows, build_world, count, fresh

@@ -1,4 +1,4 @@
-"""Staff test management (portal/services/admin/test_files.py, test_edit.py, tests.py) on a migrated
+"""Staff test management (portal/services/admin/definition_files.py, test_edit.py, tests.py) on a migrated
 database, SQLite and PostgreSQL: import from a file with every problem by path and nothing written,
 export that imports back unchanged, editing the common fields with the status rule, the tests list's
 counts and filters, and who may call what."""
@@ -15,12 +15,14 @@ from sqlalchemy import func, select
 from sqlmodel import Session
 
 from portal.domain.staff import roles
-from portal.domain.staff.test_edit import NOT_A_SUM, form_of
+from portal.domain.staff.editing import NOT_A_SUM, form_of
 from portal.models import AuditEntry, Review, ReviewSession, Test
-from portal.services.admin import test_edit, test_files, tests
+from portal.services.admin import tests
+from portal.services.admin import editing as test_edit
+from portal.services.admin import definition_files as test_files
 from portal.services.admin.guard import NOT_ALLOWED, StaffRefused
 from portal.services.seeding import seed_reference
-from portal.services.test_import import document_for
+from portal.services.definition_import import document_for
 from tests.integration.test_admin_services import _actors, a_review, build_world, person
 from tests.support.factories import unique_email
 

@@ -29,7 +29,7 @@ from portal.services.errors import ServiceError
 from portal.services.outbox import enqueue_email
 from portal.services.referrals import create_member, ensure_referral_code
 from portal.services.seeding import seed_reference
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 from tests.integration.test_admin_services import a_review, a_test, audit_rows, fresh, person
 from tests.support.demo_survey import good_answers
 from tests.support.races import all_at_once

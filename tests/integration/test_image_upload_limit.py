@@ -29,7 +29,7 @@ from portal.domain.staff import roles
 from portal.http.client import SESSION_COOKIE
 from portal.models import AuditEntry, Test
 from portal.services.sessions import create_session
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 from tests.integration.conftest import migrate
 from tests.support.api_server import memory_kb, reset_peak
 from tests.support.factories import make_participant

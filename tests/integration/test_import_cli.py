@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from portal.models import Qualification, Test, TestQualification
 from portal.services.seeding import seed_reference
-from portal.services.test_import import TestDefinitionError, import_test
+from portal.services.definition_import import TestDefinitionError, import_test
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "portal" / "data" / "demo_tests"

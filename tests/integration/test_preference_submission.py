@@ -17,7 +17,7 @@ from portal.domain.taking.access import PREFERENCE_VIEW
 from portal.models import Invite, Review, Reward, Test
 from portal.services.taking import review_sessions as rs
 from portal.services.taking.definitions import content_of
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 from tests.support.factories import make_participant
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ from sqlmodel import Session, func, select
 
 from portal.models import Invite, Qualification, Review, ReviewSession, Reward, Test, TestQualification
 from portal.services.taking import review_sessions as rs
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 from tests.support.demo_survey import good_answers
 from tests.support.factories import make_participant
 from tests.support.races import second_waits_for_first

@@ -14,7 +14,7 @@ from portal.models import ScreenerResponse, Test
 from portal.services.taking import screener as service
 from portal.services.errors import ServiceError
 from portal.services.taking.review_sessions import respondent_key
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 from tests.support.factories import make_participant
 from tests.support.races import second_waits_for_first
 

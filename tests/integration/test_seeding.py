@@ -10,7 +10,7 @@ from sqlmodel import Session, SQLModel, func, select
 
 from portal.domain import reference_data as ref
 from portal.domain.passwords_hashing import verify_password
-from portal.domain.test_definition import review_kind
+from portal.domain.definition import review_kind
 from portal.models import (
     Account,
     Audience,

@@ -15,7 +15,7 @@ from portal.services.taking import definitions as test_definitions
 from portal.services.errors import ServiceError
 from portal.services.seeding import seed_reference
 from portal.services.sessions import create_session
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 from tests.support.factories import make_participant
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -22,7 +22,7 @@ from portal.services.taking import screener as screener_service
 from portal.services.taking import definitions as test_definitions
 from portal.domain.taking.access import SURVEY_VIEW
 from portal.services.taking.access import AccessDenied
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 from tests.support.demo_survey import good_answers
 from tests.support.factories import make_participant
 

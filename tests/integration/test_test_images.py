@@ -24,10 +24,10 @@ from portal.domain.staff import roles
 from portal.http import media_routes
 from portal.models import AuditEntry, Test
 from portal.models._base import utcnow
-from portal.services.admin import test_images as service
+from portal.services.admin import images as service
 from portal.services.admin.guard import NOT_ALLOWED, StaffRefused
 from portal.services.storage import LocalStorage, S3Storage, Storage, StorageError, read_all, valid_key
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 from tests.support.factories import make_participant
 from tests.support.images import image_bytes, png
 

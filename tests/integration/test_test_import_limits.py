@@ -1,5 +1,5 @@
 """A test import read with the API's JSON limits (portal/domain/json_text.py) and answered with at most
-the first 100 problems and their count (portal/services/admin/test_files.py), on SQLite and PostgreSQL:
+the first 100 problems and their count (portal/services/admin/definition_files.py), on SQLite and PostgreSQL:
 a 400 KB file of nested brackets is refused with a message (no RecursionError), a file with 900,000
 problems answers 100 of them and '… and 899,900 more problems', control characters are refused, and
 nothing is written."""
@@ -11,7 +11,7 @@ import json
 import pytest
 
 from portal.domain.text import MAX_DEPTH
-from portal.services.admin import test_files
+from portal.services.admin import definition_files as test_files
 from tests.integration.test_admin_tests import admin, counts, demo  # noqa: F401 (fixture)
 
 NESTED_MESSAGE = f"The file is nested too deeply (at most {MAX_DEPTH} levels)."

@@ -15,7 +15,7 @@ from portal.domain.taking import access as ta
 from portal.models import Account, Invite, ParticipantProfile, Review, ReviewSession, Test
 from portal.services.taking import review_sessions as rs
 from portal.services.seeding import seed_reference
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 from portal.services.taking.loading import TestLoad, TestNotFound, load_test
 from portal.settings import settings
 from tests.support.factories import make_participant

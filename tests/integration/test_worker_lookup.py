@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 from portal.models import Review, Test
 from portal.services.taking import workers
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = json.loads((ROOT / "portal/data/demo_tests/01-survey.json").read_text())

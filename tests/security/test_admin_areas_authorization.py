@@ -1,4 +1,4 @@
-"""The highlight-area editor's handlers (portal/states/admin/test_areas.py), sent as raw websocket events
+"""The highlight-area editor's handlers (portal/states/admin/areas.py), sent as raw websocket events
 by anonymous visitors, participants and each staff role: only roles with MANAGE_TESTS change a test's
 selectedAreas (read from the database), and hostile arguments (non-lists, NaN, huge lists, strings,
 out-of-range indexes) are refused with no change, even when saved afterwards."""
@@ -12,7 +12,7 @@ import pytest
 
 from portal.domain.staff import roles
 from portal.models import Test
-from portal.states.admin.test_areas import AreasEditorState
+from portal.states.admin.areas import AreasEditorState
 from tests.support.people import caller, demo_test
 from tests.support.raw_tab import RawTab, run
 

@@ -20,7 +20,7 @@ from portal.domain.staff import roles
 from portal.models import AuditEntry, Test
 from portal.services.admin.guard import NOT_ALLOWED
 from portal.settings import Settings
-from portal.states.admin.test_images import AdminImagesState
+from portal.states.admin.images import AdminImagesState
 from tests.support.images import chunks_of, png
 from tests.support.people import Person, caller, demo_test
 from tests.support.raw_tab import RawTab, run

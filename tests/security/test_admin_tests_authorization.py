@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 
 from portal.domain.staff import roles
 from portal.models import AuditEntry, Test
-from portal.states.admin.test_edit import TestEditState
+from portal.states.admin.editing import TestEditState
 from portal.states.admin.tests import AdminTestsState
 from tests.security.test_admin_authorization import CALLERS, TABLE_READS, TABLE_VIEW_ONLY, caller
 from tests.support.people import Person, demo_test

@@ -15,7 +15,7 @@ from portal.http.client import SESSION_COOKIE
 from portal.models import Account, Invite, Test
 from portal.models._base import utcnow
 from portal.services.sessions import create_session
-from portal.services.test_import import import_test
+from portal.services.definition_import import import_test
 from tests.support.factories import make_participant
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from portal.domain import highlight_areas as rules
-from portal.domain.test_definition import validate_test_definition
+from portal.domain.definition import validate_test_definition
 
 BLOCKS = {"post-test": [{"key": "pt", "type": "short-text", "text": "Anything else?"}]}
 

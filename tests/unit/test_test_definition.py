@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from portal.domain.test_definition import (
+from portal.domain.definition import (
     TestDefinitionError,
     kind_of,
     parse_test_definition,

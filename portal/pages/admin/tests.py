@@ -13,7 +13,7 @@ from portal.domain import upload_limits
 from portal.domain.staff import incentives, roles
 from portal.pages.admin.participants import participants_table
 from portal.components.admin_test import test_tabs
-from portal.domain.staff.test_edit import STATUS_LABELS
+from portal.domain.staff.editing import STATUS_LABELS
 from portal.services.admin.tests import KINDS, STATUSES
 from portal.states.admin.guard import StaffState
 from portal.states.admin.tests import AdminTestsState as T

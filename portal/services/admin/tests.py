@@ -14,7 +14,7 @@ from portal.domain.staff import roles
 from portal.domain.taking.kinds import KINDS as KIND_REGISTRY
 from portal.domain.table import Filter
 from portal.domain.reference_data import PRODUCT_TYPES
-from portal.domain.staff.test_edit import PANEL_LABELS, SESSION_LABELS, STATUS_LABELS, quotas_text
+from portal.domain.staff.editing import PANEL_LABELS, SESSION_LABELS, STATUS_LABELS, quotas_text
 from portal.models import Invite, Review, ReviewSession, Test
 from portal.services.admin.guard import require_staff
 from portal.services.admin.ids import one_id

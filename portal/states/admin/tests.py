@@ -12,7 +12,7 @@ from portal.domain.ids import whole_number
 from portal.domain import upload_limits
 from portal.domain.staff import incentives, roles
 from portal.services.admin import invites as invite_service
-from portal.services.admin import test_files
+from portal.services.admin import definition_files as test_files
 from portal.services.admin import tests as service
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery

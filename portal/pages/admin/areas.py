@@ -13,8 +13,8 @@ from portal.components.area_editor import area_editor
 from portal.domain import highlight_areas as rules
 from portal.domain.staff import roles
 from portal.states.admin.guard import StaffState
-from portal.states.admin.test_areas import AreaRow, QuestionRow
-from portal.states.admin.test_areas import AreasEditorState as S
+from portal.states.admin.areas import AreaRow, QuestionRow
+from portal.states.admin.areas import AreasEditorState as S
 
 CAN_EDIT = StaffState.can[roles.MANAGE_TESTS]
 _STEP = f"{rules.KEY_STEP:g}%"

@@ -15,7 +15,7 @@ import reflex as rx
 
 from portal.domain.ids import whole_number
 from portal.domain.text import clean_text
-from portal.services.admin import test_images as service
+from portal.services.admin import images as service
 from portal.services.errors import ServiceError
 from portal.states.admin.guard import staff_load
 from portal.states.tab_owner import TabOwned

@@ -16,15 +16,15 @@ from sqlmodel import Session
 
 from portal.domain import json_text, upload_limits
 from portal.domain.staff import roles
-from portal.domain.staff.test_edit import status_problem
-from portal.domain.test_definition import TestDefinitionError, first_problems, parse_test_definition
+from portal.domain.staff.editing import status_problem
+from portal.domain.definition import TestDefinitionError, first_problems, parse_test_definition
 from portal.models import Test
 from portal.services.admin import audit
 from portal.services.admin.guard import require_staff
 from portal.services.admin.ids import one_id
-from portal.services.admin.test_edit import mark_launch
+from portal.services.admin.editing import mark_launch
 from portal.services.errors import ServiceError
-from portal.services.test_import import apply_definition, document_for, find_test_by_name
+from portal.services.definition_import import apply_definition, document_for, find_test_by_name
 
 MAX_FILE_BYTES = upload_limits.TEST_FILE_BYTES
 TOO_BIG = f"The file is bigger than {upload_limits.in_mb(MAX_FILE_BYTES)} MB: a test definition is a small JSON file."

@@ -7,8 +7,8 @@ from typing import Any
 from sqlmodel import Session, select
 
 from portal.domain.definition_checks import DefinitionError, join
-from portal.domain.test_definition import TestDefinition, TestDefinitionError, parse_test_definition
-from portal.domain.test_document import document_of
+from portal.domain.definition import TestDefinition, TestDefinitionError, parse_test_definition
+from portal.domain.definition_document import document_of
 from portal.models import Qualification, Test, TestQualification
 from portal.models._base import utcnow
 

@@ -18,7 +18,7 @@ import reflex as rx
 from portal import db
 from portal.domain import highlight_areas as rules
 from portal.domain.ids import whole_number
-from portal.services.admin import test_areas as service
+from portal.services.admin import areas as service
 from portal.services.errors import ServiceError
 from portal.states.admin.guard import caller_id, staff_load
 from portal.states.browser import toast

@@ -14,7 +14,7 @@ from portal.components.admin import admin_layout
 from portal.components.admin_test import test_tabs
 from portal.domain import images as rules
 from portal.domain.staff import roles
-from portal.states.admin.test_images import AdminImagesState as S
+from portal.states.admin.images import AdminImagesState as S
 
 HINT = (f"PNG, JPEG, WebP or GIF, at most {rules.MAX_IMAGE_BYTES // (1024 * 1024)} MB and wider than "
         f"{rules.MIN_WIDTH_PX} px. A new image replaces the current one.")

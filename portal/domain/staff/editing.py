@@ -14,7 +14,7 @@ from typing import Any
 from portal.domain.definition_checks import DefinitionError
 from portal.domain.reference_data import PANELS, SESSION_LENGTHS, TEST_SENIORITY_KEYS, TEST_STATUSES
 from portal.domain.staff.incentives import dollars_as_cents
-from portal.domain.test_definition import validate_test_definition
+from portal.domain.definition import validate_test_definition
 
 STATUS_LABELS: dict[str, str] = {
     "draft": "Draft", "ready-to-launch": "Ready to launch", "scheduled": "Scheduled", "running": "Running",

@@ -1,5 +1,5 @@
 """/admin/tests/[test_id]: a test's common fields, edited with live messages and saved after the server's
-re-check (portal/services/admin/test_edit.py); the status offers only the changes the rule allows."""
+re-check (portal/services/admin/editing.py); the status offers only the changes the rule allows."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import reflex as rx
 
 from portal import db
 from portal.domain.ids import whole_number
-from portal.domain.staff.test_edit import FORM_FIELDS, STATUS_LABELS, check_form
-from portal.services.admin import test_edit as service
-from portal.services.admin import test_files
+from portal.domain.staff.editing import FORM_FIELDS, STATUS_LABELS, check_form
+from portal.services.admin import editing as service
+from portal.services.admin import definition_files as test_files
 from portal.states.admin.guard import caller_id, staff_load
 from portal.states.browser import toast
 from portal.states.tab_owner import TabOwned

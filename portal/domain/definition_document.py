@@ -1,4 +1,4 @@
-"""A test's JSON definition written back out (the inverse of portal/domain/test_definition.py).
+"""A test's JSON definition written back out (the inverse of portal/domain/definition.py).
 
 `document_of(columns, qualifications)` gives the document that imports back to the same row: the
 common fields, then the fields of the test's kind, leaving out what is empty (the import's default).
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from portal.domain.taking import kinds
-from portal.domain.test_definition import COMMON_FIELDS
+from portal.domain.definition import COMMON_FIELDS
 
 # Definition field -> Test column (fields not listed are written by their own rule below).
 COLUMN_OF: dict[str, str] = {

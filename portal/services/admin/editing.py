@@ -1,5 +1,5 @@
 """Staff: a test's page at /admin/tests/{id}: what it is, and its common fields edited (the import's
-checks and the status rule of portal/domain/staff/test_edit.py, re-checked here at saving)."""
+checks and the status rule of portal/domain/staff/editing.py, re-checked here at saving)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ from sqlmodel import Session
 from portal.domain import geography, invites as invite_rules
 from portal.domain.taking.kinds import kind_of
 from portal.domain.staff import roles
-from portal.domain.staff.test_edit import check_form, form_of, next_statuses
-from portal.domain.test_definition import TestDefinitionError, parse_test_definition
+from portal.domain.staff.editing import check_form, form_of, next_statuses
+from portal.domain.definition import TestDefinitionError, parse_test_definition
 from portal.models import Qualification, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import require_staff
 from portal.services.admin.ids import one_id
 from portal.services.errors import ServiceError
-from portal.services.test_import import apply_definition, document_for, find_test_by_name
+from portal.services.definition_import import apply_definition, document_for, find_test_by_name
 
 NO_TEST = "This test does not exist."
 NAME_TAKEN = "Another test is already called this: names identify tests when importing."

@@ -11,9 +11,9 @@ from portal.components.admin import admin_layout, status_badge
 from portal.components.admin_test import test_tabs
 from portal.domain.reference_data import TEST_SENIORITY_KEYS
 from portal.domain.staff import roles
-from portal.domain.staff.test_edit import PANEL_LABELS, SESSION_LABELS, WELCOME_PARTS
+from portal.domain.staff.editing import PANEL_LABELS, SESSION_LABELS, WELCOME_PARTS
 from portal.states.admin.guard import StaffState
-from portal.states.admin.test_edit import TestEditState as S
+from portal.states.admin.editing import TestEditState as S
 
 LABEL_STYLE = {"fontSize": "14px", "fontWeight": 500, "color": "var(--gray-12)"}
 
