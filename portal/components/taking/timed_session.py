@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.domain.taking import access as test_access
+from portal.domain.taking import access
 
 
 def save_status() -> rx.Component:
@@ -33,8 +33,8 @@ def _countdown(S) -> rx.Component:
         data_deadline=S.deadline_ms.to_string(),
         data_clock=S.clock_ms.to_string(),
         data_seconds=S.session_seconds.to_string(),
-        data_can_extend=rx.cond(S.extensions < test_access.MAX_EXTENSIONS, "true", "false"),
-        data_mid=str(test_access.MID_WARNING_SECONDS),
+        data_can_extend=rx.cond(S.extensions < access.MAX_EXTENSIONS, "true", "false"),
+        data_mid=str(access.MID_WARNING_SECONDS),
         data_warn=S.warn_seconds.to_string(),
         align="center",
         spacing="1",
@@ -54,7 +54,7 @@ def bridge(S) -> rx.Component:
 def timeout_modal(S) -> rx.Component:
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title(test_access.TIMEOUT_MODAL_TITLE),
+            rx.alert_dialog.title(access.TIMEOUT_MODAL_TITLE),
             rx.alert_dialog.description(
                 "Your time is almost up. Responses won't be accepted after the time is up. "
                 "You can extend your time once by 10 minutes."

@@ -14,7 +14,7 @@ from portal.domain.definition_checks import DefinitionError
 from portal.domain.staff import roles
 from portal.models import Test
 from portal.models._base import utcnow
-from portal.services.taking import definitions as test_definitions
+from portal.services.taking import definitions
 from portal.services.admin import audit
 from portal.services.admin.guard import require_staff
 from portal.services.admin.ids import one_id
@@ -78,5 +78,5 @@ def save_areas(*, session: Session, actor_id: int, test_id: Any, areas: Any) -> 
         audit.record(session, staff, "test.areas", "test", test.id, {"selectedAreas": before}, {"selectedAreas": after})
     session.commit()
     # This worker's copy of the definition is refreshed now (other workers' within CACHE_SECONDS).
-    test_definitions.load_definition(session=session, test_id=test.id)
+    definitions.load_definition(session=session, test_id=test.id)
     return copy.deepcopy(after)

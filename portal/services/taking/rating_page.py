@@ -1,7 +1,7 @@
 """Opening /test/{id}/rate: who is asking, the screener result, and what the page shows.
 
 One transaction: the participant is resolved from the session token, a Restart asked for after
-an expired session sets that session aside, then test_loading decides the access state and view.
+an expired session sets that session aside, then loading decides the access state and view.
 `open_page` gathers everything the page's one load event shows in that transaction: the header's
 user and flags, the access decision, and for a signed-in participant the kind's own entry (the
 test definition and the running review session), so the test shows after one event.
@@ -17,10 +17,10 @@ from sqlmodel import Session
 
 from portal.domain.taking import access as test_access
 from portal.domain.accounts import CurrentUser
-from portal.services.taking import steps as test_taking
-from portal.services.taking import loading as test_loading
+from portal.services.taking import steps
+from portal.services.taking import loading
 from portal.services.taking import review_sessions
-from portal.services.taking import definitions as test_definitions
+from portal.services.taking import definitions
 from portal.services.errors import ServiceError
 from portal.services.flags import user_and_flags
 from portal.services.sessions import resolve_user
@@ -42,7 +42,7 @@ def open_test(*, session: Session, token: str | None, test_id: Any, respondent_p
     if account_id is not None and restart and isinstance(test_id, int):
         review_sessions.restart(session=session, test_id=test_id, account_id=account_id, now=now)
     # The participant's screener result is read with the test's other rows.
-    return test_loading.load_test(session=session, test_id=test_id, account_id=account_id,
+    return loading.load_test(session=session, test_id=test_id, account_id=account_id,
                                   respondent_project_id=respondent_project_id, completed=completed is True, now=now)
 
 
@@ -55,7 +55,7 @@ class PageOpen:
     flags: dict[str, bool]
     load: TestLoad | None = None
     error: ServiceError | None = None
-    entry: test_taking.Entry | None = None
+    entry: steps.Entry | None = None
     entry_error: ServiceError | None = None
 
 
@@ -63,7 +63,7 @@ def open_page(*, session: Session, token: str | None, test_id: Any, respondent_p
               restart: bool = False, completed: bool = False, enter_views: frozenset[str] = frozenset(),
               now: datetime | None = None) -> PageOpen:
     """The header's user and flags, what the page shows, and (a signed-in caller on one of `enter_views`)
-    the view's entry (test_taking.enter), read in one transaction. The session token is resolved once,
+    the view's entry (steps.enter), read in one transaction. The session token is resolved once,
     here, and that user serves the header, the access decision and the entry."""
     user, flags = user_and_flags(session=session, token=token)
     try:
@@ -78,7 +78,7 @@ def open_page(*, session: Session, token: str | None, test_id: Any, respondent_p
         # account, same test, same screener result, no respondent project id, not completed): reused.
         same = respondent_project_id is None and completed is False
         try:
-            opened.entry = test_taking.enter(session=session, token=token, test_id=load.test_id, view=load.view, now=now,
+            opened.entry = steps.enter(session=session, token=token, test_id=load.test_id, view=load.view, now=now,
                                              user=user, decided=load if same else None)
         except ServiceError as error:
             opened.entry_error = error
@@ -91,7 +91,7 @@ class FirstView:
     the test's `view` (its kind's screen) at its welcome, from its definition."""
 
     view: str
-    definition: test_definitions.TestDefinition
+    definition: definitions.TestDefinition
 
 
 def first_view(*, session: Session, token: str | None, test_id: Any, completed: bool = False,
@@ -109,4 +109,4 @@ def first_view(*, session: Session, token: str | None, test_id: Any, completed: 
         return None
     if load.state != test_access.OK or load.view not in views or load.session_id is not None:
         return None
-    return FirstView(view=load.view, definition=test_taking.definition(session=session, test_id=load.test_id))
+    return FirstView(view=load.view, definition=steps.definition(session=session, test_id=load.test_id))

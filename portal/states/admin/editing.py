@@ -11,7 +11,7 @@ from portal import db
 from portal.domain.ids import whole_number
 from portal.domain.staff.editing import FORM_FIELDS, STATUS_LABELS, check_form
 from portal.services.admin import editing as service
-from portal.services.admin import definition_files as test_files
+from portal.services.admin import definition_files
 from portal.states.admin.guard import caller_id, staff_load
 from portal.states.browser import toast
 from portal.states.tab_owner import TabOwned
@@ -103,5 +103,5 @@ class TestEditState(TabOwned, rx.State):
 
     @rx.event
     async def export(self):
-        name, text = await db.run(test_files.export_test, actor_id=await caller_id(self), test_id=self.test_id)
+        name, text = await db.run(definition_files.export_test, actor_id=await caller_id(self), test_id=self.test_id)
         return rx.download(data=text.encode("utf-8"), filename=name, mime_type="application/json;charset=utf-8")

@@ -12,7 +12,7 @@ from portal.domain.ids import whole_number
 from portal.domain import upload_limits
 from portal.domain.staff import incentives, roles
 from portal.services.admin import invites as invite_service
-from portal.services.admin import definition_files as test_files
+from portal.services.admin import definition_files
 from portal.services.admin import tests as service
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery
@@ -47,7 +47,7 @@ class AdminTestsState(DataTableState, rx.State):
     @rx.event
     def import_rejected(self):
         """The browser refused the dropped file before sending it (over the size limit, or not a JSON file)."""
-        self.import_outcome, self.import_message, self.import_problems, self.imported_id = "refused", test_files.NOT_TAKEN, [], ""
+        self.import_outcome, self.import_message, self.import_problems, self.imported_id = "refused", definition_files.NOT_TAKEN, [], ""
 
     @rx.event
     def close_import(self):
@@ -59,9 +59,9 @@ class AdminTestsState(DataTableState, rx.State):
         actor = await caller_id(self)
         # A raw event can send anything in place of the uploaded files: only a real upload is read.
         upload = files[0] if isinstance(files, list) and files and isinstance(files[0], rx.UploadFile) else None
-        data = await upload.read(test_files.MAX_FILE_BYTES + 1) if upload is not None else b""
+        data = await upload.read(definition_files.MAX_FILE_BYTES + 1) if upload is not None else b""
         try:
-            result = await db.run(test_files.import_file, actor_id=actor, data=data)
+            result = await db.run(definition_files.import_file, actor_id=actor, data=data)
         except ServiceError as refused:
             # An upload is answered over HTTP (Reflex's /_upload), not through the event handler's
             # exception hook: the refusal is shown here, in the dialog.
@@ -75,7 +75,7 @@ class AdminTestsState(DataTableState, rx.State):
     @rx.event
     async def export(self, test_id: Any):
         """Download the test's JSON definition."""
-        name, text = await db.run(test_files.export_test, actor_id=await caller_id(self), test_id=test_id)
+        name, text = await db.run(definition_files.export_test, actor_id=await caller_id(self), test_id=test_id)
         return rx.download(data=text.encode("utf-8"), filename=name, mime_type="application/json;charset=utf-8")
 
 

@@ -22,7 +22,7 @@ from portal import db
 from portal.domain import geography
 from portal.domain.taking import worker_details
 from portal.services.taking import workers
-from portal.services.taking import steps as test_taking
+from portal.services.taking import steps
 from portal.states.browser import run_script, toast
 from portal.states.taking.timed_session import END
 
@@ -148,7 +148,7 @@ class WorkerDetailsStep(rx.State, mixin=True):
         errors = self._detail_errors()
         self.detail_errors = errors
         if errors:
-            yield toast("error", test_taking.MSG_DETAILS)
+            yield toast("error", steps.MSG_DETAILS)
             return
         async for update in self._send_shown():
             yield update
