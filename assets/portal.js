@@ -205,15 +205,12 @@
 })();
 
 // A test in progress, of any kind (portal/states/taking/timed_session.py): answers kept in local storage
-// under the kind's key ('{testId}-survey-answers', '{testId}-answers'; each keystroke too), the
+// under the kind's key (named by the server: '{testId}-survey-answers', '{testId}-answers'; each keystroke too), the
 // countdown drawn from the server deadline, and the browser's reports (timer thresholds, tab
 // focus, other tabs' saves, pastes, how far a screenshot was scrolled) sent through the hidden
-// #survey-bridge input. The server checks every report against its own clock.
+// #taking-bridge input. The server checks every report against its own clock.
 (function () {
   const POLL_MS = 300000;
-  // Every local key of a test, for clearing it (survey, highlight, preference; spec section 3).
-  const keysOf = (testId) => [`${testId}-survey-answers`, `${testId}-answers`, `${testId}-preference-answer`];
-  const AREAS_KEY = "highlight-areas-answers";
   const fired = {};
   let clockOffset = 0;
   let lastClock = null;
@@ -231,7 +228,7 @@
     return el ? Number(el.dataset.testId) : null;
   }
   function send(message) {
-    const el = document.getElementById("survey-bridge");
+    const el = document.getElementById("taking-bridge");
     if (!el) return;
     nonce += 1;
     const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
@@ -338,14 +335,14 @@
   // marked data-chosen="false" (a concept not chosen yet) is the answer.
   ["change", "input", "click"].forEach((type) => document.addEventListener(type, (event) => {
     const el = event.target;
-    if (!el || !timerEl() || el.id === "survey-bridge" || !el.closest || el.type === "hidden") return;
+    if (!el || !timerEl() || el.id === "taking-bridge" || !el.closest || el.type === "hidden") return;
     if (type === "click" && !el.closest("[data-chosen='false']")) return;
     if (el.closest("#survey-question, #highlight-questions, [data-answers]") || (el.dataset && el.dataset.answerKey)) {
       if (!awaitingSince) awaitingSince = Date.now();
     }
   }, true));
 
-  window.portalSurvey = {
+  window.portalTaking = {
     read(key) { return readRaw(key); },
     // On entering a running session: this browser's copy goes to the server (the bridge's 'restore')
     // only when it belongs to that session and is newer than the server's draft (or holds unsent
@@ -361,7 +358,7 @@
       if (!local || local.sessionId !== sessionId) return;
       if (!(local.dirty || (Number.isInteger(local.rev) && local.rev > rev))) return;
       const go = (tries) => {
-        if (document.getElementById("survey-bridge")) send({ kind: "restore", testId, value: raw });
+        if (document.getElementById("taking-bridge")) send({ kind: "restore", testId, value: raw });
         else if (tries > 0) setTimeout(() => go(tries - 1), 25);
       };
       go(400);
@@ -418,18 +415,22 @@
     },
     // The pending answers (for 'Continue', which applies those the server lacks).
     pendingAnswers(key) { return JSON.stringify(pendingOf(readStored(key))); },
-    // A highlight test's place (block, area, question) under 'highlight-areas-answers', by test id.
-    savePlace(testId, place) {
+    // A test's place (a highlight test's block, area, question) under `key`, by test id.
+    savePlace(key, testId, place) {
       let all = {};
-      try { all = JSON.parse(readRaw(AREAS_KEY) || "{}") || {}; } catch (e) { all = {}; }
+      try { all = JSON.parse(readRaw(key) || "{}") || {}; } catch (e) { all = {}; }
       all[testId] = place;
-      writeRaw(AREAS_KEY, JSON.stringify(all));
+      writeRaw(key, JSON.stringify(all));
     },
-    clear(testId) {
+    // Everything this browser keeps of a test; the server names the keys (its kinds registry):
+    // {answers: ['{testId}-survey-answers', ...], places: ['highlight-areas-answers', ...]}.
+    clear(testId, keys) {
       try {
-        keysOf(testId).forEach((key) => window.localStorage.removeItem(key));
-        const all = JSON.parse(readRaw(AREAS_KEY) || "{}") || {};
-        if (all[testId] !== undefined) { delete all[testId]; writeRaw(AREAS_KEY, JSON.stringify(all)); }
+        ((keys && keys.answers) || []).forEach((key) => window.localStorage.removeItem(key));
+        ((keys && keys.places) || []).forEach((key) => {
+          const all = JSON.parse(readRaw(key) || "{}") || {};
+          if (all[testId] !== undefined) { delete all[testId]; writeRaw(key, JSON.stringify(all)); }
+        });
       } catch (e) { console.warn(e); }
     },
     // The screenshot pane scrolls to a highlighted area, 50 px above it (spec section 9).
@@ -443,8 +444,8 @@
       // A stacked (narrow) view scrolls the page instead of the pane.
       window.scrollTo({ top: Math.max(0, area.getBoundingClientRect().top + window.scrollY - offset), behavior: "smooth" });
     },
-    completed(testId) {
-      this.clear(testId);
+    completed(testId, keys) {
+      this.clear(testId, keys);
       try {
         const done = JSON.parse(window.localStorage.getItem("completedTests") || "[]");
         if (Array.isArray(done) && !done.includes(testId)) done.push(testId);
@@ -592,7 +593,7 @@
     return el ? Number(el.dataset.testId) : null;
   }
   function guarded() {
-    const remaining = window.portalSurvey.remainingMs();
+    const remaining = window.portalTaking.remainingMs();
     return (remaining !== null && remaining > 0) || guardedTestId() !== null;
   }
   window.addEventListener("beforeunload", (event) => {

@@ -174,11 +174,11 @@ class FlowError(RuntimeError):
 
 
 def portal_survey_calls(code: str) -> list[tuple[str, list[Any]]]:
-    """The window.portalSurvey.<name>(...) call in an `rx.call_script` code (`portal_call` writes the
+    """The window.portalTaking.<name>(...) call in an `rx.call_script` code (`portal_call` writes the
     call twice, for before and after /portal.js has loaded: the first is read), with its JSON arguments."""
     if code.startswith('"'):
         code = json.loads(code)
-    marker = "window.portalSurvey."
+    marker = "window.portalTaking."
     at = code.find(marker)
     if at < 0:
         return []
@@ -194,7 +194,7 @@ def portal_survey_calls(code: str) -> list[tuple[str, list[Any]]]:
 
 @dataclass
 class SavedAnswers:
-    """What window.portalSurvey keeps of the answers (assets/portal.js, issue 18 item 3): the changes a
+    """What window.portalTaking keeps of the answers (assets/portal.js, issue 18 item 3): the changes a
     reply handed over stay pending ({key: {answer, seq}}) until a later reply or a confirmation shows
     the stored state holds them; `kept` is each confirmed answer's value: the acknowledgement."""
 

@@ -39,7 +39,7 @@ def has_areas(product_type: str) -> bool:
 def area_screenshot(product_type: str, screenshot_url: str | None, pricing_screenshot_url: str | None) -> str:
     """The screenshot the areas are drawn on: a pricing test's pricing page, else the page under test
     (as the participant's split view shows it)."""
-    if kinds.kind_of(product_type).name == "pricing":
+    if kinds.kind_of(product_type).home_page:
         return pricing_screenshot_url or ""
     return screenshot_url or ""
 

@@ -6,9 +6,7 @@ import reflex as rx
 
 from portal.components.layout import main_layout, ready_marker
 from portal.components.taking.screener import screener_view
-from portal.components.taking.highlight import highlight_view
-from portal.components.taking.preference import preference_view
-from portal.components.taking.survey import survey_view
+from portal.components.taking.screens import screens
 from portal.domain.messages import PAGE_NOT_FOUND
 from portal.states.auth import SessionState
 from portal.states.taking.rate import RateState
@@ -80,9 +78,8 @@ def rate_page() -> rx.Component:
             ("thank-you", _completed(respondent=False)),
             ("respondent-thank-you", _completed(respondent=True)),
             ("screener", screener_view()),
-            ("survey", survey_view(signed_in=SessionState.signed_in, referral=SessionState.referral_enabled)),
-            ("highlight", highlight_view(signed_in=SessionState.signed_in, referral=SessionState.referral_enabled)),
-            ("preference", preference_view(signed_in=SessionState.signed_in, referral=SessionState.referral_enabled)),
+            *[(s.view, s.component(signed_in=SessionState.signed_in, referral=SessionState.referral_enabled))
+              for s in screens()],
             rx.center(rx.spinner(size="3"), padding="64px", id="rate-loading"),
         ), key=RateState.loads.to_string(), width="100%"),
         private=False,

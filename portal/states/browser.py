@@ -26,7 +26,7 @@ def _once_loaded(code: str) -> str:
 
 
 def portal_call(code: str, callback: Any = None):
-    """`rx.call_script` for a call into /portal.js (`window.portalSurvey.read(...)`) from an event handler:
+    """`rx.call_script` for a call into /portal.js (`window.portalTaking.read(...)`) from an event handler:
     an event's script can reach a freshly opened page before the script has loaded, so the call waits
     for it."""
     if callback is not None:

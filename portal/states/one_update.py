@@ -3,7 +3,7 @@
 Reflex 0.10 (`base_state_processor.chain_updates`, run after a handler returns or yields) sends the
 changed vars and then the handler's browser events (scripts, toasts, redirects) as two Socket.IO
 messages. Most of the portal's events return a browser event: every answer returns the local-storage
-reply (window.portalSurvey.reply), every Continue its address and the reply. Each message costs its own
+reply (window.portalTaking.reply), every Continue its address and the reply. Each message costs its own
 JSON encoding, its own packet queued to the websocket writer, its own trip through the server's send
 path and a loop tick: an answer event paid for two.
 

@@ -197,7 +197,7 @@ def test_a_reload_resumes_at_the_same_question_with_the_typed_text(page: Page, a
 
 
 def test_a_reload_whose_portal_script_arrives_late_still_restores_the_typed_text(page: Page, app_server, db, leave_warnings):
-    """The page's first events call window.portalSurvey before a slow /portal.js has run: they wait
+    """The page's first events call window.portalTaking before a slow /portal.js has run: they wait
     for it (no browser exception; the suite fails on any console error) and the local copy returns."""
     test, account = begin(page, app_server, db)
     option(page, "I am not involved")

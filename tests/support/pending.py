@@ -36,7 +36,7 @@ def run(coro) -> Any:
 
 
 def calls(events: Any, name: str) -> list[list[Any]]:
-    """The arguments of each window.portalSurvey.<name>(...) call among the events (portal_call is
+    """The arguments of each window.portalTaking.<name>(...) call among the events (portal_call is
     recorded as ("portal_call", code) by `record_portal_calls`)."""
     events = events if isinstance(events, list) else [events]
     found = []
@@ -45,7 +45,7 @@ def calls(events: Any, name: str) -> list[list[Any]]:
         if not (isinstance(event, tuple) and event[0] == "portal_call"):
             continue
         code = event[1]
-        prefix = f"window.portalSurvey.{name}("
+        prefix = f"window.portalTaking.{name}("
         if not code.startswith(prefix):
             continue
         rest, args = code[len(prefix):-1], []
@@ -58,7 +58,7 @@ def calls(events: Any, name: str) -> list[list[Any]]:
 
 
 def replied_pending(events: Any) -> dict[str, Any]:
-    """The pending answers a reply hands the browser (window.portalSurvey.reply(key, copy, pending))."""
+    """The pending answers a reply hands the browser (window.portalTaking.reply(key, copy, pending))."""
     (found,) = calls(events, "reply")
     return found[2]
 

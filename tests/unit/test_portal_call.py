@@ -18,7 +18,7 @@ def _sent(spec) -> tuple[str, dict]:
 
 
 def test_portal_call_sends_what_call_script_sends():
-    code = 'window.portalSurvey.reply("7-survey-answers", {"a": "x \\" y"}, {})'
+    code = 'window.portalTaking.reply("7-survey-answers", {"a": "x \\" y"}, {})'
     spec = portal_call(code)
     expected = rx.call_script(f"(window.portalJsLoaded ? ({code}) : {_WHEN_LOADED}.then(() => ({code})))")
     assert _sent(spec) == _sent(expected)
@@ -27,7 +27,7 @@ def test_portal_call_sends_what_call_script_sends():
 def test_portal_call_with_a_callback_still_goes_through_call_script():
     from portal.states.taking.survey import SurveyState
 
-    spec = portal_call("window.portalSurvey.who(7)", callback=SurveyState.enter_public)
+    spec = portal_call("window.portalTaking.who(7)", callback=SurveyState.enter_public)
     assert _sent(spec)[0] == "_call_script"
     assert "enter_public" in str(_sent(spec)[1]["callback"])
 

@@ -19,6 +19,7 @@ from portal.components.taking.worker_details_step import end_step
 from portal.domain.taking import survey_view as view
 from portal.domain.taking.kinds import highlight as rules
 from portal.states.taking.highlight import FORM_CRASHED, HOME, INTRO, PRECHECK, QUESTIONS, HighlightState as S
+from portal.components.taking.screens import screen
 
 _CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
 _WIDE = {"width": "100%", "maxWidth": "1280px", "margin": "0 auto"}
@@ -88,7 +89,7 @@ def _screenshot(src: rx.Var, page: rx.Var | str, alt: rx.Var) -> rx.Component:
 
 
 def precheck() -> rx.Component:
-    home = S.is_pricing & (S.stage == HOME)
+    home = S.has_home_page & (S.stage == HOME)
     return rx.vstack(
         rx.card(
             rx.vstack(
@@ -198,6 +199,7 @@ def split_view() -> rx.Component:
     )
 
 
+@screen(S)
 def highlight_view(*, signed_in: rx.Var[bool], referral: rx.Var[bool], starts_itself: bool = False) -> rx.Component:
     """`starts_itself`: the view enters the test when mounted (the staff preview); on the rating page
     the page's load event has entered it already."""

@@ -18,6 +18,7 @@ from portal.components.taking.worker_details_step import end_step
 from portal.domain.taking.kinds import preference as rules
 from portal.domain.taking.survey_answers import LIMITED_HINT
 from portal.states.taking.preference import ANSWER, CHOOSE, WELCOME, PreferenceState as S
+from portal.components.taking.screens import screen
 
 _CARD = {"width": "100%", "maxWidth": "960px", "margin": "0 auto"}
 _FONT = {"small": "14px", "medium": "18px", "large": "24px"}
@@ -184,6 +185,7 @@ def _summary() -> rx.Component:
     )
 
 
+@screen(S)
 def preference_view(*, signed_in: rx.Var[bool], referral: rx.Var[bool], starts_itself: bool = False) -> rx.Component:
     """`starts_itself`: the view enters the test when mounted (the staff preview); on the rating page
     the page's load event has entered it already."""

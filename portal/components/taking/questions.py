@@ -1,7 +1,7 @@
 """One question of any type (spec section 5), shown for a kind's state with the QuestionFlow mixin.
 
 Every input is labelled and keyboard operable (native radios, checkboxes, buttons and text boxes).
-Text answers are sent 400 ms after typing stops; window.portalSurvey keeps each keystroke in local
+Text answers are sent 400 ms after typing stops; window.portalTaking keeps each keystroke in local
 storage meanwhile (data-answer-key, data-store-key), and reports pastes.
 """
 

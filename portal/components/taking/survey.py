@@ -14,6 +14,7 @@ from portal.components.taking.timed_session import bridge, timeout_modal, timer
 from portal.components.taking.worker_details_step import end_step
 from portal.domain.taking import survey_view as view
 from portal.states.taking.survey import SurveyState
+from portal.components.taking.screens import screen
 
 _CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
 
@@ -65,6 +66,7 @@ def question() -> rx.Component:
     )
 
 
+@screen(SurveyState)
 def survey_view(*, signed_in: rx.Var[bool], referral: rx.Var[bool], starts_itself: bool = False) -> rx.Component:
     """`starts_itself`: the view enters the test when mounted (the staff preview); on the rating page
     the page's load event has entered it already."""

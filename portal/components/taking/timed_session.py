@@ -1,7 +1,7 @@
 """The timed session's pieces every kind shows: the countdown, the browser bridge, the timeout modal.
 
 Each takes the kind's state class (one with the TimedSession mixin). The countdown is drawn each
-second by window.portalSurvey (assets/portal.js) from the server deadline.
+second by window.portalTaking (assets/portal.js) from the server deadline.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from portal.domain.taking import access
 
 def save_status() -> rx.Component:
     """'Saving…' while an answer waits for the server's confirmation longer than usual, then 'All
-    answers saved' (written by window.portalSurvey; empty while saves are quick)."""
+    answers saved' (written by window.portalTaking; empty while saves are quick)."""
     return rx.el.span(id="survey-save-status", role="status", aria_live="polite", class_name="survey-save-status",
                       style={"fontSize": "var(--font-size-2)", "color": "var(--gray-11)", "marginRight": "12px", "alignSelf": "center"})
 
 
 def timer(S) -> rx.Component:
-    """The save status and the countdown, drawn each second by window.portalSurvey from the server deadline."""
+    """The save status and the countdown, drawn each second by window.portalTaking from the server deadline."""
     return rx.fragment(save_status(), _countdown(S))
 
 
@@ -44,9 +44,9 @@ def _countdown(S) -> rx.Component:
 
 
 def bridge(S) -> rx.Component:
-    """Where window.portalSurvey reports timer thresholds, tab focus, other tabs' saves and pastes."""
+    """Where window.portalTaking reports timer thresholds, tab focus, other tabs' saves and pastes."""
     return rx.el.input(
-        id="survey-bridge", type="text", aria_hidden="true", tab_index=-1,
+        id="taking-bridge", type="text", aria_hidden="true", tab_index=-1,
         style={"display": "none"}, on_change=S.bridge,
     )
 

@@ -305,12 +305,12 @@ def next_view(
         return View(RESPONDENT_THANK_YOU if respondent_project_id else THANK_YOU)
     if has_screener and not screener_passed:
         return View(SCREENER)
-    view = kinds.kind_of(product_type).view
-    if view == VIDEO_REDIRECT:
+    kind = kinds.kind_of(product_type)
+    if kind.hands_off:
         if not video_recorder_url:
             raise ValueError("a video test needs a recorder URL")
-        return View(VIDEO_REDIRECT, video_redirect_url(video_recorder_url, email, first_name))
-    return View(view)
+        return View(kind.view, video_redirect_url(video_recorder_url, email, first_name))
+    return View(kind.view)
 
 
 # --- session timer ---------------------------------------------------------------------------

@@ -11,16 +11,13 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 from portal.domain.reference_data import SENIORITY_KEYS
+from portal.domain.taking import kinds
 from portal.domain.taking.access import (
-    HIGHLIGHT_VIEW,
     INVITE_ONLY_PANELS,
     NOT_INVITED,
     OK,
-    PREFERENCE_VIEW,
     SCREENER,
     SIGN_IN,
-    SURVEY_VIEW,
-    VIDEO_REDIRECT,
     SESSION_ACTIVE,
     SESSION_EXPIRED_STATE,
     SESSION_NONE,
@@ -94,7 +91,9 @@ def is_qualification_based(*, panel: str, has_qualifications: bool) -> bool:
     return panel == "custom" or has_qualifications
 
 
-TAKING_VIEWS = frozenset({SCREENER, SURVEY_VIEW, PREFERENCE_VIEW, HIGHLIGHT_VIEW, VIDEO_REDIRECT})
+def taking_views() -> frozenset[str]:
+    """The views of taking a test: the screener and every kind's (the kinds registry)."""
+    return frozenset({SCREENER, *(k.view for k in kinds.KINDS.values())})
 
 
 def signed_out_view(*, view: str | None, panel: str, has_public_qualifications: bool) -> tuple[str, str | None]:
@@ -103,7 +102,7 @@ def signed_out_view(*, view: str | None, panel: str, has_public_qualifications: 
     Only tests with public qualifications are taken without signing in: a respondent of the
     external service (external panel) who holds no invite the portal can check is not invited;
     anyone else signs in first (docs/decisions.md, "Public respondents")."""
-    if view not in TAKING_VIEWS or has_public_qualifications:
+    if view not in taking_views() or has_public_qualifications:
         return OK, view
     if panel in INVITE_ONLY_PANELS:
         return NOT_INVITED, None

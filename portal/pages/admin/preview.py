@@ -12,29 +12,17 @@ import reflex as rx
 
 from portal.components.admin_pages import staff_page
 from portal.components.admin_test import test_base_path
-from portal.components.taking.highlight import highlight_view
 from portal.components.layout import footer, ready_marker
-from portal.components.taking.preference import preference_view
-from portal.components.taking.survey import survey_view
-from portal.domain.taking import kinds
+from portal.components.taking.screens import screens
 from portal.domain.taking.access import TIME_UP
 from portal.pages.not_found import not_found_page
 from portal.states.admin.guard import StaffState
 from portal.states.admin.preview import NOT_FOUND, NOT_TAKEN, UNAVAILABLE
 from portal.states.admin.preview import PreviewState as P
-from portal.states.taking.highlight import HighlightState
-from portal.states.taking.preference import PreferenceState
-from portal.states.taking.survey import SurveyState
 from portal.states.taking.timed_session import EXPIRED, THANK_YOU
 
 NOTHING_STORED = "You see this test as a participant would. Nothing you answer is stored."
 _CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
-# The screen of each kind (the rating page's own views), by the kind's view name.
-VIEWS = (
-    (kinds.SURVEY_VIEW, SurveyState, survey_view),
-    (kinds.HIGHLIGHT_VIEW, HighlightState, highlight_view),
-    (kinds.PREFERENCE_VIEW, PreferenceState, preference_view),
-)
 
 
 def _bar() -> rx.Component:
@@ -103,7 +91,7 @@ def preview_page() -> rx.Component:
     body = rx.box(
         rx.match(
             P.view,
-            *[(name, _kind(S, view)) for name, S, view in VIEWS],
+            *[(s.view, _kind(s.state, s.component)) for s in screens()],
             (UNAVAILABLE, _message(NOT_TAKEN, "preview-unavailable")),
             (NOT_FOUND, _message("This test does not exist.", "preview-not-found")),
             rx.center(rx.spinner(size="3"), padding="64px", aria_label="Loading"),

@@ -3,7 +3,7 @@ where its session, draft and submission go.
 
 - `ServerCore`: a participant (or public respondent) taking the test. The review session, the
   draft and the one submission are on the server (services/test_taking, draft_writer), and the
-  browser keeps a local copy of the answers (window.portalSurvey).
+  browser keeps a local copy of the answers (window.portalTaking).
 - `PreviewCore`: staff previewing the test at /admin/tests/{id}/preview. The same calls go to
   services/admin/preview.py, which checks the caller is staff on every call and validates the
   submission with the same rules; the run (deadline, extension, draft) is kept in the tab's state

@@ -24,6 +24,7 @@ from portal.domain.taking.survey_answers import SUMMARY
 from portal.services.error_reporting import report_browser_error
 from portal.services.taking.definitions import TestDefinition
 from portal.states.browser import portal_call, run_script, toast
+from portal.states.taking import local_copy
 from portal.states.taking.question_flow import QuestionFlow
 from portal.states.taking.timed_session import END, THANK_YOU, TimedSession, json_text
 from portal.states.taking.worker_details_step import WorkerDetailsStep
@@ -35,11 +36,10 @@ FORM_CRASHED = "Something went wrong with the form."
 
 class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     VIEW: ClassVar[str] = kinds.HIGHLIGHT_VIEW
-    STORE_SUFFIX: ClassVar[str] = "-answers"
     IN_PROGRESS: ClassVar[frozenset[str]] = frozenset({PRECHECK, QUESTIONS, END})
 
     title: str = ""
-    is_pricing: bool = False
+    has_home_page: bool = False
     page_url: str = ""
     screenshot: str = ""
     home_screenshot: str = ""
@@ -65,6 +65,7 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     crashed: bool = False
 
     _frame_seen: bool = False
+    _place_key: str = ""
     _instructions_seen: bool = False
     _signals: dict[str, Any] = {}
     _since: float = 0.0
@@ -73,9 +74,11 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     def _show_kind(self, definition: TestDefinition) -> None:
         content = definition.content
         self.title = rules.intro_title(definition.product_type)
-        self.is_pricing = definition.kind == "pricing"
-        self.page_url = definition.pricing_url if self.is_pricing else definition.url
-        self.screenshot = definition.pricing_screenshot_url if self.is_pricing else definition.screenshot_url
+        kind = definition.kind_record
+        self._place_key = kind.place_key
+        self.has_home_page = kind.home_page
+        self.page_url = definition.pricing_url if kind.home_page else definition.url
+        self.screenshot = definition.pricing_screenshot_url if kind.home_page else definition.screenshot_url
         self.home_screenshot = definition.screenshot_url
         modal = rules.instructions(definition.panel, definition.welcome_modal)
         self.instructions_title, self.instructions_body, self.instructions_button = modal["title"], modal["body"], modal["button"]
@@ -97,7 +100,7 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         self.index = index if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < total else 0
         step = position.get("step")
         self.phase = QUESTIONS if step in (QUESTIONS, END) else PRECHECK
-        self.stage = PAGE if position.get("stage") == PAGE or not self.is_pricing else HOME
+        self.stage = PAGE if position.get("stage") == PAGE or not self.has_home_page else HOME
         self.read_confirmed = position.get("confirmed") is True and self.phase == PRECHECK
         self._frame_seen = position.get("frameSeen") is True
         self._instructions_seen = position.get("instructionsSeen") is True
@@ -147,7 +150,7 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         events = await TimedSession._save(self, changed)
         if self.phase in (QUESTIONS, END) and self._session_id and self.store_key:  # a local copy is kept
             place = {"step": self.phase, "index": self.index, "area": self.current_area}
-            events.append(portal_call(f"window.portalSurvey.savePlace({self.test_id}, {json_text(place)})"))
+            events.append(local_copy.save_place(self._place_key, self.test_id, place))
         return events
 
     # --- the question flow's hooks -------------------------------------------------------------
@@ -246,7 +249,7 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     def _scroll_area(self) -> list:
         if self.current_area < 0:
             return []
-        return [portal_call(f"window.portalSurvey.scrollToArea({self.current_area}, {rules.SCROLL_OFFSET_PX})")]
+        return [portal_call(f"window.portalTaking.scrollToArea({self.current_area}, {rules.SCROLL_OFFSET_PX})")]
 
     async def _move(self, definition: TestDefinition, index: int) -> list:
         before = self.current_area

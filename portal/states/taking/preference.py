@@ -35,7 +35,6 @@ CHOICE, REASON = rules.CHOICE, rules.REASON
 
 class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
     VIEW: ClassVar[str] = kinds.PREFERENCE_VIEW
-    STORE_SUFFIX: ClassVar[str] = "-preference-answer"
     IN_PROGRESS: ClassVar[frozenset[str]] = frozenset({CHOOSE, ANSWER, END})
     FAILED_MESSAGE: ClassVar[str] = rules.FAILED
 

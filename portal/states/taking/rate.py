@@ -23,15 +23,13 @@ from portal.states.auth import SessionState, session_token, sign_in_url_for
 from portal.states.auth_cookie import cookies_of
 from portal.states.tab_owner import TabOwned, owned_state
 from portal.states.route_params import route_arg
-from portal.states.browser import portal_call
+from portal.states.taking import local_copy
+from portal.states.taking.views import view_states
 
 log = logging.getLogger(__name__)
 
 RESPONDENT_PARAM = "respondent_project_id"
 NOT_AVAILABLE = "This kind of test cannot be taken in the portal yet. Please check back soon."
-# The views taken in the portal: the page shows the view's own component, which starts itself.
-TAKING_VIEWS = frozenset({test_access.SCREENER, test_access.SURVEY_VIEW, test_access.HIGHLIGHT_VIEW,
-                          test_access.PREFERENCE_VIEW})
 # Completed freemium tests lead to joining for free: the sign-up page.
 FREE_JOIN_PATH = "/sign-up"
 
@@ -96,17 +94,18 @@ class RateState(TabOwned, rx.State):
         if load.view == test_access.SIGN_IN:
             self.status = "sign-in"
             return [*events, rx.redirect(sign_in_url_for(self), replace=True)]
-        if load.view == test_access.VIDEO_REDIRECT and load.redirect_url:
+        if load.redirect_url:  # a kind that hands the participant off (the video recorder)
             self.status = "redirect"
             return [*events, rx.redirect(load.redirect_url)]
-        if load.view in TAKING_VIEWS:
+        states = view_states()
+        if load.view == test_access.SCREENER or load.view in states:
+            # The page shows the view's own component.
             self.status = load.view
             if test_access.RESTART_PARAM in query:
-                events.append(portal_call(f"window.portalSurvey.clear({load.test_id})"))
-            kind = view_states().get(load.view)
-            if kind is None:  # the screener starts itself when shown
+                events.append(local_copy.clear(load.test_id))
+            if load.view not in states:  # the screener starts itself when shown
                 return events
-            view = await owned_state(self, kind)
+            view = await owned_state(self, states[load.view])
             if opened.entry is not None or opened.entry_error is not None:
                 entered = view._enter_opened(load.test_id, opened.entry, opened.entry_error)
             else:  # a visitor without an account: the browser names its respondent id first
@@ -142,13 +141,3 @@ def _as_list(events) -> list:
     if events is None:
         return []
     return list(events) if isinstance(events, (list, tuple)) else [events]
-
-
-def view_states() -> dict[str, type[rx.State]]:
-    """The states of the views the page enters itself in its load (the screener starts itself)."""
-    from portal.states.taking.highlight import HighlightState
-    from portal.states.taking.preference import PreferenceState
-    from portal.states.taking.survey import SurveyState
-
-    return {test_access.SURVEY_VIEW: SurveyState, test_access.HIGHLIGHT_VIEW: HighlightState,
-            test_access.PREFERENCE_VIEW: PreferenceState}

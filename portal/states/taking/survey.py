@@ -27,7 +27,6 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     """One participant's survey run. Answers are keyed by question key (the server draft's format)."""
 
     VIEW: ClassVar[str] = kinds.SURVEY_VIEW
-    STORE_SUFFIX: ClassVar[str] = "-survey-answers"
     IN_PROGRESS: ClassVar[frozenset[str]] = frozenset({view.QUESTIONS, END})
 
     title: str = ""

@@ -8,7 +8,7 @@ portal/services/taking/steps (the participant's own review session, found from t
 checked by the access decision of the test's kind), or, for staff previewing the test, to the
 preview's services (portal/services/admin/preview.py: nothing stored): one seam, the core chosen by
 `_core()` (portal/states/taking/core.py). Nothing is lost: every change is queued for
-the server draft (draft_writer) and written to local storage at once (window.portalSurvey in
+the server draft (draft_writer) and written to local storage at once (window.portalTaking in
 assets/portal.js, which also keeps each keystroke and tells the other tabs). The countdown is
 drawn in the browser from the server deadline; the browser reports its thresholds through one
 hidden bridge input and the server checks them against its own clock.
@@ -49,6 +49,7 @@ from portal.services.taking.definitions import TestDefinition, cached_definition
 from portal.services.taking.steps import SignedOutError
 from portal.states.auth import session_token, sign_in_url_for
 from portal.states.browser import portal_call, run_script, toast
+from portal.states.taking import local_copy
 from portal.states.tab_owner import TabOwned
 from portal.states.taking.core import PREVIEW_ROUTE, PreviewCore, ServerCore
 from portal.states.route_params import route_arg, route_pattern
@@ -78,12 +79,11 @@ def json_text(value: Any) -> str:
 
 
 class TimedSession(TabOwned, mixin=True):
-    """The shared core of taking a test. Hooks for the kind's state: STORE_SUFFIX, IN_PROGRESS,
+    """The shared core of taking a test. Hooks for the kind's state: VIEW, IN_PROGRESS,
     _show_kind, _fresh, _restore_kind, _kind_position, _url_step, _payload, _signals_out,
     _answer_errors, _refresh, _paste and _report."""
 
-    # The local-storage key is '{testId}' + STORE_SUFFIX; the phases in which the time runs.
-    STORE_SUFFIX: ClassVar[str] = "-answers"
+    # The phases in which the time runs (the local-storage key is the kind's, kinds.Kind.store_suffix).
     # The screen of this state's kind (portal/domain/taking/kinds): every step asks access for it.
     VIEW: ClassVar[str] = ""
     # What a failed submission says (the spec's text for the kind).
@@ -191,7 +191,7 @@ class TimedSession(TabOwned, mixin=True):
         self._key = respondent_key(who.account_id) if who.account_id is not None else str(who.respondent)
         self._seed = f"{who.account_id or who.respondent}:{definition.test_id}"
         core = self._core()
-        self.store_key = f"{definition.test_id}{self.STORE_SUFFIX}" if core.local_copy else ""
+        self.store_key = f"{definition.test_id}{definition.kind_record.store_suffix}" if core.local_copy else ""
         self.personal_fields = list(core.personal_fields(definition, who))
         self.thank_action = worker_details.thank_you_action(panel=definition.panel,
                                                             qualification_based=definition.qualification_based)
@@ -280,7 +280,7 @@ class TimedSession(TabOwned, mixin=True):
         answers = self._browser_answers()
         payload = {**self._position(), "answers": answers, "sessionId": self._session_id}
         pending = {k: {"answer": self._pending_answer(k), "seq": seq} for k, seq in (changed or {}).items() if k in answers}
-        return [portal_call(f"window.portalSurvey.reply({json_text(self.store_key)}, {json_text(payload)}, "
+        return [portal_call(f"window.portalTaking.reply({json_text(self.store_key)}, {json_text(payload)}, "
                             f"{json_text(pending)})")]
 
     def _url_script(self) -> rx.event.EventSpec:
@@ -316,7 +316,7 @@ class TimedSession(TabOwned, mixin=True):
     def _clear_local(self) -> rx.event.EventSpec:
         if not self.store_key:
             return rx.noop()
-        return portal_call(f"window.portalSurvey.clear({self.test_id})")
+        return local_copy.clear(self.test_id)
 
     async def _time_up(self) -> list:
         """The deadline this tab knows has passed: unless the server's session runs on (extended in
@@ -357,7 +357,7 @@ class TimedSession(TabOwned, mixin=True):
         if session_token(self):
             self._respondent = ""
             return await self._enter(number)
-        return portal_call(f"window.portalSurvey.who({number})", callback=type(self).enter_public)
+        return portal_call(f"window.portalTaking.who({number})", callback=type(self).enter_public)
 
     @rx.event
     async def enter(self, test_id: int):
@@ -369,7 +369,7 @@ class TimedSession(TabOwned, mixin=True):
 
     @rx.event
     async def enter_public(self, who: Any):
-        """The test for a visitor without an account: the browser's answer to window.portalSurvey.who(),
+        """The test for a visitor without an account: the browser's answer to window.portalTaking.who(),
         {"testId", "id" (its random respondent id), "project" (respondent_project_id or '')}."""
         try:
             data = json.loads(who) if isinstance(who, str) and len(who) < 1000 else None
@@ -444,7 +444,7 @@ class TimedSession(TabOwned, mixin=True):
         # With the stored state's sequence numbers: the browser's pending answers it holds are confirmed.
         offer = [json_text(self.store_key), json_text(self.test_id), json_text(self._session_id), json_text(self._rev),
                  json_text(self._seqs)]
-        return [self._url_script(), portal_call(f"window.portalSurvey.offer({', '.join(offer)})")]
+        return [self._url_script(), portal_call(f"window.portalTaking.offer({', '.join(offer)})")]
 
     @rx.event
     async def restore_local(self, stored: Any):
@@ -535,7 +535,7 @@ class TimedSession(TabOwned, mixin=True):
         self.timeout_open = False
         self.errors, self.detail_errors = {}, {}
         return [
-            portal_call(f"window.portalSurvey.completed({self.test_id})") if core.local_copy else rx.noop(),
+            local_copy.completed(self.test_id) if core.local_copy else rx.noop(),
             self._url_script(),
             run_script("window.scrollTo(0, 0)"),
         ]
@@ -564,7 +564,7 @@ class TimedSession(TabOwned, mixin=True):
 
     @rx.event
     async def bridge(self, message: str):
-        """A report from window.portalSurvey: {"kind": mid | warn | expired | check | sync | paste | ..., ...}."""
+        """A report from window.portalTaking: {"kind": mid | warn | expired | check | sync | paste | ..., ...}."""
         if not isinstance(message, str) or len(message) > MAX_BRIDGE_LENGTH:
             return
         try:
@@ -586,7 +586,7 @@ class TimedSession(TabOwned, mixin=True):
             return await self._time_up()
         if kind == "check" and in_progress:
             return await self._check()
-        if kind == "restore" and in_progress:  # window.portalSurvey.offer: this tab's copy is newer
+        if kind == "restore" and in_progress:  # window.portalTaking.offer: this tab's copy is newer
             await self._adopt(data.get("value"), queue=True)
             return
         if kind == "sync" and in_progress:
@@ -628,7 +628,7 @@ class TimedSession(TabOwned, mixin=True):
                 events += await self._retry_pending(key, answer, seq)
         if not self.store_key or self.phase not in self.IN_PROGRESS:
             return events
-        return [*events, portal_call(f"window.portalSurvey.confirmed({json_text(self.store_key)}, "
+        return [*events, portal_call(f"window.portalTaking.confirmed({json_text(self.store_key)}, "
                                      f"{json_text({'sessionId': self._session_id, 'seqs': confirmed})})")]
 
     # --- Continue with the browser's pending answers ---------------------------------------------
@@ -638,7 +638,7 @@ class TimedSession(TabOwned, mixin=True):
         refused). None without a local copy (a preview), where there is nothing to ask."""
         if not self.store_key:
             return None
-        return portal_call(f"window.portalSurvey.pendingAnswers({json_text(self.store_key)})", callback=callback)
+        return portal_call(f"window.portalTaking.pendingAnswers({json_text(self.store_key)})", callback=callback)
 
     async def _take_pending(self, pending: Any) -> list:
         """The browser's pending answers ({key: {"answer", "seq"}}, as JSON): each one newer than the

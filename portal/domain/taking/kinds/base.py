@@ -51,6 +51,17 @@ class Kind:
     shows_page: bool = False
     # The options' order for a participant, order(content, seed), stored with the review (optionsOrder).
     order: Callable[[Content, str], list[str]] | None = None
+    # The product types of this kind (the registry's default kind takes every other one).
+    product_types: tuple[str, ...] = ()
+    # The browser's local copy of the answers: '{testId}' + store_suffix (the spec's key names).
+    store_suffix: str = ""
+    # A local-storage entry holding, by test id, where in the test a participant is (its name).
+    place_key: str = ""
+    # The test opens on the product's home page before the page under test (pricing).
+    home_page: bool = False
+    # The rating page hands the participant off to an outside page (the video recorder) instead of
+    # showing a screen of its own.
+    hands_off: bool = False
 
     @property
     def taken_in_portal(self) -> bool:

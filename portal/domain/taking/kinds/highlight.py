@@ -65,6 +65,10 @@ class Block:
     questions: tuple[dict[str, Any], ...]
 
 
+# Where a participant is in a highlight test (block, area, question), by test id, in local storage.
+PLACE_KEY = "highlight-areas-answers"
+
+
 # --- the definition ----------------------------------------------------------------------------
 def read(ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict[str, str], columns: dict[str, Any]) -> None:
     if product_type == "pricing-test":
@@ -267,7 +271,9 @@ def deepest_scroll(signals: dict[str, Any], name: str, percent: Any) -> dict[str
 
 
 HIGHLIGHT = Kind(name="highlight", view=HIGHLIGHT_VIEW, review_kind="highlight", fields=("questions", "selectedAreas"),
-                 read=read, questions=questions, validate=validate, stored=stored, shows_page=True)
+                 read=read, questions=questions, validate=validate, stored=stored, shows_page=True,
+                 store_suffix="-answers", place_key=PLACE_KEY)
 PRICING = Kind(name="pricing", view=HIGHLIGHT_VIEW, review_kind="highlight",
                fields=("questions", "selectedAreas", "pricingUrl", "pricingScreenshotUrl"),
-               read=read, questions=questions, validate=validate, stored=stored, shows_page=True)
+               read=read, questions=questions, validate=validate, stored=stored, shows_page=True,
+               product_types=("pricing-test",), store_suffix="-answers", place_key=PLACE_KEY, home_page=True)

@@ -199,4 +199,5 @@ def stored(content: Content, answers: dict[str, Any]) -> dict[str, Any]:
 
 
 KIND = Kind(name="preference", view=PREFERENCE_VIEW, review_kind="preference", fields=("preferenceTest",), read=read,
-            validate=validate, stored=stored, order=order)
+            validate=validate, stored=stored, order=order, product_types=("preference-test",),
+            store_suffix="-preference-answer")

@@ -55,4 +55,5 @@ def stored(content: Content, answers: Any) -> dict[str, Any]:
 
 
 KIND = Kind(name="survey", view=SURVEY_VIEW, review_kind="survey", fields=("survey",), read=read,
-            questions=questions, validate=validate, stored=stored)
+            questions=questions, validate=validate, stored=stored, product_types=tuple(sorted(PRODUCT_TYPES)),
+            store_suffix="-survey-answers")

@@ -16,4 +16,5 @@ def read(ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict
     columns["video_recorder_url"] = ck.url(video, "recorderUrl", "videoTest", required=True)
 
 
-KIND = Kind(name="video", view=VIDEO_REDIRECT, review_kind="video", fields=("videoTest",), read=read)
+KIND = Kind(name="video", view=VIDEO_REDIRECT, review_kind="video", fields=("videoTest",), read=read,
+            product_types=("video-test",), hands_off=True)
