@@ -40,7 +40,7 @@ def test_a_detail_typed_while_the_server_is_stopped_shows_saving_and_is_confirme
     test = crowd_work_test(db)
     page.goto(f"{app_server.url}/test/{test.id}/rate")
     answer_the_questions(page)
-    status = page.locator("#survey-save-status")
+    status = page.locator("#taking-save-status")
     with server_stopped(app_server):
         page.fill("#detail-firstName", "Samira")
         page.locator("#detail-firstName").blur()

@@ -50,7 +50,7 @@ def start(page: Page, base: str, test: Test, title: str) -> None:
     expect(page.locator("#start-test")).to_have_text("Start test now")
     shot(page, f"highlight-intro-{test.id}")
     page.click("#start-test")
-    expect(page.locator("#survey-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
+    expect(page.locator("#taking-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
     expect(page).to_have_url(re.compile(rf"/test/{test.id}/rate/precheck"))
 
 

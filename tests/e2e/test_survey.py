@@ -78,7 +78,7 @@ def start(page: Page, base: str, test: Test) -> None:
     expect(page.locator("#survey-agreements li")).to_have_count(4)
     page.click("#start-survey")
     expect(page.locator("#survey-progress")).to_have_text("Question 1/13")
-    expect(page.locator("#survey-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
+    expect(page.locator("#taking-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
     expect(page).to_have_url(re.compile(rf"/test/{test.id}/rate/questions/0"))
 
 
@@ -301,7 +301,7 @@ def test_timeout_warning_extends_once_and_the_countdown_ends_the_session(page: P
     expect(dialog).to_contain_text("Timeout warning")
     page.click("#timeout-extend")
     expect(dialog).to_have_count(0)
-    expect(page.locator("#survey-timer-text")).to_contain_text(re.compile(r"^1[34]:\d\d left"))
+    expect(page.locator("#taking-timer-text")).to_contain_text(re.compile(r"^1[34]:\d\d left"))
     db.expire_all()
     row = db.exec(select(ReviewSession).where(ReviewSession.account_id == account.id, ReviewSession.status == "active")).one()
     assert row.extensions == 1

@@ -57,7 +57,7 @@ def test_an_answer_given_while_the_server_is_stopped_shows_saving_stays_local_an
     continue_to(page, "Question 10/13")
     continue_to(page, "Question 11/13")
     store = f"{test.id}-survey-answers"
-    status = page.locator("#survey-save-status")
+    status = page.locator("#taking-save-status")
     expect(status).to_have_attribute("aria-live", "polite")
     with server_stopped(app_server):
         page.fill("#survey-text", "Head of data")
@@ -112,4 +112,4 @@ def test_continue_confirms_the_answer_before_it_without_an_event_of_its_own(page
                            arg=store, timeout=WAIT_MS)
     assert local_copy(page, store)["dirty"] is False
     assert "bridge" not in sent
-    expect(page.locator("#survey-save-status")).to_have_text("")  # a quick save shows nothing
+    expect(page.locator("#taking-save-status")).to_have_text("")  # a quick save shows nothing
