@@ -220,7 +220,7 @@ def test_a_reload_whose_portal_script_arrives_late_still_restores_the_typed_text
 
     def on_socket(ws) -> None:
         def received(payload) -> None:
-            if isinstance(payload, str) and "window.portalSurvey" in payload:
+            if isinstance(payload, str) and "window.portalTaking" in payload:
                 called.append(True)
                 while held:
                     held.pop().continue_()
