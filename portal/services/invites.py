@@ -16,7 +16,16 @@ from sqlmodel.sql.sqltypes import UTCDateTime
 from portal.domain import invites as rules
 from portal.domain import table as table_rules
 from portal.models import Invite, Test
-from portal.services.tables import Dates, Own, TablePage, TableQuery, TableSpec, read_page, searches_an_id, tests_matching
+from portal.services.tables import (
+    Dates,
+    Own,
+    TablePage,
+    TableQuery,
+    TableSpec,
+    read_page,
+    searches_an_id,
+    tests_matching,
+)
 
 _ACCOUNT = bindparam("account_id", type_=Integer)
 _NOW = bindparam("now", type_=UTCDateTime)
@@ -41,8 +50,8 @@ TABLE = TableSpec(
     scope=(Invite.account_id == _ACCOUNT,),
     rows=select(Invite.id, Invite.test_id, Invite.status, Invite.amount_cents, Invite.created_at, Invite.expires_at,
                 Test.product_type).join(Test, Test.id == Invite.test_id),
-    totals={"total_open": select(func.count()).select_from(Invite)
-            .where(Invite.account_id == _ACCOUNT, Invite.status == rules.OPEN, Invite.expires_at > _NOW).scalar_subquery()},
+    totals={"total_open": select(func.count()).select_from(Invite).where(
+        Invite.account_id == _ACCOUNT, Invite.status == rules.OPEN, Invite.expires_at > _NOW).scalar_subquery()},
 )
 clean_query = TABLE.clean
 

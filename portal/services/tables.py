@@ -128,21 +128,22 @@ class Own:
         return None if chosen is None else _chosen(chosen, f)
 
 
-FilterSpec = Options | Ids | Dates | Own
+TableFilter = Options | Ids | Dates | Own
 
 
 class Shape(NamedTuple):
     """What of a request changes its SQL; its values (account, page, patterns, dates) are bound parameters.
 
     `search`: None without a search, else the search's form (`TableSpec.search_form`); `filters`: the cleaned
-    filters with their option values (checked against the table's options, so the shapes are few) and without
-    their dates (bound, see bound_values). A tuple: hashed fast, as the key of the kept statements.
+    filters as (name, type, values) with their option values (checked against the table's options, so the
+    shapes are few) and without their dates (bound, see bound_values). Plain tuples: hashed fast, as the key of
+    the kept statements.
     """
 
     sort_by: str
     ascending: bool
     search: Hashable | None
-    filters: tuple[Filter, ...]
+    filters: tuple[tuple[str, str, tuple[str, ...]], ...]
 
 
 def _one_form(_text: str) -> Hashable:
@@ -155,7 +156,7 @@ class TableSpec:
 
     key: Any  # the rows' id: the last key of every sort, and what a page's rows are read by
     sortable: Mapping[str, Any]  # sort name (as the browser sends it) -> column; the default, createdOn, among them
-    filters: tuple[FilterSpec, ...] = ()  # in the order the filters panel offers them
+    filters: tuple[TableFilter, ...] = ()  # in the order the filters panel offers them
     # The search's condition, given the search's form; it reads the bound :pattern (and :type_pattern,
     # :search_id, see bound_values, and its own search_values). None: the table has no search.
     search: Callable[[Any], Any] | None = None
@@ -184,7 +185,7 @@ class TableSpec:
         return rules.page_size_options(self.page_sizes)
 
     @cached_property
-    def _filter_by_name(self) -> dict[str, FilterSpec]:
+    def _filter_by_name(self) -> dict[str, TableFilter]:
         return {f.name: f for f in self.filters}
 
     def clean(self, *, page: Any = 1, page_size: Any = rules.DEFAULT_PAGE_SIZE, sort_by: Any = rules.DEFAULT_SORT_BY,
@@ -201,7 +202,7 @@ class TableSpec:
         )
 
     def shape(self, query: TableQuery) -> Shape:
-        filters = tuple(Filter(f.name, "range") if f.type == "range" else f for f in query.filters)
+        filters = tuple((f.name, f.type, () if f.type == "range" else f.values) for f in query.filters)
         search = self.search_form(query.search) if query.search else None
         return Shape(query.sort_by, query.sort_direction == rules.ASCENDING, search, filters)
 
@@ -210,9 +211,9 @@ class TableSpec:
         out = list(self.scope)
         if shape.search is not None and self.search is not None:
             out.append(self.search(shape.search))
-        for index, f in enumerate(shape.filters):
-            declared = self._filter_by_name.get(f.name)
-            condition = declared.condition(f, index) if declared is not None else None
+        for index, (name, kind, values) in enumerate(shape.filters):
+            declared = self._filter_by_name.get(name)
+            condition = declared.condition(Filter(name, kind, values), index) if declared is not None else None
             if condition is not None:
                 out.append(condition)
         return out

@@ -92,7 +92,8 @@ def _active(chosen: tuple[str, ...]) -> Any:
 
 def _role(chosen: tuple[str, ...]) -> Any:
     staff = [v for v in chosen if v != "participant"]
-    return or_(Account.staff_role.in_(staff) if staff else False, Account.staff_role.is_(None) if "participant" in chosen else False)
+    return or_(Account.staff_role.in_(staff) if staff else False,
+               Account.staff_role.is_(None) if "participant" in chosen else False)
 
 
 # Over Account outer-joined to its profile. Shared by the table and the invite audience (services/admin/invites.py).
