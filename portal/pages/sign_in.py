@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.components.icons import icon_switch
 from portal.components.form import form_error, submit_button, text_field
+from portal.components.icons import icon_switch
 from portal.components.layout import auth_layout
 from portal.components.oidc import no_account_found_heading, sign_in_providers
 from portal.states.sign_in import SignInState, sign_in_title

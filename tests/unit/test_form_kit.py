@@ -21,9 +21,19 @@ def _error() -> rx.Var:
 
 
 def test_a_text_field_ties_label_helper_and_error_to_its_control():
-    js = str(text_field("Work email", id="w", name="workEmail", type="email", error=_error(),
-                        helper="Your employer's address.", required=True, default_value="",
-                        on_blur=rx.console_log("left")))
+    js = str(
+        text_field(
+            "Work email",
+            id="w",
+            name="workEmail",
+            type="email",
+            error=_error(),
+            helper="Your employer's address.",
+            required=True,
+            default_value="",
+            on_blur=rx.console_log("left"),
+        )
+    )
     label = 'jsx("label",{className:"portal-label",htmlFor:"w"},"Work email"," ",'
     assert label + 'jsx("span",{className:"portal-required"},"*"))' in js
     assert '"aria-required":"true"' in js
@@ -41,14 +51,29 @@ def test_an_optional_field_says_so_and_a_field_without_messages_has_no_aria_for_
 
 
 def test_a_debounced_field_sends_when_typing_pauses():
-    js = str(text_field("Name", id="n", value=rx.Var(_js_expr="state.name", _var_type=str),
-                        on_change=rx.console_log("typed"), debounce=300))
+    js = str(
+        text_field(
+            "Name",
+            id="n",
+            value=rx.Var(_js_expr="state.name", _var_type=str),
+            on_change=rx.console_log("typed"),
+            debounce=300,
+        )
+    )
     assert "DebounceInput" in js and "debounceTimeout:300" in js
 
 
 def test_selects_native_for_long_lists_and_radix_otherwise():
-    native = str(select_field("Country", id="country", options=[("US", "United States")], native=True,
-                              placeholder="Choose a country", error=_error()))
+    native = str(
+        select_field(
+            "Country",
+            id="country",
+            options=[("US", "United States")],
+            native=True,
+            placeholder="Choose a country",
+            error=_error(),
+        )
+    )
     assert 'jsx("select",' in native and 'className:"portal-select"' in native
     assert 'jsx("option",{value:""},"Choose a country")' in native
     radix = str(select_field("Status", id="status", options=[("running", "Running")], size="2"))
@@ -57,16 +82,31 @@ def test_selects_native_for_long_lists_and_radix_otherwise():
 
 def test_a_checkbox_group_is_a_fieldset_named_by_its_legend_with_an_id_per_option():
     chosen = rx.Var(_js_expr="state.chosen", _var_type=list[str]).guess_type()
-    js = str(checkbox_group_field("Languages", id="profile-languages", options=[("english", "English")],
-                                  checked=chosen, on_toggle=lambda value: rx.console_log(value),
-                                  option_prefix="languages"))
+    js = str(
+        checkbox_group_field(
+            "Languages",
+            id="profile-languages",
+            options=[("english", "English")],
+            checked=chosen,
+            on_toggle=lambda value: rx.console_log(value),
+            option_prefix="languages",
+        )
+    )
     assert 'jsx("fieldset",' in js and 'jsx("legend",{className:"portal-label"},"Languages")' in js
     assert 'id:"languages-english"' in js
 
 
 def test_a_radio_group_is_named_by_its_label():
-    js = str(radio_group_field("Company size", id="size", options=[("1", "1 - 9")], value="",
-                               on_change=rx.console_log("chosen"), option_prefix="size"))
+    js = str(
+        radio_group_field(
+            "Company size",
+            id="size",
+            options=[("1", "1 - 9")],
+            value="",
+            on_change=rx.console_log("chosen"),
+            option_prefix="size",
+        )
+    )
     assert '"aria-labelledby":"size-label"' in js and 'id:"size-label"' in js and 'id:"size-1"' in js
 
 

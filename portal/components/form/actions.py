@@ -7,8 +7,9 @@ from typing import Any
 import reflex as rx
 
 
-def submit_button(label: str, busy_label: str, *, submitting: rx.Var[bool], button_id: str,
-                  disabled: Any = None) -> rx.Component:
+def submit_button(
+    label: str, busy_label: str, *, submitting: rx.Var[bool], button_id: str, disabled: Any = None
+) -> rx.Component:
     """A form's full-width submit button: its busy label and spinner while the request runs."""
     return rx.button(
         rx.cond(submitting, busy_label, label),

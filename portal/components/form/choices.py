@@ -17,28 +17,64 @@ Toggle = Callable[[Any], Any]
 MORE_THROTTLE_MS = 500  # at most one 'next page' event per half second of scrolling
 
 
-def checkbox_field(label: Text, *, id: Id, checked: Any, on_change: Any, disabled: Any = None,
-                   helper: Text | None = None, error: Text | None = None, after: rx.Component | None = None,
-                   field_class: str | None = None, field_style: Any = None) -> rx.Component:
+def checkbox_field(
+    label: Text,
+    *,
+    id: Id,
+    checked: Any,
+    on_change: Any,
+    disabled: Any = None,
+    helper: Text | None = None,
+    error: Text | None = None,
+    after: rx.Component | None = None,
+    field_class: str | None = None,
+    field_style: Any = None,
+) -> rx.Component:
     """One checkbox, its text its label."""
-    control = rx.checkbox(label, id=id, checked=checked, on_change=on_change, disabled=disabled, size="2",
-                          **control_aria(id, error=error, helper=helper))
-    return field(control, label=None, field_id=id, error=error, helper=helper, after=after, class_name=field_class,
-                 style=field_style)
+    control = rx.checkbox(
+        label,
+        id=id,
+        checked=checked,
+        on_change=on_change,
+        disabled=disabled,
+        size="2",
+        **control_aria(id, error=error, helper=helper),
+    )
+    return field(
+        control,
+        label=None,
+        field_id=id,
+        error=error,
+        helper=helper,
+        after=after,
+        class_name=field_class,
+        style=field_style,
+    )
 
 
-def switch_field(label: Text, *, id: Id, checked: Any, on_change: Any, aria_label: str | None = None,
-                 helper: Text | None = None, after: rx.Component | None = None, field_class: str | None = None,
-                 field_style: Any = None) -> rx.Component:
+def switch_field(
+    label: Text,
+    *,
+    id: Id,
+    checked: Any,
+    on_change: Any,
+    aria_label: str | None = None,
+    helper: Text | None = None,
+    after: rx.Component | None = None,
+    field_class: str | None = None,
+    field_style: Any = None,
+) -> rx.Component:
     """A switch with its text beside it (the switch's name is `aria_label` when the text is its state)."""
     control = rx.el.label(
-        rx.switch(checked=checked, on_change=on_change, id=id, aria_label=aria_label,
-                  **control_aria(id, helper=helper)),
+        rx.switch(
+            checked=checked, on_change=on_change, id=id, aria_label=aria_label, **control_aria(id, helper=helper)
+        ),
         rx.text(label, size="2", weight="medium"),
         class_name="portal-switch",
     )
-    return field(control, label=None, field_id=id, helper=helper, after=after, class_name=field_class,
-                 style=field_style)
+    return field(
+        control, label=None, field_id=id, helper=helper, after=after, class_name=field_class, style=field_style
+    )
 
 
 def _option_id(prefix: str | None, value: Any) -> Any:
@@ -69,8 +105,12 @@ def checkbox_group_field(
 
     def box(value: Any, text: Any, option_id: Any = None) -> rx.Component:
         return rx.checkbox(
-            text, checked=checked.contains(value), on_change=lambda _on: on_toggle(value), id=option_id,
-            disabled=disabled_values.contains(value) if disabled_values is not None else None, size="2",
+            text,
+            checked=checked.contains(value),
+            on_change=lambda _on: on_toggle(value),
+            id=option_id,
+            disabled=disabled_values.contains(value) if disabled_values is not None else None,
+            size="2",
         )
 
     if isinstance(options, rx.Var):
@@ -86,8 +126,16 @@ def checkbox_group_field(
         id=id,
         **control_aria(id, error=error, helper=helper),
     )
-    return field(control, label=None, field_id=id, error=error, helper=helper, after=after, class_name=field_class,
-                 style=field_style)
+    return field(
+        control,
+        label=None,
+        field_id=id,
+        error=error,
+        helper=helper,
+        after=after,
+        class_name=field_class,
+        style=field_style,
+    )
 
 
 def scroll_list(*children: Any, on_more: Any = None, has_more: Any = None, **props: Any) -> rx.Component:
@@ -139,20 +187,37 @@ def radio_group_field(
 
     def choice(key: Any, text: Any) -> rx.Component:
         item_id = None if option_prefix is None else option_prefix + "-" + key
-        return rx.el.label(rx.radio_group.item(value=key, id=item_id), rx.text(text, size="2"),
-                           class_name="portal-choice")
+        return rx.el.label(
+            rx.radio_group.item(value=key, id=item_id), rx.text(text, size="2"), class_name="portal-choice"
+        )
 
     if isinstance(options, rx.Var):
         choices: list[Any] = [rx.foreach(options, lambda row: choice(*item(row)))]
     else:
         choices = [choice(key, text) for key, text in options]
-    group = rx.radio_group.root(*choices, value=value, on_change=on_change, aria_labelledby=label_id, id=id,
-                                **control_aria(id, error=error, helper=helper))
+    group = rx.radio_group.root(
+        *choices,
+        value=value,
+        on_change=on_change,
+        aria_labelledby=label_id,
+        id=id,
+        **control_aria(id, error=error, helper=helper),
+    )
     control: rx.Component = scroll_list(group, on_more=on_more, has_more=has_more) if on_more is not None else group
     if load_error is not None:
         control = rx.fragment(control, list_load_error(load_error, on_retry=on_retry, field_id=id))
-    return field(control, label=label, field_id=id, label_tag="div", label_id=label_id, error=error, helper=helper,
-                 after=after, class_name=field_class, style=field_style)
+    return field(
+        control,
+        label=label,
+        field_id=id,
+        label_tag="div",
+        label_id=label_id,
+        error=error,
+        helper=helper,
+        after=after,
+        class_name=field_class,
+        style=field_style,
+    )
 
 
 def chips(ids: rx.Var, *, names: rx.Var, on_remove: Toggle, chips_id: str) -> rx.Component:
@@ -162,8 +227,13 @@ def chips(ids: rx.Var, *, names: rx.Var, on_remove: Toggle, chips_id: str) -> rx
             ids,
             lambda i: rx.badge(
                 names.get(i, i),
-                rx.el.button(rx.icon("x", size=12), type="button", on_click=on_remove(i),
-                             aria_label="Remove " + names.get(i, i).to(str), class_name="portal-chip-remove"),
+                rx.el.button(
+                    rx.icon("x", size=12),
+                    type="button",
+                    on_click=on_remove(i),
+                    aria_label="Remove " + names.get(i, i).to(str),
+                    class_name="portal-chip-remove",
+                ),
                 size="2",
                 variant="soft",
                 radius="full",
@@ -208,25 +278,69 @@ def multi_select(
     `names`: the text of each chosen value). `no_matches` is true when a search found nothing."""
     parts: list[Any] = [chips(chosen, names=names, on_remove=on_toggle, chips_id=chips_id)]
     if search_id is not None:
-        parts.append(rx.debounce_input(
-            rx.input(rx.input.slot(rx.icon("search", size=14)), placeholder=search_placeholder, value=search_value,
-                     on_change=on_search, id=search_id, size="2"),
-            debounce_timeout=400,
-        ))
-    listed: list[Any] = [rx.foreach(options, lambda row: rx.checkbox(
-        row[1], checked=chosen.contains(row[0]), on_change=lambda _on: on_toggle(row[0]), class_name=option_class,
-        size="2",
-    ))]
+        parts.append(
+            rx.debounce_input(
+                rx.input(
+                    rx.input.slot(rx.icon("search", size=14)),
+                    placeholder=search_placeholder,
+                    value=search_value,
+                    on_change=on_search,
+                    id=search_id,
+                    size="2",
+                ),
+                debounce_timeout=400,
+            )
+        )
+    listed: list[Any] = [
+        rx.foreach(
+            options,
+            lambda row: rx.checkbox(
+                row[1],
+                checked=chosen.contains(row[0]),
+                on_change=lambda _on: on_toggle(row[0]),
+                class_name=option_class,
+                size="2",
+            ),
+        )
+    ]
     if no_matches is not None:
-        listed.append(rx.cond(no_matches, rx.text("No matches found", size="2", class_name="portal-helper",
-                                                  id=no_matches_id)))
-    parts.append(scroll_list(*listed, on_more=on_more, has_more=has_more, id=list_id, role="group", aria_label=label,
-                             **control_aria(id, error=error, helper=helper)))
+        listed.append(
+            rx.cond(no_matches, rx.text("No matches found", size="2", class_name="portal-helper", id=no_matches_id))
+        )
+    parts.append(
+        scroll_list(
+            *listed,
+            on_more=on_more,
+            has_more=has_more,
+            id=list_id,
+            role="group",
+            aria_label=label,
+            **control_aria(id, error=error, helper=helper),
+        )
+    )
     if load_error is not None:
         parts.append(list_load_error(load_error, on_retry=on_retry, field_id=id))
     control = rx.el.div(*parts, class_name="portal-field")
     if search_id is not None:
-        return field(control, label=label, field_id=id, label_target=search_id, error=error, helper=helper, after=after,
-                     class_name=field_class, style=field_style)
-    return field(control, label=label, field_id=id, label_tag="div", error=error, helper=helper, after=after,
-                 class_name=field_class, style=field_style)
+        return field(
+            control,
+            label=label,
+            field_id=id,
+            label_target=search_id,
+            error=error,
+            helper=helper,
+            after=after,
+            class_name=field_class,
+            style=field_style,
+        )
+    return field(
+        control,
+        label=label,
+        field_id=id,
+        label_tag="div",
+        error=error,
+        helper=helper,
+        after=after,
+        class_name=field_class,
+        style=field_style,
+    )

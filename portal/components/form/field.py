@@ -32,8 +32,15 @@ def shown(message: Text) -> rx.Var | bool:
     return message != "" if isinstance(message, rx.Var) else bool(message)
 
 
-def field_label(text: Text, *, html_for: Id | None = None, required: bool = False, optional: bool = False,
-                label_id: Id | None = None, tag: Literal["label", "legend", "div"] = "label") -> rx.Component:
+def field_label(
+    text: Text,
+    *,
+    html_for: Id | None = None,
+    required: bool = False,
+    optional: bool = False,
+    label_id: Id | None = None,
+    tag: Literal["label", "legend", "div"] = "label",
+) -> rx.Component:
     """The label: 'Text *' for a required field (the mark is part of its name, as the spec writes it),
     'Text (optional)' for an optional one. A `legend` names a fieldset, a `div` a group named by its id."""
     marks: list[Any] = []
@@ -60,8 +67,9 @@ def field_helper(text: Text, field_id: Id) -> rx.Component:
 def field_error(message: Text, field_id: Id, *, always: bool = False) -> rx.Component:
     """The field's message, shown while it is not empty (`always`: its element stays, empty, for a script
     or a test that writes or reads it)."""
-    text = rx.text(message, size="2", color_scheme="red", class_name="portal-error", id=suffixed(field_id, "-error"),
-                   role="alert")
+    text = rx.text(
+        message, size="2", color_scheme="red", class_name="portal-error", id=suffixed(field_id, "-error"), role="alert"
+    )
     if always:
         return text
     if isinstance(message, rx.Var):
@@ -69,8 +77,9 @@ def field_error(message: Text, field_id: Id, *, always: bool = False) -> rx.Comp
     return text if message else rx.fragment()
 
 
-def control_aria(field_id: Id, *, error: Text | None = None, helper: Text | None = None,
-                 required: bool = False) -> dict[str, Any]:
+def control_aria(
+    field_id: Id, *, error: Text | None = None, helper: Text | None = None, required: bool = False
+) -> dict[str, Any]:
     """aria-invalid while the error shows, aria-describedby naming the error (while it shows) and the
     helper, aria-required on a required field (no browser bubble: the server's message says what is wrong)."""
     aria: dict[str, Any] = {}
@@ -102,10 +111,22 @@ def error_color(error: Text | None) -> dict[str, Any]:
     return {"color_scheme": "red"} if is_shown else {}
 
 
-def field(control: rx.Component, *, label: Text | None, field_id: Id, error: Text | None = None,
-          helper: Text | None = None, required: bool = False, optional: bool = False, label_target: Id | None = None,
-          label_tag: Literal["label", "div"] = "label", label_id: Id | None = None,
-          after: rx.Component | None = None, class_name: str | None = None, style: Any = None) -> rx.Component:
+def field(
+    control: rx.Component,
+    *,
+    label: Text | None,
+    field_id: Id,
+    error: Text | None = None,
+    helper: Text | None = None,
+    required: bool = False,
+    optional: bool = False,
+    label_target: Id | None = None,
+    label_tag: Literal["label", "div"] = "label",
+    label_id: Id | None = None,
+    after: rx.Component | None = None,
+    class_name: str | None = None,
+    style: Any = None,
+) -> rx.Component:
     """One field: label, control, helper, error, then `after` (e.g. the value before a staff change).
     The label names the control `field_id` (or `label_target`, e.g. a multi-select's search box); a `div`
     label names a group through `label_id`. `class_name` and `style` go to the box (a form may mark a
@@ -113,8 +134,16 @@ def field(control: rx.Component, *, label: Text | None, field_id: Id, error: Tex
     parts: list[rx.Component] = []
     if label is not None:
         target = label_target if label_target is not None else field_id
-        parts.append(field_label(label, html_for=target if label_tag == "label" else None, required=required,
-                                 optional=optional, label_id=label_id, tag=label_tag))
+        parts.append(
+            field_label(
+                label,
+                html_for=target if label_tag == "label" else None,
+                required=required,
+                optional=optional,
+                label_id=label_id,
+                tag=label_tag,
+            )
+        )
     parts.append(control)
     if helper is not None:
         parts.append(field_helper(helper, field_id))

@@ -68,8 +68,18 @@ def text_field(
     )
     if debounce is not None:
         control = rx.debounce_input(control, debounce_timeout=debounce)
-    return field(_with(control, beside), label=label, field_id=id, error=error, helper=helper, required=required,
-                 optional=optional, after=after, class_name=field_class, style=field_style)
+    return field(
+        _with(control, beside),
+        label=label,
+        field_id=id,
+        error=error,
+        helper=helper,
+        required=required,
+        optional=optional,
+        after=after,
+        class_name=field_class,
+        style=field_style,
+    )
 
 
 def textarea_field(
@@ -108,8 +118,18 @@ def textarea_field(
     )
     if debounce is not None:
         control = rx.debounce_input(control, debounce_timeout=debounce)
-    return field(control, label=label, field_id=id, error=error, helper=helper, required=required, optional=optional,
-                 after=after, class_name=field_class, style=field_style)
+    return field(
+        control,
+        label=label,
+        field_id=id,
+        error=error,
+        helper=helper,
+        required=required,
+        optional=optional,
+        after=after,
+        class_name=field_class,
+        style=field_style,
+    )
 
 
 def select_field(
@@ -149,8 +169,16 @@ def select_field(
             items = [rx.el.option(text, value=key) for key, text in options]
         if placeholder is not None:
             items.insert(0, rx.el.option(placeholder, value=""))
-        control = rx.el.select(*items, id=id, disabled=disabled, class_name="portal-select",
-                               custom_attrs={"data-size": size}, style={"width": width}, **bound, **aria)
+        control = rx.el.select(
+            *items,
+            id=id,
+            disabled=disabled,
+            class_name="portal-select",
+            custom_attrs={"data-size": size},
+            style={"width": width},
+            **bound,
+            **aria,
+        )
     else:
         if isinstance(options, rx.Var):
             entries: list[Any] = [rx.foreach(options, lambda row: rx.select.item(item(row)[1], value=item(row)[0]))]
@@ -163,5 +191,15 @@ def select_field(
             disabled=disabled,
             **bound,
         )
-    return field(control, label=label, field_id=id, error=error, helper=helper, required=required, optional=optional,
-                 after=after, class_name=field_class, style=field_style)
+    return field(
+        control,
+        label=label,
+        field_id=id,
+        error=error,
+        helper=helper,
+        required=required,
+        optional=optional,
+        after=after,
+        class_name=field_class,
+        style=field_style,
+    )
