@@ -94,7 +94,7 @@ def _statement(shape: Shape) -> Select:
     return page_with_totals(rows, {"total": total_matching, "total_open": total_open}, column.key, ascending)
 
 
-def list_invites(*, session: Session, account_id: int, query: TableQuery, now: datetime | None = None) -> TablePage:
+def list_invites(session: Session, *, account_id: int, query: TableQuery, now: datetime | None = None) -> TablePage:
     """One page of the account's invites, sorted and filtered in SQL, with totalAmount and totalOpenInvites."""
     now = now or datetime.now(UTC)
     # Core execution (no ORM entity loading); the page and both totals in one round trip.
@@ -127,7 +127,7 @@ def _row(now: datetime, invite_id: int, test_id: int, status: str, amount_cents:
     }
 
 
-def invite_click(*, session: Session, account_id: int, invite_id: Any, now: datetime | None = None) -> rules.InviteClick:
+def invite_click(session: Session, *, account_id: int, invite_id: Any, now: datetime | None = None) -> rules.InviteClick:
     """Where a click on one of the account's invites leads; anything not the account's is 'no longer valid'."""
     now = now or datetime.now(UTC)
     number = table_rules.clean_int(invite_id, 0, low=0, high=2**62)

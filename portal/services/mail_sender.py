@@ -31,7 +31,7 @@ LEASE = timedelta(minutes=10)  # aiosmtplib waits 30 s at most per step of a del
 BATCH = 20  # messages one round sends at most
 
 
-def claim_due(*, session: Session, limit: int = BATCH) -> list[OutboxEmail]:
+def claim_due(session: Session, *, limit: int = BATCH) -> list[OutboxEmail]:
     """Take a lease on up to `limit` due messages; only rows this call leased are returned (a row another
     worker leased first is skipped for the next one due)."""
     now = utcnow()
@@ -55,11 +55,11 @@ def claim_due(*, session: Session, limit: int = BATCH) -> list[OutboxEmail]:
     return claimed
 
 
-def mark_sent(*, session: Session, email_id: int) -> None:
+def mark_sent(session: Session, *, email_id: int) -> None:
     session.exec(update(OutboxEmail).where(OutboxEmail.id == email_id).values(sent_at=utcnow(), last_error=None))
 
 
-def mark_failed(*, session: Session, email_id: int, error: str) -> None:
+def mark_failed(session: Session, *, email_id: int, error: str) -> None:
     row = session.get(OutboxEmail, email_id)
     if row is None:
         return

@@ -102,7 +102,7 @@ def _account_with_email(session: Session, email: str) -> Account | None:
     ).first()
 
 
-def linked_providers(*, session: Session, account_id: int) -> list[str]:
+def linked_providers(session: Session, *, account_id: int) -> list[str]:
     """The providers whose login is attached to the account (e.g. ['linkedin'])."""
     rows = session.exec(select(LoginIdentity.provider).where(LoginIdentity.account_id == account_id)).all()
     return sorted(set(rows))
@@ -156,8 +156,8 @@ def _create(session: Session, login: ProviderLogin, flow: Flow) -> Account:
 
 
 def complete_login(
-    *,
     session: Session,
+    *,
     login: ProviderLogin,
     flow: Flow,
     current_token: str | None = None,

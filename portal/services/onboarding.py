@@ -68,7 +68,7 @@ def _profile(session: Session, account_id: int) -> ParticipantProfile:
     return profile
 
 
-def load_onboarding(*, session: Session, account_id: int) -> OnboardingData:
+def load_onboarding(session: Session, *, account_id: int) -> OnboardingData:
     """The step values: what is stored, else the LinkedIn profile; the work e-mail prefill rule."""
     account = _account(session, account_id)
     profile = session.get(ParticipantProfile, account_id)
@@ -100,7 +100,7 @@ def load_onboarding(*, session: Session, account_id: int) -> OnboardingData:
     )
 
 
-def database_errors(*, session: Session, account: Account, form: fields.SignUpForm) -> dict[str, str]:
+def database_errors(session: Session, *, account: Account, form: fields.SignUpForm) -> dict[str, str]:
     """The checks that need the database, for fields whose own rules passed."""
     errors: dict[str, str] = {}
     if form.email and form.email != normalize_email(account.email):
@@ -116,7 +116,7 @@ def database_errors(*, session: Session, account: Account, form: fields.SignUpFo
     return errors
 
 
-def finish_sign_up(*, session: Session, account_id: int, raw: object) -> FinishResult:
+def finish_sign_up(session: Session, *, account_id: int, raw: object) -> FinishResult:
     """Check and save the sign-up fields; the registration becomes complete. Any error: nothing written.
 
     Raises ThrottledError (nothing written) when a verification e-mail it would send is over the
@@ -180,7 +180,7 @@ def finish_sign_up(*, session: Session, account_id: int, raw: object) -> FinishR
     return FinishResult(ok=True, first_time=first_time, sent_to=tuple(sent))
 
 
-def resend_work_email(*, session: Session, account_id: int, kind: str = "work") -> str:
+def resend_work_email(session: Session, *, account_id: int, kind: str = "work") -> str:
     """'Resend email' of the last step: the onboarding's success text, or ServiceError with the spec's texts."""
     if kind not in ("work", "personal"):
         raise ServiceError(steps.RESEND_FAILED)

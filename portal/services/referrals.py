@@ -68,7 +68,7 @@ class ReferralOverview:
 # --- access ------------------------------------------------------------------------------
 
 
-def referral_account_id(*, session: Session, token: str | None) -> int:
+def referral_account_id(session: Session, *, token: str | None) -> int:
     """The account behind the session token when it may use the referral page, else ReferralAccessDenied."""
     user = resolve_user(session=session, token=token)
     if user is None or not user.may_use_private_routes:
@@ -89,7 +89,7 @@ def active_program(session: Session) -> ReferralProgram | None:
     ).first()
 
 
-def ensure_referral_code(*, session: Session, account_id: int) -> str:
+def ensure_referral_code(session: Session, *, account_id: int) -> str:
     """The account's referral code, created (random, unique) the first time it is asked for."""
     account = session.get(Account, account_id)
     if account is None:
@@ -162,7 +162,7 @@ def _member_email(account: Account) -> str:
 
 
 def create_member(
-    *, session: Session, program: ReferralProgram, referrer: Account, referee: Account, now: datetime | None = None,
+    session: Session, *, program: ReferralProgram, referrer: Account, referee: Account, now: datetime | None = None,
     ttl: object = None,
 ) -> MemberResult:
     """Record that `referrer` referred `referee`, or raise ReferralError with the reason it is refused.
@@ -199,7 +199,7 @@ def create_member(
     return MemberResult(member)
 
 
-def credit_referral_at_sign_up(*, session: Session, account: Account) -> ReferralMember | None:
+def credit_referral_at_sign_up(session: Session, *, account: Account) -> ReferralMember | None:
     """At sign-up: link the new account to the owner of the REFERRALCODE in its sign-up tracking.
 
     Never fails the sign-up: a refused or broken referral is logged and ignored.
@@ -240,7 +240,7 @@ def _reward_account_id(session: Session, reward: Reward) -> int | None:
     return review.account_id if review else None
 
 
-def on_reward_paid(*, session: Session, reward_id: int) -> ReferralMember | None:
+def on_reward_paid(session: Session, *, reward_id: int) -> ReferralMember | None:
     """A reward became EXECUTED: credit the referrer's bonus if it is the referee's first paid reward.
 
     Idempotent: the bonus is written once per member (a conditional update), so a second
@@ -270,7 +270,7 @@ def on_reward_paid(*, session: Session, reward_id: int) -> ReferralMember | None
 # --- the page ---------------------------------------------------------------------------------
 
 
-def referral_overview(*, session: Session, account_id: int, base_url: str) -> ReferralOverview:
+def referral_overview(session: Session, *, account_id: int, base_url: str) -> ReferralOverview:
     """Everything /referral shows: the link (code created on first visit), the referees, the total."""
     code = ensure_referral_code(session=session, account_id=account_id)
     program = active_program(session)

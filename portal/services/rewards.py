@@ -80,7 +80,7 @@ def _statement(shape: Shape) -> Select:
     return page_with_totals(rows, {"total": total}, column.key, ascending)
 
 
-def list_rewards(*, session: Session, account_id: int, query: TableQuery) -> TablePage:
+def list_rewards(session: Session, *, account_id: int, query: TableQuery) -> TablePage:
     """One page of the account's rewards, sorted and filtered in SQL, with totalAmount."""
     connection = session.connection()  # Core execution: no ORM entity loading
     plan_per_search(connection, query)

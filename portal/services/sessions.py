@@ -18,7 +18,7 @@ from portal.settings import settings
 _TOUCH_EVERY = timedelta(minutes=1)
 
 
-def create_session(*, session: Session, account_id: int, user_agent: str = "", ip_address: str = "") -> str:
+def create_session(session: Session, *, account_id: int, user_agent: str = "", ip_address: str = "") -> str:
     """Start a session for the account and return the opaque token for the cookie."""
     token = new_token()
     now = utcnow()
@@ -90,7 +90,7 @@ def _live_row(session: Session, statement: Any, token: str | None, now: datetime
     return row
 
 
-def resolve_user(*, session: Session, token: str | None) -> CurrentUser | None:
+def resolve_user(session: Session, *, token: str | None) -> CurrentUser | None:
     """The user behind a session token, or None if the token is unknown, expired, revoked or malformed:
     one query (the session, its account and the profile)."""
     row = _live_row(session, _USER, token, utcnow())
@@ -111,14 +111,14 @@ def resolve_user(*, session: Session, token: str | None) -> CurrentUser | None:
     )
 
 
-def live_account_id(*, session: Session, token: str | None) -> int | None:
+def live_account_id(session: Session, *, token: str | None) -> int | None:
     """The account behind a live session token (resolve_user's rule, touch included), in one query
     without the profile: for the tab-owner check."""
     row = _live_row(session, _OWNER, token, utcnow())
     return row.account_id if row is not None else None
 
 
-def revoke_session(*, session: Session, token: str | None) -> bool:
+def revoke_session(session: Session, *, token: str | None) -> bool:
     now = utcnow()
     row = _live_session(session, token, now)
     if row is None:
@@ -128,7 +128,7 @@ def revoke_session(*, session: Session, token: str | None) -> bool:
     return True
 
 
-def revoke_all_sessions(*, session: Session, account_id: int) -> None:
+def revoke_all_sessions(session: Session, *, account_id: int) -> None:
     """End every session of an account (after a password reset)."""
     session.exec(
         update(AuthSession)

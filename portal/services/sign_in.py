@@ -31,7 +31,7 @@ def _keys(email: str, ip_address: str) -> tuple[str, str]:
 
 
 def sign_in_with_password(
-    *, session: Session, email: str, password: str, ip_address: str = "", user_agent: str = ""
+    session: Session, *, email: str, password: str, ip_address: str = "", user_agent: str = ""
 ) -> SignInResult:
     """Check the password and open a session. Unknown e-mail and wrong password answer alike."""
     email = normalize_email(email)

@@ -11,7 +11,7 @@ from sqlmodel import Session
 from portal.domain import table as rules
 from portal.domain.staff import roles
 from portal.models import AuditEntry
-from portal.services.admin.guard import Staff, require_staff
+from portal.services.admin.guard import Caller, Staff, require_staff
 from portal.services.admin.filters import conditions as filter_conditions
 from portal.services.tables import TablePage, TableQuery, bound_values, clean, like_pattern
 
@@ -78,7 +78,7 @@ def clean_query(**raw: Any) -> TableQuery:
     return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
 
 
-def list_audit(*, session: Session, actor_id: int, query: TableQuery) -> TablePage:
+def list_audit(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     require_staff(session, actor_id, roles.AUDIT)
     values = bound_values(query)
     conditions = []

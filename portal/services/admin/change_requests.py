@@ -19,7 +19,7 @@ from portal.models import Account, ParticipantProfile, ProfileAudience, ProfileC
 from portal.models._base import utcnow
 from portal.services import profile as profile_service
 from portal.services.admin import audit
-from portal.services.admin.guard import StaffRefused, require_staff
+from portal.services.admin.guard import Caller, StaffRefused, require_staff
 from portal.services.admin.ids import one_id
 from portal.services import transitions
 from portal.services.errors import ServiceError
@@ -53,7 +53,7 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def list_pending(*, session: Session, actor_id: int, page: Any = 1) -> TablePage:
+def list_pending(session: Session, *, actor_id: Caller, page: Any = 1) -> TablePage:
     """Pending change requests, oldest first, each with its changes as {field, old, new} rows."""
     require_staff(session, actor_id, roles.CHANGE_REQUESTS)
     number = table_rules.clean_page(page)
@@ -80,7 +80,7 @@ def list_pending(*, session: Session, actor_id: int, page: Any = 1) -> TablePage
     return TablePage(rows=rows, total=int(total))
 
 
-def decide(*, session: Session, actor_id: int, request_id: Any, approve: Any) -> str:
+def decide(session: Session, *, actor_id: Caller, request_id: Any, approve: Any) -> str:
     """Approve (keep the change) or decline (put the old values back). Returns the new status."""
     staff = require_staff(session, actor_id, roles.CHANGE_REQUESTS)
     if not isinstance(approve, bool):

@@ -17,7 +17,7 @@ from portal.models import Account, Audience, AuthSession, Industry, ParticipantP
 from portal.models._base import utcnow
 from portal.services import transitions
 from portal.services.admin import audit
-from portal.services.admin.guard import StaffRefused, require_staff
+from portal.services.admin.guard import Caller, StaffRefused, require_staff
 from portal.services.admin.ids import nothing_selected, one_id, parse_ids, too_many
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery, bound_values, clean, date_range
@@ -127,7 +127,7 @@ def _base(query: TableQuery, values: dict[str, Any]):
     return source.where(and_(*where)) if where else source
 
 
-def list_participants(*, session: Session, actor_id: int, query: TableQuery) -> TablePage:
+def list_participants(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     staff = require_staff(session, actor_id, roles.VIEW)
     values = bound_values(query)
     base = _base(query, values)
@@ -204,7 +204,7 @@ def _may_deactivate(staff: Any, account: Account) -> bool:
     return staff.may(roles.DEACTIVATE) and (account.staff_role is None or staff.may(roles.MANAGE_STAFF))
 
 
-def set_verified(*, session: Session, actor_id: int, account_ids: Any, verified: Any) -> int:
+def set_verified(session: Session, *, actor_id: Caller, account_ids: Any, verified: Any) -> int:
     """Verify (or unverify) the chosen participants; returns how many changed. One audit row each."""
     staff = require_staff(session, actor_id, roles.VERIFY)
     if not isinstance(verified, bool):
@@ -219,7 +219,7 @@ def set_verified(*, session: Session, actor_id: int, account_ids: Any, verified:
     return len(changing)
 
 
-def set_active(*, session: Session, actor_id: int, account_id: Any, active: Any) -> bool:
+def set_active(session: Session, *, actor_id: Caller, account_id: Any, active: Any) -> bool:
     """Deactivate (sign out everywhere, no new sign-in; history kept) or reactivate an account."""
     staff = require_staff(session, actor_id, roles.DEACTIVATE)
     if not isinstance(active, bool):
@@ -247,7 +247,7 @@ def set_active(*, session: Session, actor_id: int, account_id: Any, active: Any)
     return True
 
 
-def set_staff_role(*, session: Session, actor_id: int, account_id: Any, role: Any) -> bool:
+def set_staff_role(session: Session, *, actor_id: Caller, account_id: Any, role: Any) -> bool:
     """Make an account staff with `role`, change its role, or ('participant') take it away. Super-admin only."""
     staff = require_staff(session, actor_id, roles.MANAGE_STAFF)
     if role != "participant" and not roles.is_staff(role):

@@ -18,7 +18,7 @@ from portal.domain.staff.csv_cells import to_csv
 from portal.models import Account, Review, ReviewSession, Reward, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
-from portal.services.admin.guard import Staff, require_staff
+from portal.services.admin.guard import Caller, Staff, require_staff
 from portal.services.admin.ids import AnyId, one_id, parse_ids
 from portal.services import transitions
 from portal.services.errors import ServiceError
@@ -81,7 +81,7 @@ def _signals(signals: dict[str, Any]) -> list[dict[str, str]]:
     return out
 
 
-def list_reviews(*, session: Session, actor_id: int, query: TableQuery) -> TablePage:
+def list_reviews(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     require_staff(session, actor_id, roles.VIEW)
     values = bound_values(query)
     conditions = []
@@ -135,7 +135,7 @@ def _row(session: Session, review: Review, test: Test, email: str | None, starte
     }
 
 
-def review_detail(*, session: Session, actor_id: int, review_id: Any) -> dict[str, Any]:
+def review_detail(session: Session, *, actor_id: Caller, review_id: Any) -> dict[str, Any]:
     require_staff(session, actor_id, roles.VIEW)
     rid = one_id(review_id, NO_REVIEW)
     review = session.get(Review, rid)
@@ -157,7 +157,7 @@ def review_detail(*, session: Session, actor_id: int, review_id: Any) -> dict[st
     }
 
 
-def decide(*, session: Session, actor_id: int, review_ids: Any, approve: Any, reason: Any = None, note: Any = None,
+def decide(session: Session, *, actor_id: Caller, review_ids: Any, approve: Any, reason: Any = None, note: Any = None,
            now: datetime | None = None) -> int:
     """Approve (the reward becomes payable) or reject with a reason (the reward is canceled) each
     undecided review; returns how many were decided."""
@@ -207,7 +207,7 @@ def due_for_approval(session: Session, now: datetime, days: int, *, after: int =
                                 .order_by(Review.id).limit(1000)).scalars())
 
 
-def auto_approve(*, session: Session, now: datetime | None = None, days: int | None = None) -> int:
+def auto_approve(session: Session, *, now: datetime | None = None, days: int | None = None) -> int:
     """The scheduled job: approve every review left undecided for `days` (settings.auto_approve_days).
     Safe with several workers or machines at once: each review is approved by whichever round writes
     first, once; the others skip it (and do not count it)."""
@@ -219,7 +219,7 @@ def auto_approve(*, session: Session, now: datetime | None = None, days: int | N
     return total
 
 
-def export_csv(*, session: Session, actor_id: int, test_id: Any) -> tuple[str, str]:
+def export_csv(session: Session, *, actor_id: Caller, test_id: Any) -> tuple[str, str]:
     """(file name, CSV text) of a test's reviews: one row per review, one column per question."""
     staff = require_staff(session, actor_id, roles.EXPORT)
     tid = one_id(test_id, "Choose a test to export its reviews.")
@@ -250,7 +250,7 @@ def export_csv(*, session: Session, actor_id: int, test_id: Any) -> tuple[str, s
     return f"reviews-test-{tid}.csv", to_csv(header, rows)
 
 
-def clear_expired_pending(*, session: Session, actor_id: int, now: datetime | None = None) -> str:
+def clear_expired_pending(session: Session, *, actor_id: Caller, now: datetime | None = None) -> str:
     """'Clear expired pending reviews': the spec's message for what happened."""
     staff = require_staff(session, actor_id, roles.CLEAR_PENDING)
     now = now or utcnow()
@@ -265,7 +265,7 @@ def clear_expired_pending(*, session: Session, actor_id: int, now: datetime | No
     return pending.CLEARED
 
 
-def approval_preview(*, session: Session, actor_id: int, review_ids: Any) -> tuple[int, int]:
+def approval_preview(session: Session, *, actor_id: Caller, review_ids: Any) -> tuple[int, int]:
     """What approving these reviews would do, for the confirmation: how many are waiting for a decision (the
     ones `decide` approves), and the sum in cents of their rewards that would become payable (PENDING ones)."""
     require_staff(session, actor_id, roles.DECIDE_REVIEWS)

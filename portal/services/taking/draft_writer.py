@@ -44,7 +44,7 @@ class Draft:
     position: dict[str, Any]
 
 
-def write_drafts(*, session: Session, drafts: Iterable[Draft], now: datetime | None = None) -> int:
+def write_drafts(session: Session, *, drafts: Iterable[Draft], now: datetime | None = None) -> int:
     """Write the drafts (one UPDATE each, in one transaction); returns how many sessions took theirs.
 
     A draft is written only to a session of its respondent, while the session is active and its

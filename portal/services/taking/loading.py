@@ -263,8 +263,8 @@ def _load(test: Any, state: str, *, view: access.View | None, has_public: bool, 
 
 
 def load_test(
-    *,
     session: Session,
+    *,
     test_id: Any,
     account_id: int | None,
     respondent_project_id: str | None = None,
@@ -360,7 +360,7 @@ def load_test(
                  session_id=session_id, reviewed=reviewed)
 
 
-def submission_quota_state(*, session: Session, test_id: int, account_id: int | None, own_key: str) -> str:
+def submission_quota_state(session: Session, *, test_id: int, account_id: int | None, own_key: str) -> str:
     """The quota state at submission: the test row locked (PostgreSQL; SQLite has one writer at a
     time), only stored reviews counted, so two last submissions cannot both take the last place."""
     test = session.exec(select(Test).where(Test.id == test_id).with_for_update()).one()

@@ -81,14 +81,14 @@ def _as(session: Session, token: str | None, test_id: int, respondent: str | Non
 
 
 
-def definition(*, session: Session, test_id: int) -> TestDefinition:
+def definition(session: Session, *, test_id: int) -> TestDefinition:
     found = cached_definition(test_id) or load_definition(session=session, test_id=test_id)
     if found is None:
         raise ServiceError(review_sessions.MSG_NO_TEST)
     return found
 
 
-def enter(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None,
+def enter(session: Session, *, token: str | None, test_id: int, view: str, respondent: str | None = None,
           now: datetime | None = None, user: Any = _RESOLVE, decided: TestLoad | None = None) -> Entry:
     """The test, when this caller may take it now (take_access: AccessDenied otherwise); a caller who
     already reviewed it gets `reviewed` and no questions to answer. `user`: the token's user when the
@@ -112,27 +112,27 @@ def enter(*, session: Session, token: str | None, test_id: int, view: str, respo
     return Entry(definition=found, who=who, active=active, reviewed=False)
 
 
-def start(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None,
+def start(session: Session, *, token: str | None, test_id: int, view: str, respondent: str | None = None,
           now: datetime | None = None) -> ReviewSession:
     return review_sessions.start_session(**_as(session, token, test_id, respondent), view=view, now=now)
 
 
-def draft(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+def draft(session: Session, *, token: str | None, test_id: int, respondent: str | None = None,
           now: datetime | None = None) -> ReviewSession | None:
     return review_sessions.active_session(**_as(session, token, test_id, respondent), now=now)
 
 
-def extend(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None,
+def extend(session: Session, *, token: str | None, test_id: int, view: str, respondent: str | None = None,
            now: datetime | None = None) -> ReviewSession:
     return review_sessions.extend_session(**_as(session, token, test_id, respondent), view=view, now=now)
 
 
-def check(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+def check(session: Session, *, token: str | None, test_id: int, respondent: str | None = None,
           now: datetime | None = None) -> PendingReview:
     return review_sessions.pending_review(**_as(session, token, test_id, respondent), now=now)
 
 
-def clear(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+def clear(session: Session, *, token: str | None, test_id: int, respondent: str | None = None,
           now: datetime | None = None) -> bool:
     return review_sessions.clear_session(**_as(session, token, test_id, respondent), now=now)
 
@@ -156,7 +156,7 @@ def checked_details(fields: tuple[str, ...], worker_data: Any, different_payment
     return worker_details.for_submission(worker_data, fields, different_payment_email=different_payment_email)
 
 
-def submit(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None, answers: Any,
+def submit(session: Session, *, token: str | None, test_id: int, view: str, respondent: str | None = None, answers: Any,
            worker_data: Any, different_payment_email: bool | None = None, submission_id: Any,
            signals: Any = None, now: datetime | None = None) -> SubmitResult:
     """The test's answers (in its kind's payload shape) and, for a public respondent, their personal
