@@ -16,22 +16,24 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mypy.nodes import NameExpr, TypeInfo, Var
-from mypy.plugin import AttributeContext, Plugin
+from mypy.plugin import AttributeContext, ClassDefContext, Plugin
 from mypy.types import Instance, Type
 
 SQLMODEL = "sqlmodel.main.SQLModel"
 COLUMN = "sqlalchemy.orm.attributes.InstrumentedAttribute"
+TABLE = "portal_sqlmodel_table"
+
+
+def _mark_table(ctx: ClassDefContext) -> None:
+    """Remember `table=True` on the class (the class body is not in mypy's cache, its metadata is)."""
+    flag = ctx.cls.keywords.get("table")
+    if isinstance(flag, NameExpr) and flag.name == "True":
+        ctx.cls.info.metadata[TABLE] = {}
 
 
 def _is_table(info: TypeInfo) -> bool:
     """A SQLModel class declared (or inheriting) `table=True`."""
-    if not info.has_base(SQLMODEL):
-        return False
-    for klass in info.mro:
-        flag = klass.defn.keywords.get("table")
-        if isinstance(flag, NameExpr) and flag.fullname == "builtins.True":
-            return True
-    return False
+    return info.has_base(SQLMODEL) and any(TABLE in klass.metadata for klass in info.mro)
 
 
 def _as_column(column: TypeInfo) -> Callable[[AttributeContext], Type]:
@@ -42,6 +44,9 @@ def _as_column(column: TypeInfo) -> Callable[[AttributeContext], Type]:
 
 
 class SQLModelColumns(Plugin):
+    def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
+        return _mark_table if fullname == SQLMODEL else None
+
     def get_class_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         class_name, _, name = fullname.rpartition(".")
         if not class_name or name.startswith("_"):

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Integer, Select, and_, bindparam, func, not_, or_, select
+from sqlalchemy import ColumnElement, Integer, and_, bindparam, func, not_, or_, select
 from sqlmodel import Session
 from sqlmodel.sql.sqltypes import UTCDateTime
 
@@ -18,6 +18,7 @@ from portal.domain import invites as rules
 from portal.domain import table as table_rules
 from portal.models import Invite, Test
 from portal.services.tables import (
+    AnySelect,
     Shape,
     TablePage,
     TableQuery,
@@ -44,7 +45,7 @@ def clean_query(**raw: Any) -> TableQuery:
     return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
 
 
-def _status_is(status: str):
+def _status_is(status: str) -> ColumnElement[bool]:
     now = bindparam("now", type_=UTCDateTime)
     if status == rules.OPEN:
         return and_(Invite.status == rules.OPEN, Invite.expires_at > now)
@@ -53,8 +54,8 @@ def _status_is(status: str):
     return Invite.status == status
 
 
-def _conditions(searching: bool, search_id: bool, filters: tuple) -> list:
-    conditions = [Invite.account_id == bindparam("account_id", type_=Integer)]
+def _conditions(searching: bool, search_id: bool, filters: tuple[Any, ...]) -> list[ColumnElement[bool]]:
+    conditions: list[ColumnElement[bool]] = [Invite.account_id == bindparam("account_id", type_=Integer)]
     if searching:
         conditions.append(Invite.test_id.in_(tests_matching(search_id)))
     for index, (name, kind, values) in enumerate(filters):
@@ -67,7 +68,7 @@ def _conditions(searching: bool, search_id: bool, filters: tuple) -> list:
 
 
 @lru_cache(maxsize=256)
-def _statement(shape: Shape) -> Select:
+def _statement(shape: Shape) -> AnySelect:
     """The page and both totals for one request shape (see tables.shape_of); values are bound parameters.
 
     The page's ids first (an index-only scan of ix_invite_account_created_id), then its columns and tests.
@@ -131,7 +132,7 @@ def invite_click(session: Session, *, account_id: int, invite_id: Any, now: date
     """Where a click on one of the account's invites leads; anything not the account's is 'no longer valid'."""
     now = now or datetime.now(UTC)
     number = table_rules.clean_int(invite_id, 0, low=0, high=2**62)
-    invite = session.exec(
+    invite = session.execute(
         select(Invite.test_id, Invite.status, Invite.expires_at).where(Invite.id == number, Invite.account_id == account_id)
     ).first() if number else None
     if invite is None:

@@ -16,6 +16,7 @@ from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass
 from datetime import timedelta
 from email.message import EmailMessage
+from typing import Any
 
 import aiosmtplib
 from sqlmodel import Session, select, update
@@ -41,7 +42,7 @@ def claim_due(session: Session, *, limit: int = BATCH) -> list[OutboxEmail]:
         .order_by(OutboxEmail.next_attempt_at, OutboxEmail.id)
         .limit(limit + 10)
     ).all()
-    claimed = []
+    claimed: list[OutboxEmail] = []
     for row in candidates:
         if len(claimed) == limit:
             break
@@ -114,7 +115,7 @@ async def send_due(
         with session_factory() as session:
             return claim_due(session=session, limit=1)
 
-    def record(fn, **kwargs) -> None:
+    def record(fn: Callable[..., None], **kwargs: Any) -> None:
         with session_factory() as session:
             fn(session=session, **kwargs)
 

@@ -200,10 +200,12 @@ def complete_login(
             return LoginOutcome(redirect=error_destination(flow, "staff"), action=decision.action)
 
     created = False
+    account: Account | None
     if decision.action is Action.SIGN_IN:
         account = session.get(Account, decision.account_id)
     elif decision.action is Action.ATTACH:
         account = session.get(Account, decision.account_id)
+        assert account is not None  # decide() named an account this transaction read
         try:
             _attach(session, account, login)
         except IdentityTakenError:
@@ -221,6 +223,7 @@ def complete_login(
     else:
         return LoginOutcome(redirect=destination(flow, decision), action=decision.action, account_id=decision.account_id)
 
+    assert account is not None  # decide() named an account this transaction read
     # Open a session exactly like the password sign-in: a fresh token, the old session revoked.
     if current_token:
         revoke_session(session=session, token=current_token)

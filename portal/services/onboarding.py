@@ -34,6 +34,14 @@ class ProfileRemovedError(ServiceError):
         super().__init__(steps.PROFILE_REMOVED)
 
 
+class ResendRefused(ServiceError):
+    """A resend refused; `already_verified` when the address turned out to be verified meanwhile."""
+
+    def __init__(self, message: str, *, already_verified: bool) -> None:
+        super().__init__(message)
+        self.already_verified = already_verified
+
+
 @dataclass(frozen=True)
 class OnboardingData:
     values: dict[str, str]
@@ -188,7 +196,6 @@ def resend_work_email(session: Session, *, account_id: int, kind: str = "work") 
     try:
         verification.resend(session=session, account_id=account_id, kind=kind)
     except verification.ResendError as err:
-        error = ServiceError(err.messages[0] if err.messages and err.messages[0] else steps.RESEND_FAILED)
-        error.already_verified = err.already_verified  # type: ignore[attr-defined]
-        raise error from err
+        message = err.messages[0] if err.messages and err.messages[0] else steps.RESEND_FAILED
+        raise ResendRefused(message, already_verified=err.already_verified) from err
     return steps.RESEND_SENT

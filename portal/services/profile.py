@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, SQLModel, col, delete, select
+from sqlmodel import Session, col, delete, select
 
 from portal.domain import profile_rules as rules
 from portal.domain.accounts import normalize_email
@@ -108,8 +108,8 @@ def _linkedin_title(profile: ParticipantProfile | None) -> str:
     return title if isinstance(title, str) else ""
 
 
-def _ids(session: Session, model: type[SQLModel], column: Any, account_id: int) -> tuple[int, ...]:
-    rows = session.exec(select(column).where(model.account_id == account_id).order_by(column)).all()  # type: ignore[attr-defined]
+def _ids(session: Session, model: type[Any], column: Any, account_id: int) -> tuple[int, ...]:
+    rows = session.exec(select(column).where(model.account_id == account_id).order_by(column)).all()
     return tuple(rows)
 
 
@@ -204,7 +204,7 @@ def _database_errors(session: Session, form: rules.ProfileForm, old: rules.Profi
     errors: dict[str, str] = {}
     # An industry no longer offered stays valid on a profile that already has it.
     new_industries = tuple(i for i in form.industries if i not in old.industries)
-    if _unknown_ids(session, Industry, new_industries, extra_where=Industry.active_for_testers.is_(True)):  # type: ignore[attr-defined]
+    if _unknown_ids(session, Industry, new_industries, extra_where=Industry.active_for_testers.is_(True)):
         errors["industries"] = rules.LIST_UNKNOWN
     if _unknown_ids(session, Role, form.roles):
         errors["roles"] = rules.LIST_UNKNOWN
@@ -404,7 +404,7 @@ def _named_page(session: Session, model: Any, page: Any, page_size: Any, search:
 
 def industries_page(session: Session, *, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE, search: str = "") -> PickerPage:
     """Industries offered to testers, by name (the spec's sortBy name, direction 1)."""
-    return _named_page(session, Industry, page, page_size, search, Industry.active_for_testers.is_(True))  # type: ignore[attr-defined]
+    return _named_page(session, Industry, page, page_size, search, Industry.active_for_testers.is_(True))
 
 
 def roles_page(session: Session, *, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE, search: str = "") -> PickerPage:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Integer, Select, bindparam, func, not_, select
+from sqlalchemy import ColumnElement, Integer, bindparam, func, not_, select
 from sqlmodel import Session
 
 from portal.domain import invites as invite_rules
@@ -17,6 +17,7 @@ from portal.domain.reference_data import PAYMENT_STATUSES
 from portal.domain.staff import reviews as decisions
 from portal.models import Review, Reward, Test
 from portal.services.tables import (
+    AnySelect,
     Shape,
     TablePage,
     TableQuery,
@@ -43,8 +44,8 @@ def clean_query(**raw: Any) -> TableQuery:
     return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
 
 
-def _conditions(searching: bool, search_id: bool, filters: tuple) -> list:
-    conditions = [Reward.account_id == bindparam("account_id", type_=Integer)]
+def _conditions(searching: bool, search_id: bool, filters: tuple[Any, ...]) -> list[ColumnElement[bool]]:
+    conditions: list[ColumnElement[bool]] = [Reward.account_id == bindparam("account_id", type_=Integer)]
     if searching:
         conditions.append(Reward.test_id.in_(tests_matching(search_id)))
     for index, (name, kind, values) in enumerate(filters):
@@ -57,7 +58,7 @@ def _conditions(searching: bool, search_id: bool, filters: tuple) -> list:
 
 
 @lru_cache(maxsize=256)
-def _statement(shape: Shape) -> Select:
+def _statement(shape: Shape) -> AnySelect:
     """The page and its total for one request shape (see tables.shape_of); values are bound parameters.
 
     The reward row carries its test id and type (migration 0005): the page's ids are read from the

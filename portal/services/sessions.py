@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import bindparam
+from sqlalchemy.orm import InstrumentedAttribute
 from sqlmodel import Session, select, update
 
 from portal.domain.accounts import CurrentUser
@@ -64,19 +66,19 @@ def _live(row: Any, now: datetime) -> bool:
 # A session token's session, with its account's (and for a user, the profile's) columns: one statement
 # each, built once and run with the token's hash. Columns, not rows as objects: every event of every tab
 # resolves its token, and building three full rows (the profile has some thirty columns) cost more than
-# the query.
-_SESSION = (AuthSession.id, AuthSession.account_id, AuthSession.revoked_at, AuthSession.idle_expires_at,
+# the query. (SQLAlchemy's select: SQLModel's is typed for at most four columns.)
+_SESSION: tuple[InstrumentedAttribute[Any], ...] = (AuthSession.id, AuthSession.account_id, AuthSession.revoked_at, AuthSession.idle_expires_at,
             AuthSession.absolute_expires_at, AuthSession.last_seen_at, Account.removed_at)
 _BY_TOKEN = AuthSession.token_hash == bindparam("token_hash")
 _USER = (
-    select(*_SESSION, Account.email, Account.work_email, Account.is_registration_complete, Account.email_verified_at,
+    sa.select(*_SESSION, Account.email, Account.work_email, Account.is_registration_complete, Account.email_verified_at,
            Account.work_email_verified_at, Account.verified, Account.stage, Account.staff_role,
            ParticipantProfile.first_name, ParticipantProfile.last_name)
     .join(Account, Account.id == AuthSession.account_id)
     .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
     .where(_BY_TOKEN)
 )
-_OWNER = select(*_SESSION).join(Account, Account.id == AuthSession.account_id).where(_BY_TOKEN)
+_OWNER = sa.select(*_SESSION).join(Account, Account.id == AuthSession.account_id).where(_BY_TOKEN)
 
 
 def _live_row(session: Session, statement: Any, token: str | None, now: datetime) -> Any:

@@ -59,7 +59,7 @@ def sign_in_with_password(
     stored_hash = account.password_hash if account and account.removed_at is None else None
     # As many hash verifications for an unknown e-mail (against a dummy hash) as for a wrong password.
     ok, new_hash = verify_sign_in(password, stored_hash)
-    if not ok:
+    if not ok or account is None:  # no account never verifies (its hash is the dummy one)
         throttle.record_failure(session=session, keys=[account_key, ip_key])
         raise SignInError(messages.INVALID_CREDENTIALS)
 

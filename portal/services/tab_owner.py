@@ -36,7 +36,7 @@ MAX_CACHED = 50_000
 ANONYMOUS = ""
 
 _cache: dict[str, tuple[str, float]] = {}
-_refreshing: dict[str, asyncio.Task] = {}
+_refreshing: dict[str, asyncio.Task[None]] = {}
 
 
 def _owner(session: Session, *, token: str) -> str:

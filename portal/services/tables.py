@@ -8,6 +8,7 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from sqlalchemy import ColumnElement, Integer, Select, String, and_, bindparam, or_, true
+from sqlalchemy import select as sa_select
 from sqlmodel import select
 
 from portal.domain import table as rules
@@ -37,7 +38,7 @@ class TableQuery:
 
 @dataclass
 class TablePage:
-    rows: list[dict[str, str]] = field(default_factory=list)
+    rows: list[dict[str, Any]] = field(default_factory=list)
     total: int = 0  # totalAmount: rows matching the search and filters
     total_open: int = 0  # totalOpenInvites (invites only)
 
@@ -62,7 +63,8 @@ def clean(*, sortable: tuple[str, ...], filters_allowed: dict[str, dict[str, Any
 # shape and keep it (functools.lru_cache): building the SQLAlchemy statement took longer than running
 # the query (bench/table_query.py). Option-list filter values are part of the shape (they are checked
 # against the table's options, so the shapes are few); date-range values are bound.
-Shape = tuple
+Shape = tuple[Any, ...]
+AnySelect = Select[*tuple[Any, ...]]  # a SELECT, whatever its columns
 
 
 def shape_of(query: TableQuery) -> Shape:
@@ -84,6 +86,7 @@ def bound_values(query: TableQuery) -> dict[str, Any]:
     for index, f in enumerate(query.filters):
         if f.type == "range":
             low, high = (rules.parse_iso_date(v) for v in f.values)
+            assert low is not None and high is not None  # clean_filters keeps valid dates only
             values[f"start_{index}"] = datetime.combine(low, time(), UTC)
             values[f"end_{index}"] = datetime.combine(high, time(), UTC) + timedelta(days=1)
     return values
@@ -98,7 +101,7 @@ def date_range(column: Any, index: int) -> ColumnElement[bool]:
     return and_(column >= bindparam(f"start_{index}"), column < bindparam(f"end_{index}"))
 
 
-def page_bounds(stmt: Select) -> Select:
+def page_bounds(stmt: AnySelect) -> AnySelect:
     return stmt.limit(bindparam("limit", type_=Integer)).offset(bindparam("offset", type_=Integer))
 
 
@@ -122,7 +125,7 @@ def plan_per_search(connection: Any, query: TableQuery) -> None:
         )
 
 
-def page_with_totals(rows: Select, totals: dict[str, Any], sort_column: str, ascending: bool) -> Select:
+def page_with_totals(rows: AnySelect, totals: dict[str, Any], sort_column: str, ascending: bool) -> AnySelect:
     """The page's rows and the totals in ONE statement (one round trip instead of two).
 
     `totals LEFT JOIN page ON true`: one row per page row, each carrying the totals; one row of
@@ -133,10 +136,10 @@ def page_with_totals(rows: Select, totals: dict[str, Any], sort_column: str, asc
     page = rows.subquery("page")
     key, tie = page.c[sort_column], page.c.id
     order = (key.asc(), tie.asc()) if ascending else (key.desc(), tie.desc())
-    return select(head, page).select_from(head.outerjoin(page, true())).order_by(*order)
+    return sa_select(head, page).select_from(head.outerjoin(page, true())).order_by(*order)
 
 
-def fetch_page(connection: Any, stmt: Select, params: dict[str, Any]) -> list[Any]:
+def fetch_page(connection: Any, stmt: AnySelect, params: dict[str, Any]) -> list[Any]:
     """Run one of the kept table statements (see shape_of) and return its rows.
 
     PostgreSQL: the statement's compiled SQL is kept as well and sent with exec_driver_sql. Executing a
@@ -145,14 +148,17 @@ def fetch_page(connection: Any, stmt: Select, params: dict[str, Any]) -> list[An
     returns timestamptz as aware datetimes. SQLite (datetimes stored as text) takes the normal path.
     """
     driver = _driver_sql(stmt, connection.dialect) if connection.dialect.name == "postgresql" else None
+    rows: list[Any]
     if driver is None:
-        return connection.execute(stmt, params).all()
+        rows = connection.execute(stmt, params).all()
+        return rows
     sql, fixed = driver
-    return connection.exec_driver_sql(sql, {**fixed, **params}).all()
+    rows = connection.exec_driver_sql(sql, {**fixed, **params}).all()
+    return rows
 
 
 @lru_cache(maxsize=512)
-def _driver_sql(stmt: Select, dialect: Any) -> tuple[str, dict[str, Any]] | None:
+def _driver_sql(stmt: AnySelect, dialect: Any) -> tuple[str, dict[str, Any]] | None:
     """The SQL of a kept statement and its fixed values (constants such as 'open'), or None when it has
     expanding IN lists (option-list filters), whose SQL SQLAlchemy only writes at execution."""
     compiled = stmt.compile(dialect=dialect)
@@ -161,7 +167,7 @@ def _driver_sql(stmt: Select, dialect: Any) -> tuple[str, dict[str, Any]] | None
     return str(compiled), {name: value for name, value in compiled.params.items() if value is not None}
 
 
-def split_page(result: list[Any], totals: int) -> tuple[list[tuple], tuple]:
+def split_page(result: list[Any], totals: int) -> tuple[list[tuple[Any, ...]], tuple[Any, ...]]:
     """A page_with_totals result: its rows as tuples of the page's columns (in the rows statement's
     order; without the NULL row of an empty page), and the `totals` leading values (zeros when empty).
 
@@ -172,9 +178,9 @@ def split_page(result: list[Any], totals: int) -> tuple[list[tuple], tuple]:
     return [r[totals:] for r in result if r[totals] is not None], tuple(v or 0 for v in result[0][:totals])
 
 
-def tests_matching(search_id: bool):
+def tests_matching(search_id: bool) -> AnySelect:
     """The ids of tests whose name, type or id match a table search (a semi-join: no join to count or page)."""
-    matches = [Test.name.ilike(bindparam("pattern", type_=String), escape="\\"),
+    matches: list[ColumnElement[bool]] = [Test.name.ilike(bindparam("pattern", type_=String), escape="\\"),
                Test.product_type.ilike(bindparam("type_pattern", type_=String), escape="\\")]
     if search_id:
         matches.append(Test.id == bindparam("search_id", type_=Integer))

@@ -71,7 +71,8 @@ def send_verification(session: Session, *, account: Account, kind: str) -> str:
     Within the e-mail limits (`portal.domain.mail_limits`) only: else ThrottledError, nothing written.
     """
     address = _address(account, kind)
-    if not address:
+    purpose = rules.purpose_for(kind)
+    if not address or purpose is None:
         raise ServiceError(rules.RESEND_FAILED)
     check_send_allowed(session=session, account_id=account.id, kind=kind, address=address)
     throttle.record(session=session, keys=mail_limits.keys_to_record(_limits(account.id, kind, address)))
@@ -81,14 +82,14 @@ def send_verification(session: Session, *, account: Account, kind: str) -> str:
         OneTimeToken(
             token_hash=hash_token(token),
             account_id=account.id,
-            purpose=rules.purpose_for(kind),
+            purpose=purpose,
             email=address,
             expires_at=utcnow() + timedelta(hours=hours),
         )
     )
     link = f"{settings.base_url}/api/account/verify-email?token={token}"
     mail = emails.verify_email(brand=settings.brand_name, email=address, link=link, work=kind == "work", hours=hours)
-    enqueue_email(session=session, to=address, subject=mail.subject, body=mail.body, kind=rules.purpose_for(kind), link=link)
+    enqueue_email(session=session, to=address, subject=mail.subject, body=mail.body, kind=purpose, link=link)
     return address
 
 
@@ -104,7 +105,7 @@ def use_link(session: Session, *, token: str) -> LinkOutcome:
     if account is None or _address(account, kind) != row.email:
         return LinkOutcome("invalid")  # the address changed since the link was sent
     if row.used_at is not None or _is_verified(account, kind):
-        return LinkOutcome("already", row.email) if _is_verified(account, kind) else LinkOutcome("invalid")
+        return LinkOutcome("already", row.email or "") if _is_verified(account, kind) else LinkOutcome("invalid")
     if utcnow() >= row.expires_at:
         return LinkOutcome("invalid")
     now = utcnow()
@@ -117,7 +118,7 @@ def use_link(session: Session, *, token: str) -> LinkOutcome:
     session.add(row)
     session.add(account)
     sign_up = kind == "work" and account.is_registration_complete and not account.verified and account.stage != "completed"
-    return LinkOutcome("verified", row.email, sign_up=sign_up)
+    return LinkOutcome("verified", row.email or "", sign_up=sign_up)
 
 
 def resend(session: Session, *, account_id: int, kind: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import String, and_, bindparam, func, or_, select
+from sqlalchemy import String, and_, bindparam, func, or_, select, true
 from sqlmodel import Session
 
 from portal.domain import table as rules
@@ -90,7 +90,7 @@ def list_audit(session: Session, *, actor_id: Caller, query: TableQuery) -> Tabl
         values["exact"] = query.search
     conditions += filter_conditions(query, lists={"action": AuditEntry.action, "role": AuditEntry.actor_role},
                                     dates={"createdOn": AuditEntry.created_at})
-    where = and_(*conditions) if conditions else True
+    where = and_(*conditions) if conditions else true()
     total = session.execute(select(func.count()).select_from(AuditEntry).where(where), values).scalar_one()
     order = AuditEntry.created_at.asc() if query.sort_direction == rules.ASCENDING else AuditEntry.created_at.desc()
     tie = AuditEntry.id.asc() if query.sort_direction == rules.ASCENDING else AuditEntry.id.desc()

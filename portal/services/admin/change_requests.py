@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlmodel import Session
+from sqlmodel import Session, SQLModel
 
 from portal.domain import profile_rules as rules
 from portal.domain import table as table_rules
@@ -124,8 +124,9 @@ def _restore(session: Session, request: ProfileChangeRequest) -> dict[str, Any]:
     profile.updated_at = utcnow()
     session.add(profile)
     session.flush()
-    links = {"industries": (ProfileIndustry, "industry_id"), "roles": (ProfileRole, "role_id"),
-             "audiences": (ProfileAudience, "audience_id")}
+    links: dict[str, tuple[type[SQLModel], str]] = {
+        "industries": (ProfileIndustry, "industry_id"), "roles": (ProfileRole, "role_id"),
+        "audiences": (ProfileAudience, "audience_id")}
     for key, (model, column) in links.items():
         if key in back:
             profile_service.replace_links(session, model, column, account.id, tuple(back[key] or ()))

@@ -58,7 +58,7 @@ def mark_launch(test: Test, old_status: str | None) -> None:
 def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
     tid = one_id(test_id, NO_TEST)
     query = select(Test).where(Test.id == tid)
-    test = session.execute(query.with_for_update() if lock else query).scalar_one_or_none()
+    test: Test | None = session.execute(query.with_for_update() if lock else query).scalar_one_or_none()
     if test is None:
         raise ServiceError(NO_TEST)
     return test

@@ -9,7 +9,7 @@ from portal.domain.ids import whole_number
 from portal.services.errors import ServiceError
 
 
-class AnyId(tuple):
+class AnyId(tuple[str, ...]):
     """Filter options that are database ids (tests, industries): any short run of digits."""
 
     def __contains__(self, value: object) -> bool:

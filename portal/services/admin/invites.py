@@ -16,11 +16,12 @@ half-way is continued by starting it again: nothing is duplicated.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import String, and_, cast, func, not_, select, update
+from sqlalchemy import Row, Select, String, and_, cast, func, not_, select, update
 from sqlmodel import Session
 
 from portal.domain import emails
@@ -148,11 +149,11 @@ def _conditions(test: Test) -> dict[str, Any]:
     }
 
 
-def _people(*columns: Any):
+def _people(*columns: Any) -> Select[*tuple[Any, ...]]:
     return select(*columns).select_from(Account).outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
 
 
-def _walk(session: Session, where: list[Any], values: dict[str, Any]):
+def _walk(session: Session, where: list[Any], values: dict[str, Any]) -> Iterator[Row[*tuple[Any, ...]]]:
     """(account id, seniority levels, e-mail) of everyone the rule lets in before quotas, in id order, a page at a time."""
     after = 0
     while True:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import String, and_, bindparam, cast, exists, func, literal_column, or_, select, union_all, update
+from sqlalchemy import (
+    Select, String, and_, bindparam, cast, exists, false, func, literal_column, or_, select, union_all, update,
+)
 from sqlalchemy.orm import aliased
 from sqlmodel import Session
 
@@ -109,19 +112,19 @@ def conditions_for(query: TableQuery, values: dict[str, Any]) -> list[Any]:
                 found = exists().where(ProfileChangeRequest.account_id == Account.id, ProfileChangeRequest.status == "pending")
                 out.append(~found if negate else found)
             case "status":
-                wanted = set(f.values)
-                if len(wanted) == 1:
-                    active = ("active" in wanted) != negate
+                statuses = set(f.values)
+                if len(statuses) == 1:
+                    active = ("active" in statuses) != negate
                     out.append(Account.removed_at.is_(None) if active else Account.removed_at.is_not(None))
             case "role":
                 staff = [v for v in f.values if v != "participant"]
-                chosen = or_(Account.staff_role.in_(staff) if staff else False,
-                             Account.staff_role.is_(None) if "participant" in f.values else False)
+                chosen = or_(Account.staff_role.in_(staff) if staff else false(),
+                             Account.staff_role.is_(None) if "participant" in f.values else false())
                 out.append(~chosen if negate else chosen)
     return out
 
 
-def _base(query: TableQuery, values: dict[str, Any]):
+def _base(query: TableQuery, values: dict[str, Any]) -> Select[int]:
     where = conditions_for(query, values)
     source = select(Account.id).outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
     return source.where(and_(*where)) if where else source
@@ -161,7 +164,7 @@ def _page_by_profile_column(session: Session, base: Any, column: Any, ascending:
     two primary keys), with a profile but no value (the same index). The first offset + page size rows of each
     part hold the page, which is taken from them sorted again (wherever the database sorts NULLs).
     """
-    step = (lambda c: c.asc()) if ascending else (lambda c: c.desc())
+    step: Callable[[Any], Any] = (lambda c: c.asc()) if ascending else (lambda c: c.desc())
     enough = query.offset + query.page_size
     keyed = base.add_columns(column.label("sort_key"))
     profile_id = ParticipantProfile.account_id

@@ -106,6 +106,7 @@ def save_participant_profile(session: Session, *, actor_id: Caller, participant_
         raise StaffRefused(roles.STAFF_CREDENTIALS)
     was_verified = target.verified
     actor = session.get(Account, staff.account_id)
+    assert actor is not None  # require_staff read it in this transaction
     outcome = profiles.store_profile(session, actor=actor, target=target, raw=raw, staff_view=True, verify=verify,
                                      today=today)
     after = {key: _plain(value) for key, value in rules.flat_values(profiles.current_form(session, target)).items()

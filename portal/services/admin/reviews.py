@@ -47,10 +47,10 @@ def clean_query(**raw: Any) -> TableQuery:
     return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
 
 
-def _aware(value: datetime | None) -> datetime | None:
+def _aware(value: datetime) -> datetime:
     from datetime import UTC
 
-    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
 
 
 def _duration(started: datetime | None, ended: datetime | None) -> str:
@@ -61,7 +61,11 @@ def _duration(started: datetime | None, ended: datetime | None) -> str:
     return f"{minutes} min {rest:02d} s" if minutes else f"{rest} s"
 
 
-def _answers(session: Session, review: Review, test: Test, known: dict[int, list] | None = None) -> list[Answer]:
+# The questions of each test met so far (by test id), kept while one table or export is built.
+Questions = dict[int, list[dict[str, Any]]]
+
+
+def _answers(session: Session, review: Review, test: Test, known: Questions | None = None) -> list[Answer]:
     known = {} if known is None else known
     if test.id not in known:
         # The questions as load_definition reads them, from the row at hand (without its two queries per test).
@@ -108,12 +112,17 @@ def list_reviews(session: Session, *, actor_id: Caller, query: TableQuery) -> Ta
         .where(Review.id.in_(ids))
     ).all()
     by_id = {row[0].id: row for row in found}
-    days, known = auto_approve_days(), {}
-    return TablePage(rows=[_row(session, *by_id[i], days, known) for i in ids], total=int(total))
+    days = auto_approve_days()
+    known: Questions = {}
+    rows = []
+    for i in ids:
+        review, test, email, started, amount, reward_status = by_id[i]
+        rows.append(_row(session, review, test, email, started, amount, reward_status, days, known))
+    return TablePage(rows=rows, total=int(total))
 
 
 def _row(session: Session, review: Review, test: Test, email: str | None, started: datetime | None,
-         amount: int | None, reward_status: str | None, days: int, known: dict) -> dict[str, Any]:
+         amount: int | None, reward_status: str | None, days: int, known: Questions) -> dict[str, Any]:
     answers = _answers(session, review, test, known)
     due = decisions.auto_approve_at(_aware(review.created_at), days) if review.status == decisions.SUBMITTED else None
     return {
@@ -142,8 +151,11 @@ def review_detail(session: Session, *, actor_id: Caller, review_id: Any) -> dict
     if review is None:
         raise ServiceError(NO_REVIEW)
     test = session.get(Test, review.test_id)
+    if test is None:  # a review's test is never deleted before the review (foreign key)
+        raise ServiceError(NO_REVIEW)
     account = session.get(Account, review.account_id) if review.account_id else None
-    started = session.get(ReviewSession, review.session_id).started_at if review.session_id else None
+    run = session.get(ReviewSession, review.session_id) if review.session_id else None
+    started = run.started_at if run else None
     answers = _answers(session, review, test)
     return {
         "id": str(review.id), "test": test.name, "participant": (account.email if account else review.respondent_key) or "",
@@ -231,7 +243,7 @@ def export_csv(session: Session, *, actor_id: Caller, test_id: Any) -> tuple[str
         .outerjoin(ReviewSession, ReviewSession.id == Review.session_id)
         .where(Review.test_id == tid).order_by(Review.created_at, Review.id)
     ).all()
-    known: dict = {}
+    known: Questions = {}
     flat = [(review, email, started, _answers(session, review, test, known)) for review, email, started in found]
     columns: dict[str, str] = {}
     for *_rest, answers in flat:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import String, and_, bindparam, func, or_, select
+from sqlalchemy import Select, String, and_, bindparam, func, or_, select
 from sqlmodel import Session
 
 from portal.domain import table as rules
@@ -55,7 +55,7 @@ def _conditions(query: TableQuery) -> list[Any]:
     return out
 
 
-def _source(query: TableQuery):
+def _source(query: TableQuery) -> Select[int]:
     source = select(Reward.id)
     if query.search:  # only a search reads the test and the participant (a reward's test is its review's, never missing)
         source = source.join(Test, Test.id == Reward.test_id).outerjoin(Account, Account.id == Reward.account_id)

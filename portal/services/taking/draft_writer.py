@@ -75,7 +75,7 @@ class DraftWriter:
     def __init__(self, interval: float = FLUSH_SECONDS) -> None:
         self.interval = interval
         self._pending: dict[int, Draft] = {}
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     def put(self, draft: Draft) -> None:
         self._pending[draft.session_id] = draft

@@ -326,7 +326,7 @@ def _existing_result(session: Session, review: Review, submission_id: str) -> Su
                         amount_cents=reward.amount_cents if reward else 0)
 
 
-def _submission(answers: Any, worker_data: Any, signals: Any, submission_id: Any) -> tuple[dict, dict, dict]:
+def _submission(answers: Any, worker_data: Any, signals: Any, submission_id: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """A submission's shape and size: the answers, worker data and signals as JSON objects within their limits."""
     if not isinstance(answers, dict):
         raise AnswersError(MSG_BAD_DATA, field="answers")
@@ -347,6 +347,8 @@ def _portal_kind(test: Test) -> kinds.Kind:
 
 def _stored(kind: kinds.Kind, content: dict[str, Any], answers: dict[str, Any]) -> Any:
     """The answers checked by the kind's own rules (AnswersError with every error), as they are stored."""
+    if kind.validate is None or kind.stored is None:  # not taken in the portal (see _portal_kind)
+        raise ServiceError(access.MSG_NOT_THIS_KIND)
     errors = kind.validate(content, answers)
     if errors:
         raise AnswersError(MSG_FIX_ANSWERS, errors=errors)

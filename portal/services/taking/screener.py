@@ -105,14 +105,14 @@ def submit(session: Session, *, test_id: int, account_id: int | None, respondent
     test = session.get(Test, number) if number is not None else None
     if test is None or test.status != TAKING_STATUS:
         raise ServiceError(MSG_NO_TEST)
-    if _public(test) is None:
+    screener = test.screener_question
+    if screener is None or _public(test) is None:
         raise ServiceError(MSG_NO_SCREENER)
     earlier = get_result(session=session, test_id=test.id, respondent_key=key)
     if earlier is not None:
         return earlier
     # Screened only while they may take the test now (invite, verification, status, quotas ...).
     take_access.require(session=session, test_id=test.id, account_id=account_id, view=SCREENER)
-    screener = test.screener_question
     try:
         selection = rules.parse_selection(screener, raw_selection)
     except ValueError:

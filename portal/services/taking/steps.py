@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol, TypedDict
 
 from sqlmodel import Session
 
@@ -46,13 +46,35 @@ class Who:
         return self.account_id is None
 
 
+class TimedRun(Protocol):
+    """A session in progress as the page reads it: a review session row, or a staff preview's run shaped like
+    one (services/admin/preview.py, PreviewRun)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def test_id(self) -> int: ...
+    @property
+    def started_at(self) -> datetime: ...
+    @property
+    def deadline_at(self) -> datetime: ...
+    @property
+    def extensions(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def draft_answers(self) -> dict[str, Any]: ...
+    @property
+    def draft_position(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class Entry:
     """The test as the participant finds it on opening the page."""
 
     definition: TestDefinition
     who: Who
-    active: ReviewSession | None
+    active: TimedRun | None
     reviewed: bool
 
 
@@ -73,7 +95,20 @@ def _who(session: Session, token: str | None, test_id: int, respondent: str | No
     raise SignedOutError(MSG_SIGNED_OUT)
 
 
-def _as(session: Session, token: str | None, test_id: int, respondent: str | None) -> dict[str, Any]:
+class OwnSession(TypedDict):
+    """The keyword arguments naming the caller's own session in review_sessions."""
+
+    session: Session
+    test_id: int
+    account_id: int | None
+    respondent: str | None
+
+
+class OwnSessionAt(OwnSession):
+    now: datetime | None
+
+
+def _as(session: Session, token: str | None, test_id: int, respondent: str | None) -> OwnSession:
     """The keyword arguments naming the caller's own session in review_sessions."""
     who = _who(session, token, test_id, respondent)
     return {"session": session, "test_id": test_id, "account_id": who.account_id, "respondent": who.respondent}
@@ -95,7 +130,8 @@ def enter(session: Session, *, token: str | None, test_id: int, view: str, respo
     caller resolved it in this same session (else it is resolved here); `decided`: take_access.decide's
     answer for this test and this signed-in user, made in this same session (else decided here)."""
     who = _who(session, token, test_id, respondent, user)
-    mine = {"session": session, "test_id": test_id, "account_id": who.account_id, "respondent": who.respondent, "now": now}
+    mine: OwnSessionAt = {"session": session, "test_id": test_id, "account_id": who.account_id,
+                          "respondent": who.respondent, "now": now}
     if decided is not None and (who.account_id is None or decided.test_id != test_id):
         decided = None  # only the signed-in caller's own decision on this test stands in for it
     try:

@@ -59,7 +59,7 @@ def _question_row(i: int, q: Any) -> QuestionRow:
     kind = str(q.get("type") or "")
     return QuestionRow(index=i, key=str(q.get("key") or ""), type=kind,
                        type_label=rules.EDITOR_TYPES.get(kind, kind.replace("-", " ").capitalize()),
-                       text=q.get("text") if isinstance(q.get("text"), str) else "", required=q.get("isRequired") is True,
+                       text=got if isinstance(got := q.get("text"), str) else "", required=q.get("isRequired") is True,
                        text_type=kind in rules.EDITOR_TYPES, has_text="textElements" not in q or isinstance(q.get("text"), str))
 
 
@@ -93,7 +93,7 @@ class AreasEditorState(TabOwned, rx.State):
             box = rules.boxes([area])[0]
             right, bottom = box["left"] + box["width"], box["top"] + box["height"]
             place = f"From {box['left']}%, {box['top']}% to {round(right, 2)}%, {round(bottom, 2)}%"
-            questions = area.get("questions") if isinstance(area.get("questions"), list) else []
+            questions = got if isinstance(got := area.get("questions"), list) else []
             found.append(AreaRow(index=i, number=i + 1, place=place,
                                  questions=[_question_row(j, q) for j, q in enumerate(questions)]))
         return found

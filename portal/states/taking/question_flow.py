@@ -241,7 +241,7 @@ class QuestionFlow(rx.State, mixin=True):
                 answer["isOther"] = not answer.get("isOther")
                 answer.setdefault("otherText", "")
             elif isinstance(value, str):
-                current = answer.get("value") if isinstance(answer.get("value"), list) else []
+                current = got if isinstance(got := answer.get("value"), list) else []
                 answer["value"] = view.toggle(current, value)
             return isinstance(value, str)
 
@@ -278,7 +278,7 @@ class QuestionFlow(rx.State, mixin=True):
 
     async def _rank(self, key: Any, value: Any, offset: int) -> list:
         def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
-            current = answer.get("value") if isinstance(answer.get("value"), list) else []
+            current = got if isinstance(got := answer.get("value"), list) else []
             shown = view.ordered_options(question, self._seed)
             answer["value"] = view.rank_move(shown, current, value, offset) if isinstance(value, str) else current
             return True
@@ -312,7 +312,7 @@ class QuestionFlow(rx.State, mixin=True):
         def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
             if not isinstance(statement, str) or not isinstance(column, str):
                 return False
-            current = answer.get("value") if isinstance(answer.get("value"), dict) else {}
+            current = got if isinstance(got := answer.get("value"), dict) else {}
             answer["value"] = view.matrix_pick(current, statement, column, bool(question.get("allowMultipleAnswers")))
             return True
 
