@@ -67,8 +67,9 @@ def _live(row: Any, now: datetime) -> bool:
 # each, built once and run with the token's hash. Columns, not rows as objects: every event of every tab
 # resolves its token, and building three full rows (the profile has some thirty columns) cost more than
 # the query. (SQLAlchemy's select: SQLModel's is typed for at most four columns.)
-_SESSION: tuple[InstrumentedAttribute[Any], ...] = (AuthSession.id, AuthSession.account_id, AuthSession.revoked_at, AuthSession.idle_expires_at,
-            AuthSession.absolute_expires_at, AuthSession.last_seen_at, Account.removed_at)
+_SESSION: tuple[InstrumentedAttribute[Any], ...] = (
+    AuthSession.id, AuthSession.account_id, AuthSession.revoked_at, AuthSession.idle_expires_at,
+    AuthSession.absolute_expires_at, AuthSession.last_seen_at, Account.removed_at)
 _BY_TOKEN = AuthSession.token_hash == bindparam("token_hash")
 _USER = (
     sa.select(*_SESSION, Account.email, Account.work_email, Account.is_registration_complete, Account.email_verified_at,

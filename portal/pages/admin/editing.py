@@ -70,7 +70,7 @@ def _section(title: str, *children: rx.Component, section_id: str) -> rx.Compone
 
 
 def _qualifications() -> rx.Component:
-    chosen = S.form.get("qualifications", "").split("\n")
+    chosen = S.form.get("qualifications", "").to(str).split("\n")
     return rx.el.fieldset(
         rx.el.legend("Qualifications", style=LABEL_STYLE),
         rx.cond(S.qualification_options.length() == 0, rx.text("No qualifications exist yet.", size="2", color="var(--gray-11)")),

@@ -326,7 +326,9 @@ def _existing_result(session: Session, review: Review, submission_id: str) -> Su
                         amount_cents=reward.amount_cents if reward else 0)
 
 
-def _submission(answers: Any, worker_data: Any, signals: Any, submission_id: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+def _submission(
+    answers: Any, worker_data: Any, signals: Any, submission_id: Any,
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """A submission's shape and size: the answers, worker data and signals as JSON objects within their limits."""
     if not isinstance(answers, dict):
         raise AnswersError(MSG_BAD_DATA, field="answers")

@@ -206,7 +206,7 @@ class AreasEditorState(TabOwned, rx.State):
         if i is None:
             return None
         areas = self._copy()
-        questions = areas[i].get("questions") if isinstance(areas[i].get("questions"), list) else []
+        questions = got if isinstance(got := areas[i].get("questions"), list) else []
         if len(questions) >= rules.MAX_QUESTIONS:
             return toast("error", rules.TOO_MANY_QUESTIONS)
         key = rules.fresh_key(rules.question_keys(self._blocks, areas), i + 1)

@@ -140,7 +140,8 @@ def places(content: Content) -> list[tuple[str, int, int | None]]:
 def group(content: Content, answers: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """Answers by question key (the draft) as the submission's answers by block."""
     return {
-        block.key: [dict(answers.get(q.get("key", "")) or {"type": q.get("type"), "value": None}) for q in block.questions]
+        block.key: [dict(answers.get(q.get("key", "")) or {"type": q.get("type"), "value": None})
+                    for q in block.questions]
         for block in blocks(content)
     }
 
