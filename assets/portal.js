@@ -222,7 +222,7 @@
   function writeRaw(key, value) {
     try { window.localStorage.setItem(key, value); } catch (e) { console.warn("test: local save failed", e); }
   }
-  function timerEl() { return document.getElementById("survey-timer"); }
+  function timerEl() { return document.getElementById("taking-timer"); }
   function activeTestId() {
     const el = timerEl();
     return el ? Number(el.dataset.testId) : null;
@@ -243,7 +243,7 @@
   // sequence numbers are the stored state's for every answer it did not change), or else a
   // 'pending' report through the bridge, sent FIRST_CHECK_MS after a reply and again with backoff
   // while anything is unconfirmed (the server applies again an answer it lost).
-  // #survey-save-status says 'Saving…' when an answer has waited more than SAVING_AFTER_MS for any
+  // #taking-save-status says 'Saving…' when an answer has waited more than SAVING_AFTER_MS for any
   // reply or for a report's confirmation, and then 'All answers saved' once nothing is pending.
   const FIRST_CHECK_MS = 5000;
   const RETRY_CHECK_MS = 1000;
@@ -290,7 +290,7 @@
     return el && el.dataset.store ? el.dataset.store : "";
   }
   function saveStatus() {
-    const el = document.getElementById("survey-save-status");
+    const el = document.getElementById("taking-save-status");
     const key = storeKeyShown();
     if (!el || !key) return;
     const stored = readStored(key);
@@ -337,7 +337,7 @@
     const el = event.target;
     if (!el || !timerEl() || el.id === "taking-bridge" || !el.closest || el.type === "hidden") return;
     if (type === "click" && !el.closest("[data-chosen='false']")) return;
-    if (el.closest("#survey-question, #highlight-questions, [data-answers]") || (el.dataset && el.dataset.answerKey)) {
+    if (el.closest("[data-answers]") || (el.dataset && el.dataset.answerKey)) {
       if (!awaitingSince) awaitingSince = Date.now();
     }
   }, true));
@@ -465,7 +465,7 @@
           id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
           window.localStorage.setItem("portalRespondentId", id);
         }
-      } catch (e) { console.warn("survey: respondent id", e); }
+      } catch (e) { console.warn("test: respondent id", e); }
       const project = new URLSearchParams(window.location.search).get("respondent_project_id") || "";
       return JSON.stringify({ testId, id, project });
     },
@@ -564,7 +564,7 @@
     const deadline = Number(el.dataset.deadline);
     if (!deadline) return;
     const remaining = deadline - (Date.now() + clockOffset);
-    const text = document.getElementById("survey-timer-text");
+    const text = document.getElementById("taking-timer-text");
     const shown = format(remaining) + " left";
     if (text && text.textContent !== shown) text.textContent = shown;
     const low = remaining < Number(el.dataset.warn) * 1000 ? "true" : "false";

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.form import form_error, select_field, text_field
 from portal.components.layout import auth_layout, loading
 from portal.domain import geography
 from portal.domain import onboarding as steps
@@ -13,95 +14,33 @@ from portal.settings import settings
 from portal.states.onboarding import OnboardingState
 
 _MUTED = "var(--gray-11)"
-_LABEL_STYLE = {"fontSize": "14px", "fontWeight": 500, "color": "var(--gray-12)"}
-_SELECT_STYLE = {
-    "width": "100%", "height": "40px", "padding": "0 10px", "fontSize": "16px", "borderRadius": "var(--radius-2)",
-    "border": "1px solid var(--gray-7)", "background": "var(--color-surface)", "color": "var(--gray-12)",
-}
 
 
 def _field_id(key: str) -> str:
     return f"onboarding-{key}"
 
 
-def _label(key: str) -> rx.Component:
-    text = fields.LABELS[key]
-    if key in fields.REQUIRED:
-        text += " *"
-    elif key == "companyName":
-        text += " (optional)"
-    return rx.el.label(text, html_for=_field_id(key), style=_LABEL_STYLE)
+def _bound(key: str) -> dict:
+    """A field's label, marks, message and value: kept by the browser while typed, sent when it is left."""
+    return {
+        "id": _field_id(key),
+        "name": key,
+        "default_value": OnboardingState.values.get(key, ""),
+        "error": OnboardingState.errors.get(key, ""),
+        "required": key in fields.REQUIRED,
+        "optional": key not in fields.REQUIRED,
+    }
 
 
-def _error(key: str) -> rx.Component:
-    message = OnboardingState.errors.get(key, "")
-    return rx.cond(message != "", rx.text(message, color="red", size="2", id=f"{_field_id(key)}-error", role="alert"))
-
-
-def _input(key: str, *, type_: str = "text", autocomplete: str | None = None, on_change=None,
-           helper: rx.Component | None = None, **props) -> rx.Component:
-    """An uncontrolled input: its value is sent when it is left (and with the form), not per keystroke."""
-    field_id = _field_id(key)
-    message = OnboardingState.errors.get(key, "")
-    extra = {"on_change": on_change} if on_change is not None else {}
-    return rx.vstack(
-        _label(key),
-        rx.input(
-            id=field_id,
-            name=key,
-            type=type_,
-            default_value=OnboardingState.values.get(key, ""),
-            on_blur=lambda value: OnboardingState.set_field(key, value),
-            auto_complete=autocomplete,
-            required=False,
-            aria_required="true" if key in fields.REQUIRED else "false",
-            aria_invalid=rx.cond(message != "", "true", "false"),
-            aria_describedby=f"{field_id}-error {field_id}-helper",
-            color_scheme=rx.cond(message != "", "red", "indigo"),
-            size="3",
-            width="100%",
-            **extra,
-            **props,
-        ),
-        helper if helper is not None else rx.fragment(),
-        _error(key),
-        spacing="1",
-        width="100%",
-        align="stretch",
-    )
+def _input(key: str, **props) -> rx.Component:
+    return text_field(fields.LABELS[key], on_blur=lambda value: OnboardingState.set_field(key, value), **_bound(key),
+                      **props)
 
 
 def _country_select() -> rx.Component:
     key = "employerHqCountry"
-    field_id = _field_id(key)
-    message = OnboardingState.errors.get(key, "")
-    return rx.vstack(
-        _label(key),
-        rx.el.select(
-            rx.el.option("Choose a country", value=""),
-            *[rx.el.option(name, value=code) for code, name in geography.countries()],
-            id=field_id,
-            name=key,
-            default_value=OnboardingState.values.get(key, ""),
-            on_change=lambda value: OnboardingState.set_field(key, value),
-            aria_required="true",
-            aria_invalid=rx.cond(message != "", "true", "false"),
-            aria_describedby=f"{field_id}-error",
-            style=_SELECT_STYLE,
-        ),
-        _error(key),
-        spacing="1",
-        width="100%",
-        align="stretch",
-    )
-
-
-def _form_message() -> rx.Component:
-    return rx.cond(
-        OnboardingState.form_message != "",
-        rx.callout(OnboardingState.form_message, icon="triangle_alert", color_scheme="red", size="1",
-                   id="onboarding-form-message", role="alert", width="100%"),
-    )
+    return select_field(fields.LABELS[key], options=geography.countries(), native=True, placeholder="Choose a country",
+                        on_change=lambda value: OnboardingState.set_field(key, value), **_bound(key))
 
 
 # ---- the step indicator ---------------------------------------------------------------------------
@@ -164,16 +103,15 @@ def _review_step() -> rx.Component:
                 _input("lastName", autocomplete="family-name"),
                 class_name="onboarding-names",
             ),
-            _input("jobTitle", autocomplete="organization-title",
-                   helper=rx.text("Your current full-time job title.", size="1", color=_MUTED, id="onboarding-jobTitle-helper")),
+            _input("jobTitle", autocomplete="organization-title", helper="Your current full-time job title."),
             _input(
                 "email",
-                type_="email",
+                type="email",
                 autocomplete="email",
                 on_change=OnboardingState.email_typed.debounce(work_rules.EMAIL_DUPLICATE_DELAY_MS),
             ),
             _input("companyName", autocomplete="organization"),
-            _form_message(),
+            form_error(OnboardingState.form_message, id="onboarding-form-message"),
             rx.button(steps.LOOKS_GOOD, type="submit", size="3", width="100%", id="onboarding-next"),
             spacing="4",
             width="100%",
@@ -186,28 +124,25 @@ def _review_step() -> rx.Component:
 
 
 def _details_step() -> rx.Component:
-    work_helper = rx.text(
-        rx.cond(
-            OnboardingState.work_email_verified,
-            "Your work email is verified.",
-            rx.cond(OnboardingState.checking_work_email, "Checking...",
-                    "The email address of your employer. We will send a verification link to it."),
-        ),
-        size="1", color=_MUTED, id="onboarding-workEmail-helper", aria_live="polite",
+    work_helper = rx.cond(
+        OnboardingState.work_email_verified,
+        "Your work email is verified.",
+        rx.cond(OnboardingState.checking_work_email, "Checking...",
+                "The email address of your employer. We will send a verification link to it."),
     )
     return rx.form(
         rx.vstack(
             rx.heading("Additional details", size="4", as_="h2", id="onboarding-details-title"),
             _input(
                 "workEmail",
-                type_="email",
+                type="email",
                 autocomplete="work email",
                 on_change=OnboardingState.work_email_typed.debounce(work_rules.CHECK_DEBOUNCE_MS),
                 disabled=OnboardingState.work_email_verified,
                 helper=work_helper,
             ),
             _country_select(),
-            _form_message(),
+            form_error(OnboardingState.form_message, id="onboarding-form-message"),
             rx.flex(
                 rx.button(steps.GO_BACK, type="button", variant="soft", color_scheme="gray", size="3",
                           on_click=OnboardingState.go_back, disabled=OnboardingState.submitting, id="onboarding-back",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 from reflex.vars import ObjectVar
 
-from portal.components.fields import submit_button, text_field
+from portal.components.form import form_error, submit_button, text_field
 from portal.components.layout import auth_layout
 from portal.domain import password_policy as policy
 from portal.domain import password_reset as rules
@@ -20,13 +20,6 @@ CHECKLIST_DEBOUNCE_MS = 250
 
 def _card(*children: rx.Component) -> rx.Component:
     return auth_layout(rx.card(rx.vstack(*children, spacing="4", width="100%"), size="4", width="100%"))
-
-
-def _global_error(message: rx.Var[str], element_id: str) -> rx.Component:
-    return rx.cond(
-        message != "",
-        rx.callout(message, icon="triangle-alert", color_scheme="red", role="alert", id=element_id, width="100%"),
-    )
 
 
 # --- /site-decider ------------------------------------------------------------------------
@@ -83,7 +76,7 @@ def _forgot_form() -> rx.Component:
         rx.vstack(
             text_field(
                 "Email Address",
-                field_id="forgot-email",
+                id="forgot-email",
                 name="email",
                 type="email",
                 error=ForgotPasswordState.email_error,
@@ -91,7 +84,7 @@ def _forgot_form() -> rx.Component:
                 placeholder="you@company.com",
                 on_change=ForgotPasswordState.email_changed.debounce(150),
             ),
-            _global_error(ForgotPasswordState.global_error, "forgot-global-error"),
+            form_error(ForgotPasswordState.global_error, id="forgot-global-error"),
             submit_button(
                 rules.SEND_BUTTON,
                 "Sending...",
@@ -197,7 +190,7 @@ def _reset_form() -> rx.Component:
         rx.vstack(
             text_field(
                 "New Password",
-                field_id=PASSWORD_ID,
+                id=PASSWORD_ID,
                 name="password",
                 type="password",
                 error=ResetPasswordState.password_feedback,
@@ -210,7 +203,7 @@ def _reset_form() -> rx.Component:
             _checklist(),
             text_field(
                 "Confirm New Password",
-                field_id=CONFIRM_ID,
+                id=CONFIRM_ID,
                 name="confirmPassword",
                 type="password",
                 error=ResetPasswordState.confirm_feedback,
@@ -218,7 +211,7 @@ def _reset_form() -> rx.Component:
                 on_change=_evaluate(policy.CONFIRM_FIELD),
                 on_blur=ResetPasswordState.touch(policy.CONFIRM_FIELD),
             ),
-            _global_error(ResetPasswordState.global_error, "reset-global-error"),
+            form_error(ResetPasswordState.global_error, id="reset-global-error"),
             submit_button(
                 rules.CHANGE_BUTTON,
                 "Changing...",

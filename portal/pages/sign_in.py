@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.form import form_error, submit_button, text_field
 from portal.components.icons import icon_switch
-from portal.components.fields import submit_button, text_field
 from portal.components.layout import auth_layout
 from portal.components.oidc import no_account_found_heading, sign_in_providers
 from portal.states.sign_in import SignInState, sign_in_title
@@ -20,7 +20,7 @@ def email_form() -> rx.Component:
         rx.vstack(
             text_field(
                 "Email Address",
-                field_id="sign-in-email",
+                id="sign-in-email",
                 name="email",
                 type="email",
                 error=SignInState.email_error,
@@ -29,16 +29,13 @@ def email_form() -> rx.Component:
             ),
             text_field(
                 "Password",
-                field_id="sign-in-password",
+                id="sign-in-password",
                 name="password",
                 type="password",
                 error=SignInState.password_error,
                 autocomplete="current-password",
             ),
-            rx.cond(
-                SignInState.global_error != "",
-                rx.callout(SignInState.global_error, icon="triangle-alert", color_scheme="red", role="alert", id="sign-in-global-error", width="100%"),
-            ),
+            form_error(SignInState.global_error, id="sign-in-global-error"),
             submit_button("Sign In", "Signing in...", submitting=SignInState.submitting, button_id="sign-in-submit"),
             rx.link("Forgot password?", href="/site-decider", size="2", align="center", width="100%"),
             spacing="4",

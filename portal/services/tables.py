@@ -1,24 +1,42 @@
-"""Shared pieces of the table queries: the cleaned request and one page of answers."""
+"""One path for every table, the participant's and the staff's.
+
+A table declares itself once, as a `TableSpec`: the id of its rows, what they are read from, the columns it
+sorts by, its filters by kind (`Options`, `Ids`, `Dates`, `Own`), its search, the conditions of every request
+(a participant's own rows) and its page sizes. Every request then goes through the same functions:
+
+- `TableSpec.clean`: the browser's request checked against the declaration (the rules are portal/domain/table.py);
+- `TableSpec.shape`: what of the request changes its SQL (the values are bound parameters, `TableSpec.values`);
+- `TableSpec.select`: the rows a request chooses (`Selection`: the WHERE of its scope, search and filters, built
+  once), with their count (`total`) and one page of them in the sort's order (`page`); the staff tables run a
+  count, then the page (of ids, then the page's rows by id; or of the rows themselves);
+- `read_page`: the home page's tables, the page and its totals in ONE statement kept per shape (`page_statement`,
+  `fetch_page`), which their declarations complete with the page's columns (`rows`) and other totals (`totals`).
+
+The shape is sqladmin's declared views (filters as objects naming their column, the sortable columns listed)
+with the keyword-only functions over a session of the FastAPI full-stack template's crud.py.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import UTC, datetime, time, timedelta
-from typing import Any
+from functools import cached_property, lru_cache
+from typing import Any, ClassVar, NamedTuple
 
-from sqlalchemy import ColumnElement, Integer, Select, String, and_, bindparam, or_, true
+from sqlalchemy import ColumnElement, Integer, Select, String, and_, bindparam, func, or_, true
 from sqlalchemy import select as sa_select
-from sqlmodel import select
+from sqlmodel import Session, select
 
 from portal.domain import table as rules
 from portal.domain.ids import whole_number
+from portal.domain.table import Filter
 from portal.models import Test
 
 
 @dataclass(frozen=True)
 class TableQuery:
-    """A table request after validation (see `clean`)."""
+    """A table request after validation (see `TableSpec.clean`)."""
 
     page: int = 1
     page_size: int = rules.DEFAULT_PAGE_SIZE
@@ -43,45 +61,225 @@ class TablePage:
     total_open: int = 0  # totalOpenInvites (invites only)
 
 
-def clean(*, sortable: tuple[str, ...], filters_allowed: dict[str, dict[str, Any]], page: Any = 1,
-          page_size: Any = rules.DEFAULT_PAGE_SIZE, sort_by: Any = rules.DEFAULT_SORT_BY,
-          sort_direction: Any = rules.DEFAULT_SORT_DIRECTION, search: Any = "", filters: Any = None,
-          page_sizes: tuple[int, ...] | list[int] = rules.PAGE_SIZES) -> TableQuery:
-    column, direction = rules.clean_sort(sort_by, sort_direction, sortable)
-    return TableQuery(
-        page=rules.clean_page(page),
-        page_size=rules.clean_page_size(page_size, rules.page_size_options(page_sizes)),
-        sort_by=column,
-        sort_direction=direction,
-        search=rules.clean_search(search),
-        filters=tuple(rules.clean_filters(filters, filters_allowed)),
-    )
-
-
-# A table's SQL depends only on the request's shape (sort, whether it searches, which filters); the
-# values (account, page, patterns, dates) are bound parameters. The services build one statement per
-# shape and keep it (functools.lru_cache): building the SQLAlchemy statement took longer than running
-# the query (bench/table_query.py). Option-list filter values are part of the shape (they are checked
-# against the table's options, so the shapes are few); date-range values are bound.
-Shape = tuple[Any, ...]
 AnySelect = Select[*tuple[Any, ...]]  # a SELECT, whatever its columns
 
 
-def shape_of(query: TableQuery) -> Shape:
-    searching = bool(query.search)
-    search_id = searching and _search_id(query.search) is not None
-    filters = tuple((f.name, f.type, () if f.type == "range" else f.values) for f in query.filters)
-    return (query.sort_by, query.sort_direction, searching, search_id, filters)
+# The filters, by kind. Each names the filter (as the browser sends it), says what may be chosen (checked by
+# domain/table.clean_filters before any SQL) and gives its condition for the cleaned filter; `index` is the
+# filter's place in the request, which names its bound dates. 'exclude' (all but the chosen values) negates.
+
+
+class AnyId(tuple[str, ...]):
+    """Filter options that are database ids (tests, industries): any short run of digits."""
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 9
+
+
+def _chosen(condition: Any, f: Filter) -> Any:
+    return ~condition if f.type == "exclude" else condition
+
+
+@dataclass(frozen=True, eq=False)
+class Options:
+    """An option list: the rows whose `column` holds one of the chosen values (or none of them)."""
+
+    name: str
+    column: Any
+    options: Any
+    type: ClassVar[str] = "list"
+
+    def condition(self, f: Filter, index: int) -> Any:
+        return _chosen(self.column.in_(f.values), f)
+
+
+@dataclass(frozen=True, eq=False)
+class Ids:
+    """An id list (tests): any ids, compared with `column` as integers."""
+
+    name: str
+    column: Any
+    options: Any = AnyId()
+    type: ClassVar[str] = "list"
+
+    def condition(self, f: Filter, index: int) -> Any:
+        return _chosen(self.column.in_([int(v) for v in f.values]), f)
+
+
+@dataclass(frozen=True, eq=False)
+class Dates:
+    """A date range: `column` from the first day 00:00 UTC up to (not including) the day after the last."""
+
+    name: str
+    column: Any
+    type: ClassVar[str] = "range"
+
+    def condition(self, f: Filter, index: int) -> Any:
+        return within_days(self.column, index)
+
+
+@dataclass(frozen=True, eq=False)
+class Own:
+    """A condition of the table's own: `where(chosen values)`, None for no condition (e.g. both 'yes' and 'no')."""
+
+    name: str
+    options: Any
+    where: Callable[[tuple[str, ...]], Any]
+    type: ClassVar[str] = "list"
+
+    def condition(self, f: Filter, index: int) -> Any:
+        chosen = self.where(f.values)
+        return None if chosen is None else _chosen(chosen, f)
+
+
+TableFilter = Options | Ids | Dates | Own
+
+
+class Shape(NamedTuple):
+    """What of a request changes its SQL; its values (account, page, patterns, dates) are bound parameters.
+
+    `search`: None without a search, else the search's form (`TableSpec.search_form`); `filters`: the cleaned
+    filters as (name, type, values) with their option values (checked against the table's options, so the
+    shapes are few) and without their dates (bound, see bound_values). Plain tuples: hashed fast, as the key of
+    the kept statements.
+    """
+
+    sort_by: str
+    ascending: bool
+    search: Hashable | None
+    filters: tuple[tuple[str, str, tuple[str, ...]], ...]
+
+
+def _one_form(_text: str) -> Hashable:
+    return True
+
+
+@dataclass(frozen=True, eq=False)
+class TableSpec:
+    """A table, declared once (see the module's docstring)."""
+
+    key: Any  # the rows' id: the last key of every sort, and what a page's rows are read by
+    sortable: Mapping[str, Any]  # sort name (as the browser sends it) -> column; the default, createdOn, among them
+    filters: tuple[TableFilter, ...] = ()  # in the order the filters panel offers them
+    # The search's condition, given the search's form; it reads the bound :pattern (and :type_pattern,
+    # :search_id, see bound_values, and its own search_values). None: the table has no search.
+    search: Callable[[Any], Any] | None = None
+    search_form: Callable[[str], Hashable] = _one_form  # what of the searched text changes the search's SQL
+    search_values: Callable[[str], dict[str, Any]] | None = None  # bound values of the search's own (e.g. :exact)
+    source: Any = None  # what the rows are counted and paged from (a table or a join); the key's table when None
+    search_source: Any = None  # ... when searching (the joins only a search reads); `source` when None
+    scope: tuple[Any, ...] = ()  # conditions of every request (a participant's own rows: the bound :account_id)
+    page_sizes: tuple[int, ...] = ()  # page sizes offered besides domain/table.PAGE_SIZES
+    # For read_page (the home tables): the page's columns and their joins, and totals besides `total`.
+    rows: AnySelect | None = None
+    totals: Mapping[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def filters_allowed(self) -> dict[str, dict[str, Any]]:
+        """{name: {type, options}}: what domain/table.clean_filters keeps, and the filters panel offers."""
+        return {f.name: {"type": "range"} if isinstance(f, Dates) else {"type": f.type, "options": f.options}
+                for f in self.filters}
+
+    @cached_property
+    def sort_names(self) -> tuple[str, ...]:
+        return tuple(self.sortable)
+
+    @cached_property
+    def page_size_options(self) -> list[int]:
+        return rules.page_size_options(self.page_sizes)
+
+    @cached_property
+    def _filter_by_name(self) -> dict[str, TableFilter]:
+        return {f.name: f for f in self.filters}
+
+    def clean(self, *, page: Any = 1, page_size: Any = rules.DEFAULT_PAGE_SIZE, sort_by: Any = rules.DEFAULT_SORT_BY,
+              sort_direction: Any = rules.DEFAULT_SORT_DIRECTION, search: Any = "", filters: Any = None) -> TableQuery:
+        """A request as the browser sent it (anything), validated against this table."""
+        column, direction = rules.clean_sort(sort_by, sort_direction, self.sort_names)
+        return TableQuery(
+            page=rules.clean_page(page),
+            page_size=rules.clean_page_size(page_size, self.page_size_options),
+            sort_by=column,
+            sort_direction=direction,
+            search=rules.clean_search(search),
+            filters=tuple(rules.clean_filters(filters, self.filters_allowed)),
+        )
+
+    def shape(self, query: TableQuery) -> Shape:
+        filters = tuple((f.name, f.type, () if f.type == "range" else f.values) for f in query.filters)
+        search = self.search_form(query.search) if query.search else None
+        return Shape(query.sort_by, query.sort_direction == rules.ASCENDING, search, filters)
+
+    def where(self, shape: Shape) -> list[Any]:
+        """The conditions of a request: the table's scope, its search, its filters (in the request's order)."""
+        out = list(self.scope)
+        if shape.search is not None and self.search is not None:
+            out.append(self.search(shape.search))
+        for index, (name, kind, values) in enumerate(shape.filters):
+            declared = self._filter_by_name.get(name)
+            condition = declared.condition(Filter(name, kind, values), index) if declared is not None else None
+            if condition is not None:
+                out.append(condition)
+        return out
+
+    def source_of(self, shape: Shape) -> Any:
+        if shape.search is not None and self.search_source is not None:
+            return self.search_source
+        return self.source if self.source is not None else self.key.class_
+
+    def order(self, shape: Shape) -> tuple[Any, Any]:
+        """The sort's column, then the id (the same order every time, whatever ties)."""
+        column = self.sortable[shape.sort_by]
+        return (column.asc(), self.key.asc()) if shape.ascending else (column.desc(), self.key.desc())
+
+    def values(self, query: TableQuery) -> dict[str, Any]:
+        """The bound values of a request's statements (bound_values, and the search's own)."""
+        values = bound_values(query)
+        if query.search and self.search_values is not None:
+            values.update(self.search_values(query.search))
+        return values
+
+    def select(self, query: TableQuery) -> Selection:
+        """The rows a request chooses (its count and its page: see Selection)."""
+        return self.selection(self.shape(query))
+
+    def selection(self, shape: Shape) -> Selection:
+        return Selection(self, shape, tuple(self.where(shape)))
+
+
+@dataclass(frozen=True, eq=False)
+class Selection:
+    """The rows of a table one request chooses: its conditions, built once and shared by its count and its page
+    (one set of bound constants). The values are bound: run each statement with TableSpec.values(query)."""
+
+    table: TableSpec
+    shape: Shape
+    where: tuple[Any, ...]
+
+    def matching(self) -> AnySelect:
+        """The ids of the chosen rows, in no order."""
+        ids: AnySelect = select(self.table.key).select_from(self.table.source_of(self.shape)).where(*self.where)
+        return ids
+
+    def total(self, *more: Any) -> AnySelect:
+        """count(*) of the chosen rows (then `more` aggregates of them, e.g. a sum)."""
+        count: AnySelect = select(func.count(), *more).select_from(self.table.source_of(self.shape)).where(*self.where)
+        return count
+
+    def page(self, rows: AnySelect | None = None) -> AnySelect:
+        """One page (bound :limit, :offset) in the sort's order: the ids, or `rows` (columns with their joins)."""
+        stmt = self.matching() if rows is None else rows.where(*self.where)
+        return page_bounds(stmt.order_by(*self.table.order(self.shape)))
 
 
 def bound_values(query: TableQuery) -> dict[str, Any]:
-    """The bound parameters of a query's statement (the account id is added by the service)."""
+    """The bound parameters of a query's statements (the account id is added by the service)."""
     values: dict[str, Any] = {"limit": query.page_size, "offset": query.offset}
     if query.search:
         values["pattern"] = like_pattern(query.search)
         # The type is shown as 'Pricing test' and stored as 'pricing-test': either spelling matches.
         values["type_pattern"] = like_pattern(query.search.replace(" ", "-"))
-        if (number := _search_id(query.search)) is not None:
+        if (number := whole_number(query.search)) is not None:
             values["search_id"] = number
     for index, f in enumerate(query.filters):
         if f.type == "range":
@@ -92,11 +290,12 @@ def bound_values(query: TableQuery) -> dict[str, Any]:
     return values
 
 
-def _search_id(search: str) -> int | None:
-    return whole_number(search)
+def searches_an_id(search: str) -> bool:
+    """A search form: whether the text is also an id (a whole number), which a search may match as well."""
+    return whole_number(search) is not None
 
 
-def date_range(column: Any, index: int) -> ColumnElement[bool]:
+def within_days(column: Any, index: int) -> ColumnElement[bool]:
     """From the first day 00:00 UTC up to (not including) the day after the last (bound in bound_values)."""
     return and_(column >= bindparam(f"start_{index}"), column < bindparam(f"end_{index}"))
 
@@ -108,6 +307,56 @@ def page_bounds(stmt: AnySelect) -> AnySelect:
 def like_pattern(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
+
+
+def contains(column: Any) -> ColumnElement[bool]:
+    """`column` holds the searched text (the bound :pattern, its wildcards escaped)."""
+    condition: ColumnElement[bool] = column.ilike(bindparam("pattern", type_=String), escape="\\")
+    return condition
+
+
+def tests_matching(search_id: bool) -> AnySelect:
+    """The ids of tests whose name, type or id match a table search (a semi-join: no join to count or page)."""
+    matches: list[ColumnElement[bool]] = [
+        contains(Test.name), Test.product_type.ilike(bindparam("type_pattern", type_=String), escape="\\"),
+    ]
+    if search_id:
+        matches.append(Test.id == bindparam("search_id", type_=Integer))
+    return select(Test.id).where(or_(*matches))
+
+
+# The home page's tables: one statement per request shape, kept -------------------------------------------
+#
+# A table's SQL depends only on the request's shape; the values are bound parameters. read_page builds one
+# statement per table and shape and keeps it (functools.lru_cache): building the SQLAlchemy statement took
+# longer than running the query (bench/table_query.py).
+
+
+def read_page(
+    session: Session, *, table: TableSpec, query: TableQuery, **values: Any
+) -> tuple[list[tuple[Any, ...]], tuple[Any, ...]]:
+    """One page of a table with its totals, in one round trip: the page's rows as tuples of `table.rows`'
+    columns, and the totals (`total`, then `table.totals`'). `values`: the bound values of the table's
+    scope and totals (the account id, now)."""
+    connection = session.connection()  # Core execution: no ORM entity loading
+    plan_per_search(connection, query)
+    stmt = page_statement(table, table.shape(query))
+    return split_page(fetch_page(connection, stmt, {**values, **table.values(query)}), 1 + len(table.totals))
+
+
+@lru_cache(maxsize=512)
+def page_statement(table: TableSpec, shape: Shape) -> AnySelect:
+    """The page and every total for one table and request shape.
+
+    The page's ids first, alone (an index-only scan of the table's (scope, sort, id) index, bounded), then
+    only those rows are joined for their columns (`table.rows`).
+    """
+    if table.rows is None:
+        raise TypeError("read_page needs the table's rows")
+    chosen = table.selection(shape)
+    rows = table.rows.where(table.key.in_(chosen.page().scalar_subquery()), *table.scope)
+    totals = {"total": chosen.total().scalar_subquery(), **table.totals}
+    return page_with_totals(rows, totals, table.sortable[shape.sort_by].key, shape.ascending)
 
 
 def plan_per_search(connection: Any, query: TableQuery) -> None:
@@ -140,7 +389,7 @@ def page_with_totals(rows: AnySelect, totals: dict[str, Any], sort_column: str, 
 
 
 def fetch_page(connection: Any, stmt: AnySelect, params: dict[str, Any]) -> list[Any]:
-    """Run one of the kept table statements (see shape_of) and return its rows.
+    """Run one of the kept table statements (see page_statement) and return its rows.
 
     PostgreSQL: the statement's compiled SQL is kept as well and sent with exec_driver_sql. Executing a
     Select makes SQLAlchemy walk it for its cache key every time, about 0.1 ms of a 0.3 ms page
@@ -176,12 +425,3 @@ def split_page(result: list[Any], totals: int) -> tuple[list[tuple[Any, ...]], t
     if not result:
         return [], (0,) * totals
     return [r[totals:] for r in result if r[totals] is not None], tuple(v or 0 for v in result[0][:totals])
-
-
-def tests_matching(search_id: bool) -> AnySelect:
-    """The ids of tests whose name, type or id match a table search (a semi-join: no join to count or page)."""
-    matches: list[ColumnElement[bool]] = [Test.name.ilike(bindparam("pattern", type_=String), escape="\\"),
-               Test.product_type.ilike(bindparam("type_pattern", type_=String), escape="\\")]
-    if search_id:
-        matches.append(Test.id == bindparam("search_id", type_=Integer))
-    return select(Test.id).where(or_(*matches))

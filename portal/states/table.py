@@ -20,7 +20,7 @@ from portal.services import rewards as reward_service
 from portal.domain.accounts import CurrentUser
 from portal.services.error_reporting import report_browser_error
 from portal.services.errors import ServiceError
-from portal.services.tables import TablePage, TableQuery
+from portal.services.tables import TablePage, TableQuery, TableSpec
 from portal.states.auth import current_user
 from portal.states.browser import toast
 from portal.states.tab_owner import TabOwned
@@ -51,11 +51,8 @@ class DataTableState(TabOwned, rx.State, mixin=True):
 
     _filters: list[dict[str, Any]] = []
 
-    # Per table: the names of sortable columns, filters {name: {type, options}}, extra page sizes.
-    sortable_columns: ClassVar[tuple[str, ...]] = ("createdOn",)
-    filter_specs: ClassVar[dict[str, dict[str, Any]]] = {}
-    extra_page_sizes: ClassVar[tuple[int, ...]] = ()
-    range_filter: ClassVar[str] = "createdOn"
+    # Per table: its declaration (services/tables.py): sortable columns, filters, page sizes.
+    table: ClassVar[TableSpec]
 
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:  # pragma: no cover - abstract
         """One page for the caller: a participant's own rows, or (staff tables) what the caller's role may see."""
@@ -65,13 +62,8 @@ class DataTableState(TabOwned, rx.State, mixin=True):
         """Per-table extras (e.g. totalOpenInvites)."""
 
     def _query(self) -> TableQuery:
-        from portal.services.tables import clean
-
-        return clean(
-            sortable=self.sortable_columns, filters_allowed=self.filter_specs, page=self.page,
-            page_size=self.page_size, sort_by=self.sort_by, sort_direction=self.sort_direction,
-            search=self.search_text, filters=self._filters, page_sizes=rules.page_size_options(self.extra_page_sizes),
-        )
+        return self.table.clean(page=self.page, page_size=self.page_size, sort_by=self.sort_by,
+                                sort_direction=self.sort_direction, search=self.search_text, filters=self._filters)
 
     async def _reload(self) -> None:
         user = await current_user(self)
@@ -119,13 +111,13 @@ class DataTableState(TabOwned, rx.State, mixin=True):
 
     @rx.event
     async def set_page_size(self, size: Any):
-        self.page_size = rules.clean_page_size(size, rules.page_size_options(self.extra_page_sizes))
+        self.page_size = rules.clean_page_size(size, self.table.page_size_options)
         self.page = 1
         await self._reload()
 
     @rx.event
     async def sort(self, column: Any):
-        if not isinstance(column, str) or column not in self.sortable_columns:
+        if not isinstance(column, str) or column not in self.table.sortable:
             return
         self.sort_by, self.sort_direction = rules.toggle_sort(self.sort_by, self.sort_direction, column)
         self.page = 1
@@ -147,7 +139,7 @@ class DataTableState(TabOwned, rx.State, mixin=True):
 
     @rx.event
     def toggle_filter_value(self, name: Any, value: Any, is_multi: Any = True):
-        spec = self.filter_specs.get(name) if isinstance(name, str) else None
+        spec = self.table.filters_allowed.get(name) if isinstance(name, str) else None
         if spec is None or spec["type"] == "range" or value not in spec.get("options", ()):
             return
         key = f"{name}:{value}"
@@ -160,7 +152,7 @@ class DataTableState(TabOwned, rx.State, mixin=True):
 
     @rx.event
     def set_filter_mode(self, name: Any, mode: Any):
-        spec = self.filter_specs.get(name) if isinstance(name, str) else None
+        spec = self.table.filters_allowed.get(name) if isinstance(name, str) else None
         if spec is None or spec["type"] == "range" or mode not in ("list", "exclude"):
             return
         others = [n for n in self.draft_excluded if n != name]
@@ -176,7 +168,7 @@ class DataTableState(TabOwned, rx.State, mixin=True):
 
     def _draft_filters(self, with_range: bool) -> list[dict[str, Any]]:
         filters: list[dict[str, Any]] = []
-        for name, spec in self.filter_specs.items():
+        for name, spec in self.table.filters_allowed.items():
             if spec["type"] == "range":
                 if with_range and self.draft_range_from and self.draft_range_to:
                     filters.append({"name": name, "type": "range", "values": [self.draft_range_from, self.draft_range_to]})
@@ -185,7 +177,7 @@ class DataTableState(TabOwned, rx.State, mixin=True):
             if values:
                 kind = "exclude" if name in self.draft_excluded else "list"
                 filters.append({"name": name, "type": kind, "values": values})
-        return rules_filters_as_dicts(filters, self.filter_specs)
+        return rules_filters_as_dicts(filters, self.table.filters_allowed)
 
     @rx.event
     async def apply_filters(self):
@@ -247,11 +239,11 @@ class DataTableState(TabOwned, rx.State, mixin=True):
 
     @rx.var
     def pagination_visible(self) -> bool:
-        return rules.pagination_visible(self.total, rules.page_size_options(self.extra_page_sizes))
+        return rules.pagination_visible(self.total, self.table.page_size_options)
 
     @rx.var
     def page_size_choices(self) -> list[str]:
-        return [str(s) for s in rules.page_size_options(self.extra_page_sizes)]
+        return [str(s) for s in self.table.page_size_options]
 
     @rx.var
     def empty_message(self) -> str:
@@ -278,8 +270,7 @@ class InvitesTableState(DataTableState, rx.State):
     """Invites on the home page. totalOpenInvites feeds the 'Invites (N)' tab."""
 
     total_open: int = 0
-    sortable_columns: ClassVar[tuple[str, ...]] = tuple(invite_service.SORTABLE)
-    filter_specs: ClassVar[dict[str, dict[str, Any]]] = invite_service.FILTERS
+    table: ClassVar[TableSpec] = invite_service.TABLE
 
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(invite_service.list_invites, account_id=caller.account_id, query=query)
@@ -300,8 +291,7 @@ class InvitesTableState(DataTableState, rx.State):
 
 
 class RewardsTableState(DataTableState, rx.State):
-    sortable_columns: ClassVar[tuple[str, ...]] = tuple(reward_service.SORTABLE)
-    filter_specs: ClassVar[dict[str, dict[str, Any]]] = reward_service.FILTERS
+    table: ClassVar[TableSpec] = reward_service.TABLE
 
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(reward_service.list_rewards, account_id=caller.account_id, query=query)

@@ -43,3 +43,32 @@ def sign_in(page: Page, base_url: str, email: str, password: str, path: str = "/
     expect(page.locator("#header-user-name")).to_be_visible()
     if path != "/":
         page.goto(f"{base_url}{path}")
+
+
+def home_page_answered(page: Page) -> None:
+    """Two round trips the home page's server acknowledges: a search in the invites table (Enter sends it
+    at once), answered with rows loaded for it (the toolbar's data-search). The server runs a tab's events
+    in order and the page applies their updates in order. After a reload the page's load handlers run in
+    its first event; after a navigation inside the app, the navigation's event queues them behind what the
+    tab had sent by then (the first search, perhaps), so the second search comes after them all. Whatever
+    the page's load sent (the demo opt-in modal, when it opens) is on the page by then: a check that
+    something is NOT shown is meaningful after this, with no fixed wait."""
+    box = page.locator("#invites-search")
+    for search in ("answered-after-load", "answered-after-all"):
+        box.fill(search)
+        box.press("Enter")
+        expect(page.locator("#invites-toolbar")).to_have_attribute("data-search", search)
+
+
+def animations_finished(page: Page, selector: str) -> None:
+    """The element's animations, and those of what it sits in and what it holds, have finished (a
+    dialog's fade-in and its overlay's): what a person sees of it has stopped moving."""
+    page.wait_for_function(
+        """(selector) => {
+            const el = document.querySelector(selector);
+            if (!el) return false;
+            return document.getAnimations().filter((a) => a.effect && a.effect.target
+                && (a.effect.target.contains(el) || el.contains(a.effect.target)))
+                .every((a) => a.playState === "finished" || a.playState === "idle");
+        }""",
+        arg=selector)

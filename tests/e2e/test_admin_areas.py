@@ -11,6 +11,7 @@ import uuid
 import pytest
 from PIL import Image, ImageDraw
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from sqlmodel import select
 
 from portal.domain.staff import roles
@@ -61,19 +62,36 @@ def drag(page: Page, box: dict, start: tuple[float, float], end: tuple[float, fl
     return (*start, *end)
 
 
+# Each element of `boxes` as [x1, y1, x2, y2] in percent of `container`.
+_PERCENT_BOXES = """([container, boxes]) => {
+    const c = document.querySelector(container).getBoundingClientRect();
+    return [...document.querySelectorAll(boxes)].map((el) => {
+        const r = el.getBoundingClientRect();
+        return [(r.left - c.left) / c.width * 100, (r.top - c.top) / c.height * 100,
+                (r.right - c.left) / c.width * 100, (r.bottom - c.top) / c.height * 100];
+    });
+}"""
+
+
 def percent_boxes(page: Page, container: str, boxes: str) -> list[tuple[float, ...]]:
     """Each element of `boxes` as [x1, y1, x2, y2] in percent of `container` (what a person sees)."""
-    return page.evaluate(
-        """([container, boxes]) => {
-            const c = document.querySelector(container).getBoundingClientRect();
-            return [...document.querySelectorAll(boxes)].map((el) => {
-                const r = el.getBoundingClientRect();
-                return [(r.left - c.left) / c.width * 100, (r.top - c.top) / c.height * 100,
-                        (r.right - c.left) / c.width * 100, (r.bottom - c.top) / c.height * 100];
-            });
-        }""",
-        [container, boxes],
-    )
+    return page.evaluate(_PERCENT_BOXES, [container, boxes])
+
+
+def boxes_once_at(page: Page, container: str, boxes: str, expected: list[tuple[float, ...]]) -> list[tuple[float, ...]]:
+    """`percent_boxes` once they are drawn where `expected` says (within TOLERANCE), or as they are when
+    the wait ends: the caller asserts on them."""
+    try:
+        page.wait_for_function(
+            f"""([container, boxes, expected, tolerance]) => {{
+                const found = ({_PERCENT_BOXES})([container, boxes]);
+                return found.length === expected.length && found.every(
+                    (box, i) => box.every((value, j) => Math.abs(value - expected[i][j]) <= tolerance));
+            }}""",
+            arg=[container, boxes, [list(box) for box in expected], TOLERANCE])
+    except PlaywrightTimeoutError:
+        pass
+    return percent_boxes(page, container, boxes)
 
 
 def close_to(found, expected) -> bool:
@@ -141,8 +159,7 @@ def test_draw_resize_save_and_the_participant_sees_the_same_rectangles(page: Pag
     for key in ("Shift+ArrowRight", "Shift+ArrowRight", "Shift+ArrowRight", "Shift+ArrowDown", "Shift+ArrowDown"):
         page.keyboard.press(key)
     expected_second = (before[0], before[1], before[2] + 3, before[3] + 2)
-    page.wait_for_timeout(500)
-    after = percent_boxes(page, "#area-editor-surface", "#area-box-1")
+    after = boxes_once_at(page, "#area-editor-surface", "#area-box-1", [expected_second])
     assert close_to(after, [expected_second]), (after, expected_second)
     assert close_to([before], [second]), (before, second)
 

@@ -17,7 +17,7 @@ from portal.domain.staff import roles
 from portal.models import FeatureFlag, FeatureFlagUser, OutboxEmail
 from portal.models._base import utcnow
 from tests.e2e.conftest import wait_for_hydration
-from tests.e2e.helpers import sign_in
+from tests.e2e.helpers import home_page_answered, sign_in
 from tests.e2e.test_admin import STAFF_PASSWORD, open_admin, row, staff, table_search
 from tests.e2e.test_profile import PASSWORD, _participant
 
@@ -84,7 +84,7 @@ def test_a_super_admin_turns_a_flag_on_for_one_participant_and_sets_a_percentage
     others = _new_page(browser)
     sign_in(others, base, other.email, PASSWORD)
     expect(others.locator("#welcome-name")).to_be_visible()
-    others.wait_for_timeout(1000)
+    home_page_answered(others)  # the page's load has been answered in full: a modal would show by now
     expect(others.locator("#demo-opt-in")).to_have_count(0)
     others.context.close()
 

@@ -77,7 +77,7 @@ def test_staff_preview_the_survey_through_its_branch_to_the_end_and_nothing_is_s
     shot(page, "preview-survey-welcome-1280")
     page.click("#start-survey")
     expect(page.locator("#survey-progress")).to_have_text("Question 1/13")
-    expect(page.locator("#survey-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))  # the time runs as for a participant
+    expect(page.locator("#taking-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))  # the time runs as for a participant
     marked(page)
     page.click("#survey-continue")
     expect(page.locator("#survey-error")).to_have_text("Answer is required")  # the same live rules
@@ -118,7 +118,7 @@ def test_staff_preview_the_image_preference_test_to_the_end_and_nothing_is_store
     sign_in(page, app_server.url, me.email, STAFF_PASSWORD)
     open_preview(page, app_server.url, test)
     page.click("#preference-start")
-    expect(page.locator("#survey-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
+    expect(page.locator("#taking-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
     expect(page.locator("[data-concept]")).to_have_count(3)
     marked(page)
     expect(page.locator("#preference-continue")).to_be_disabled()
@@ -152,7 +152,7 @@ def test_staff_open_a_highlight_and_a_pricing_preview_at_their_first_steps(page:
     expect(page.locator("#highlight-title")).to_have_text(title)
     expect(page.locator("#start-test")).to_have_text("Start test now")
     page.click("#start-test")
-    expect(page.locator("#survey-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
+    expect(page.locator("#taking-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
     marked(page)
     if name == LANDING:
         expect(page.locator("#frame-of-mind-text")).to_contain_text("Imagine you are looking for a faster way")

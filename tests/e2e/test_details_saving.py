@@ -6,7 +6,6 @@ lost instead of saying it is required."""
 from __future__ import annotations
 
 import json
-import time
 
 from playwright.sync_api import Page, expect
 from sqlmodel import select
@@ -15,6 +14,7 @@ from portal.domain.taking import worker_details
 from portal.models import Review, ReviewSession
 from tests.e2e.test_crowd_work_thank_you import answer_the_questions, crowd_work_test
 from tests.e2e.test_survey_saving import SAVED, SAVING, WAIT_MS, local_copy, server_stopped
+from tests.support.polling import polled
 
 FIRST = "detail:firstName"
 
@@ -26,21 +26,19 @@ def store_of(test) -> str:
 def stored_details(app_server, test_id: int, field: str, value: str) -> dict:
     """The server draft's details (the public respondent's session) once `field` holds `value` (polled:
     the draft is written behind)."""
-    give_up = time.monotonic() + WAIT_MS / 1000
-    while True:
+    def details() -> dict:
         with app_server.db() as db:
             row = db.exec(select(ReviewSession).where(ReviewSession.test_id == test_id)).one()
-            details = (row.draft_position or {}).get("details") or {}
-        if details.get(field) == value or time.monotonic() > give_up:
-            return details
-        time.sleep(0.2)
+            return (row.draft_position or {}).get("details") or {}
+
+    return polled(details, lambda found: found.get(field) == value, timeout=WAIT_MS / 1000)
 
 
 def test_a_detail_typed_while_the_server_is_stopped_shows_saving_and_is_confirmed(page: Page, app_server, db):
     test = crowd_work_test(db)
     page.goto(f"{app_server.url}/test/{test.id}/rate")
     answer_the_questions(page)
-    status = page.locator("#survey-save-status")
+    status = page.locator("#taking-save-status")
     with server_stopped(app_server):
         page.fill("#detail-firstName", "Samira")
         page.locator("#detail-firstName").blur()

@@ -50,7 +50,7 @@ def start(page: Page, base: str, test: Test, title: str) -> None:
     expect(page.locator("#start-test")).to_have_text("Start test now")
     shot(page, f"highlight-intro-{test.id}")
     page.click("#start-test")
-    expect(page.locator("#survey-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
+    expect(page.locator("#taking-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
     expect(page).to_have_url(re.compile(rf"/test/{test.id}/rate/precheck"))
 
 
@@ -70,13 +70,20 @@ def close_instructions(page: Page, title: str) -> None:
     expect(page.locator("#instructions-title")).to_have_count(0)
 
 
+def scroll_reported(payload: str) -> bool:
+    """A frame the page sends with its report of how far the screenshot was scrolled (portal.js)."""
+    return re.search(r'kind\\*"\s*:\s*\\*"scroll', payload) is not None
+
+
 def landing_to_second_area(page: Page, base: str, test: Test) -> None:
-    start(page, base, test, "Landing page test")
+    with page.expect_websocket() as opened:
+        start(page, base, test, "Landing page test")
     expect(page.locator("#frame-of-mind-text")).to_contain_text("Imagine you are looking for a faster way")
     page.click("#frame-confirm")
     expect(page.locator("#precheck-text")).to_have_text("We're going to ask you questions about it once done.")
-    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # read down to the end of the page
-    page.wait_for_timeout(300)
+    # Read down to the end of the page: the page reports how far, over its websocket, before going on.
+    with opened.value.expect_event("framesent", predicate=lambda payload: scroll_reported(str(payload))):
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     read_page(page, "Please read through the full page first.")
     close_instructions(page, "Welcome!")
     at_block(page, "First impression")

@@ -41,7 +41,7 @@ def start(page: Page, base: str, test: Test) -> None:
     page.goto(f"{base}/test/{test.id}/rate")
     expect(page.get_by_text("cannot be taken in the portal yet")).to_have_count(0)
     page.click("#preference-start")
-    expect(page.locator("#survey-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
+    expect(page.locator("#taking-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
     expect(page).to_have_url(re.compile(rf"/test/{test.id}/rate/choose"))
 
 

@@ -37,7 +37,7 @@ def test_a_reason_typed_while_the_server_is_stopped_shows_saving_stays_local_and
     store, account_id, _ = begin(page, app_server, width=375)
     page.click("#preference-continue")
     expect(page.locator("#follow-up")).to_have_text("Why did you choose concept B?")
-    status = page.locator("#survey-save-status")
+    status = page.locator("#taking-save-status")
     expect(status).to_have_attribute("aria-live", "polite")
     with server_stopped(app_server):
         page.fill("#preference-answer", FIFTEEN_WORDS)
@@ -59,7 +59,7 @@ def test_a_reason_typed_while_the_server_is_stopped_shows_saving_stays_local_and
 @pytest.mark.parametrize("way", ["radio", "detailed view"])
 def test_a_choice_made_while_the_server_is_stopped_shows_saving_and_is_confirmed(page: Page, app_server, way):
     store, account_id, concept = begin(page, app_server, choose=False)
-    status = page.locator("#survey-save-status")
+    status = page.locator("#taking-save-status")
     if way == "detailed view":
         page.click("#concept-open-1")
         expect(page.locator("#detail-title")).to_have_text("Concept B")
@@ -108,4 +108,4 @@ def test_continue_confirms_the_choice_before_it_without_an_event_of_its_own(page
     page.wait_for_function(NO_PENDING, arg=store, timeout=WAIT_MS)
     assert local_copy(page, store)["dirty"] is False
     assert "bridge" not in sent and "to_answer_with" not in sent
-    expect(page.locator("#survey-save-status")).to_have_text("")  # a quick save shows nothing
+    expect(page.locator("#taking-save-status")).to_have_text("")  # a quick save shows nothing

@@ -12,7 +12,7 @@ from sqlmodel import select
 
 from portal.models import Account, FeatureFlagUser, ParticipantProfile
 from tests.e2e.conftest import wait_for_hydration
-from tests.e2e.helpers import sign_in
+from tests.e2e.helpers import animations_finished, home_page_answered, sign_in
 from tests.support.factories import make_participant
 
 PASSWORD = "Correct-Horse-42!"
@@ -96,8 +96,9 @@ def test_edit_profile_limits_and_save(page: Page, app_server, db, smtp_server):
     # A new work e-mail: saved unverified, with a verification link by e-mail.
     new_work = f"avery-{uuid.uuid4().hex[:8]}@initech-labs.com"
     page.fill("#profile-workEmail", new_work)
+    # Leaving the field sends its debounced event at once; Submit's event goes after it, and the server
+    # runs a tab's events in order: no wait is needed for the field's event to reach it first.
     page.locator("#profile-workEmail").blur()
-    page.wait_for_timeout(1000)  # the debounced field event reaches the server first
     _shot(page, "profile-1280")
     page.click("#profile-submit")
     expect(page.get_by_text("Change request has been sent successfully!")).to_be_visible()
@@ -263,7 +264,7 @@ def test_demo_modal_yes_goes_to_the_demo_route(page: Page, app_server, db):
     _with_demo_flag(db, account)
     sign_in(page, app_server.url, account.email, PASSWORD)
     expect(page.locator("#demo-opt-in-title")).to_have_text("New way to engage: live meetings.")
-    page.wait_for_timeout(500)  # the dialog's fade-in
+    animations_finished(page, "#demo-opt-in")  # the dialog's fade-in
     _shot(page, "demo-modal-1280")
     page.click("#demo-opt-in-yes")
     expect(page).to_have_url(re.compile(r"/demo/?\?demoProductOptInStatus=true$"))
@@ -281,7 +282,7 @@ def test_demo_modal_no_and_close(page: Page, app_server, db, browser):
     sign_in(page, app_server.url, account.email, PASSWORD)
     page.set_viewport_size({"width": 375, "height": 800})
     expect(page.locator("#demo-opt-in")).to_be_visible()
-    page.wait_for_timeout(500)
+    animations_finished(page, "#demo-opt-in")  # the dialog's fade-in
     _shot(page, "demo-modal-375")
     # Closing hides it for this browser session, and saves nothing.
     page.click("#demo-opt-in-close")
@@ -289,7 +290,7 @@ def test_demo_modal_no_and_close(page: Page, app_server, db, browser):
     page.reload()
     page.wait_for_selector("#portal-ready", state="attached")
     expect(page.locator("#welcome-name")).to_be_visible()
-    page.wait_for_timeout(1000)
+    home_page_answered(page)  # the page's load has been answered in full: a modal would show by now
     expect(page.locator("#demo-opt-in")).to_have_count(0)
     assert _demo_status(db, account) is None
 
@@ -304,7 +305,7 @@ def test_demo_modal_no_and_close(page: Page, app_server, db, browser):
         assert _demo_status(db, account) is False
         other.reload()
         expect(other.locator("#welcome-name")).to_be_visible()
-        other.wait_for_timeout(1000)
+        home_page_answered(other)  # the page's load has been answered in full: a modal would show by now
         expect(other.locator("#demo-opt-in")).to_have_count(0)
     finally:
         context.close()
@@ -314,6 +315,6 @@ def test_demo_modal_not_shown_without_the_flag(page: Page, app_server, db):
     account = _participant(db)
     sign_in(page, app_server.url, account.email, PASSWORD)
     expect(page.locator("#welcome-name")).to_be_visible()
-    page.wait_for_timeout(1000)
+    home_page_answered(page)  # the page's load has been answered in full: a modal would show by now
     expect(page.locator("#demo-opt-in")).to_have_count(0)
     assert db.exec(select(FeatureFlagUser).where(FeatureFlagUser.account_id == account.id)).first() is None

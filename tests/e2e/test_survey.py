@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -78,7 +77,7 @@ def start(page: Page, base: str, test: Test) -> None:
     expect(page.locator("#survey-agreements li")).to_have_count(4)
     page.click("#start-survey")
     expect(page.locator("#survey-progress")).to_have_text("Question 1/13")
-    expect(page.locator("#survey-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
+    expect(page.locator("#taking-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
     expect(page).to_have_url(re.compile(rf"/test/{test.id}/rate/questions/0"))
 
 
@@ -187,7 +186,10 @@ def test_a_reload_resumes_at_the_same_question_with_the_typed_text(page: Page, a
     test, account = begin(page, app_server, db)
     answer_influencer_route_up_to_job_title(page)
     page.fill("#survey-text", "Typed just before the reload")
-    page.wait_for_timeout(100)  # shorter than the debounce: only local storage has it
+    # The keystroke is in local storage at once; the reload comes before the debounced event sends it.
+    page.wait_for_function("([key, text]) => Object.values(JSON.parse(window.localStorage.getItem(key) || '{}')"
+                           ".answers || {}).some((answer) => answer && answer.value === text)",
+                           arg=[f"{test.id}-survey-answers", "Typed just before the reload"])
     page.reload()
     assert "beforeunload" in leave_warnings  # the time is running: the browser asked before leaving
     expect(page.locator("#survey-progress")).to_have_text("Question 12/13")
@@ -201,13 +203,31 @@ def test_a_reload_whose_portal_script_arrives_late_still_restores_the_typed_text
     for it (no browser exception; the suite fails on any console error) and the local copy returns."""
     test, account = begin(page, app_server, db)
     option(page, "I am not involved")
-    page.wait_for_timeout(600)
+    expect(page.locator("#survey-submit")).to_be_visible()
+    # The server's reply is in this browser's copy (local storage).
+    page.wait_for_function("(key) => (JSON.parse(window.localStorage.getItem(key) || '{}').answers || {})"
+                           ".involvement?.value === 'none'", arg=f"{test.id}-survey-answers")
+    # The script's request waits, and the page goes on without it, until the server has answered the
+    # reloaded page with a call into the script (the frame that carries it): then the script comes.
+    held: list = []
+    called: list[bool] = []
 
-    def slow(route) -> None:
-        time.sleep(1.5)  # the request waits; the page goes on without the script
-        route.continue_()
+    def hold(route) -> None:
+        if called:
+            route.continue_()
+        else:
+            held.append(route)
 
-    page.route("**/portal.js*", slow)
+    def on_socket(ws) -> None:
+        def received(payload) -> None:
+            if isinstance(payload, str) and "window.portalTaking" in payload:
+                called.append(True)
+                while held:
+                    held.pop().continue_()
+        ws.on("framereceived", received)
+
+    page.on("websocket", on_socket)
+    page.route("**/portal.js*", hold)
     page.reload()
     expect(page.locator("#survey-progress")).to_have_text(re.compile(r"Question \d+/13"))
     expect(page.get_by_label("I am not involved")).to_be_checked()
@@ -301,7 +321,7 @@ def test_timeout_warning_extends_once_and_the_countdown_ends_the_session(page: P
     expect(dialog).to_contain_text("Timeout warning")
     page.click("#timeout-extend")
     expect(dialog).to_have_count(0)
-    expect(page.locator("#survey-timer-text")).to_contain_text(re.compile(r"^1[34]:\d\d left"))
+    expect(page.locator("#taking-timer-text")).to_contain_text(re.compile(r"^1[34]:\d\d left"))
     db.expire_all()
     row = db.exec(select(ReviewSession).where(ReviewSession.account_id == account.id, ReviewSession.status == "active")).one()
     assert row.extensions == 1

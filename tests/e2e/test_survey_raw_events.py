@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-import time
 from datetime import timedelta
 
 from sqlmodel import func, select
@@ -21,6 +20,7 @@ from portal.states.taking.survey import SurveyState
 from tests.e2e.test_survey import DEMO_SURVEY
 from tests.support.demo_survey import good_answers
 from tests.support.factories import make_participant
+from tests.support.polling import polled
 
 THREE_WORDS = "Too short answer"
 
@@ -41,13 +41,11 @@ def stored(db, account_id: int) -> tuple[int, int]:
 
 def draft(db, account_id: int, key: str) -> dict:
     """The server draft's answer to `key` once written (drafts are written behind, within a second)."""
-    deadline = time.monotonic() + 10
-    while True:
+    def answers() -> dict:
         db.expire_all()
-        row = db.exec(select(ReviewSession).where(ReviewSession.account_id == account_id)).one()
-        if key in row.draft_answers or time.monotonic() > deadline:
-            return row.draft_answers.get(key, {})
-        time.sleep(0.2)
+        return db.exec(select(ReviewSession).where(ReviewSession.account_id == account_id)).one().draft_answers
+
+    return polled(answers, lambda found: key in found, timeout=10).get(key, {})
 
 
 async def settled(tab: Tab) -> Tab:

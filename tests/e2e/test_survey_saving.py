@@ -8,7 +8,6 @@ import contextlib
 import json
 import os
 import signal
-import time
 from collections.abc import Iterator
 
 from playwright.sync_api import Page, expect
@@ -16,6 +15,7 @@ from sqlmodel import select
 
 from portal.models import ReviewSession
 from tests.e2e.test_survey import answer_five, begin, continue_to, option, record_sent_events
+from tests.support.polling import polled
 
 SAVING = "Saving\u2026"
 SAVED = "All answers saved"
@@ -40,15 +40,13 @@ def local_copy(page: Page, key: str) -> dict:
 def stored_draft(app_server, account_id: int, test_id: int, key: str, value: str) -> dict:
     """The server draft of the participant's session once it holds `value` under `key` (polled: the
     draft is written behind, within a second)."""
-    give_up = time.monotonic() + WAIT_MS / 1000
-    while True:
+    def answers() -> dict:
         with app_server.db() as db:
             row = db.exec(select(ReviewSession).where(ReviewSession.test_id == test_id,
                                                       ReviewSession.account_id == account_id)).one()
-            answers = row.draft_answers or {}
-        if (answers.get(key) or {}).get("value") == value or time.monotonic() > give_up:
-            return answers
-        time.sleep(0.2)
+            return row.draft_answers or {}
+
+    return polled(answers, lambda found: (found.get(key) or {}).get("value") == value, timeout=WAIT_MS / 1000)
 
 
 def test_an_answer_given_while_the_server_is_stopped_shows_saving_stays_local_and_is_confirmed(page: Page, app_server, db):
@@ -57,7 +55,7 @@ def test_an_answer_given_while_the_server_is_stopped_shows_saving_stays_local_an
     continue_to(page, "Question 10/13")
     continue_to(page, "Question 11/13")
     store = f"{test.id}-survey-answers"
-    status = page.locator("#survey-save-status")
+    status = page.locator("#taking-save-status")
     expect(status).to_have_attribute("aria-live", "polite")
     with server_stopped(app_server):
         page.fill("#survey-text", "Head of data")
@@ -112,4 +110,4 @@ def test_continue_confirms_the_answer_before_it_without_an_event_of_its_own(page
                            arg=store, timeout=WAIT_MS)
     assert local_copy(page, store)["dirty"] is False
     assert "bridge" not in sent
-    expect(page.locator("#survey-save-status")).to_have_text("")  # a quick save shows nothing
+    expect(page.locator("#taking-save-status")).to_have_text("")  # a quick save shows nothing

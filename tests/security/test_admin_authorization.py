@@ -9,7 +9,6 @@ reading and downloads) to see whether it took effect. Allowed and effective must
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
@@ -29,6 +28,7 @@ from portal.states.admin.rewards import AdminRewardsState
 from portal.states.admin.reviews import AdminReviewsState
 from portal.states.admin.tests import AdminTestsState, InviteState
 from tests.support.people import Person, caller, demo_test, person
+from tests.support.polling import polled
 from tests.support.raw_tab import RawTab, run
 
 P, C, T, I, R, W, A, G = (s.get_full_name() for s in (AdminParticipantsState, ChangeRequestsState, AdminTestsState, InviteState,
@@ -300,11 +300,15 @@ def test_every_staff_handler_does_exactly_what_the_callers_role_may(app_server, 
         who = caller(db, kind)
     role = kind if kind in roles.ROLES else None
     seen = run(act_as(app_server.url, who, w))
-    # The invite is sent in the background: give it a moment when it may happen.
-    if roles.may(role, roles.INVITE):
-        run(asyncio.sleep(1.5))
+    # The invite is sent in the background: when the role may invite, wait for it to land (polled); the
+    # cells are read from the last look either way.
+    may_invite = roles.may(role, roles.INVITE)
     with app_server.db() as db:
-        done = _effects(db, w)
+        def effects() -> dict[str, bool]:
+            db.expire_all()
+            return _effects(db, w)
+
+        done = polled(effects, lambda found: not may_invite or found[roles.INVITE], timeout=30)
     shown = _reads(seen, w)
     cells = {**{p: (done[p], roles.may(role, p)) for p in done},
              **{p: (shown[p], roles.may(role, p)) for p in (roles.VIEW, roles.EXPORT, roles.AUDIT)},

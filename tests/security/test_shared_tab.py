@@ -4,8 +4,6 @@ cannot write into the previous person's survey."""
 
 from __future__ import annotations
 
-import time
-
 from sqlmodel import select
 
 from portal.models import ReviewSession
@@ -40,16 +38,19 @@ def test_the_next_person_on_a_tab_gets_none_of_the_previous_persons_values(app_s
 def test_the_next_person_on_a_tab_cannot_write_into_the_previous_persons_survey(app_server):
     with app_server.db() as db:
         test = demo_test(db, "01-survey.json")
-        a, b = person(db), person(db)
+        a, b, c = person(db), person(db), person(db)
         invite(db, a, test)
+        invite(db, c, test)
         test_id = test.id
 
-    async def a_starts() -> str:
-        tab = RawTab(app_server.url, cookie=a.cookie)
+    async def answers(who, value: str) -> str:
+        """`who` starts the survey in a tab of their own and answers the first question with `value`."""
+        tab = RawTab(app_server.url, cookie=who.cookie)
         await tab.open(f"/test/{test_id}/rate", {"rate_test_id": str(test_id)}, settle=2.0)
         await tab.send(f"{SURVEY}.begin")  # what the survey view does when the page shows it
         await tab.send(f"{SURVEY}.start_survey")
-        await tab.send(f"{SURVEY}.set_answer", {"key": "involvement", "answer": {"type": "single-choice", "value": "decider"}})
+        answer = {"type": "single-choice", "value": value}
+        await tab.send(f"{SURVEY}.set_answer", {"key": "involvement", "answer": answer})
         await tab.close()
         return tab.token
 
@@ -61,10 +62,14 @@ def test_the_next_person_on_a_tab_cannot_write_into_the_previous_persons_survey(
         await tab.send(f"{SURVEY}.go_next")
         await tab.close()
 
-    token = run(a_starts())
+    token = run(answers(a, "decider"))
     wait_for_draft(app_server, a.account_id, lambda row: answer_of(row, "involvement") == "decider")  # written behind
     run(b_writes(token))
-    time.sleep(1.5)  # deliberate: give B's writes, which must not land, the time they would take
+    # B's events were answered (each send waits for its reply), so whatever they queued for the draft
+    # writer (written behind, in batches, by the app's one process) is queued. A later draft, C's own
+    # answer, is written in the same batch or a later one: once it is stored, B's writes would be too.
+    run(answers(c, "user"))
+    wait_for_draft(app_server, c.account_id, lambda row: answer_of(row, "involvement") == "user")
     with app_server.db() as db:
         row = db.exec(select(ReviewSession).where(ReviewSession.account_id == a.account_id)).one()
         assert row.draft_answers["involvement"]["value"] == "decider"

@@ -4,30 +4,29 @@ the change (the state marker), not for a fixed time."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 from sqlmodel import select
 
 from portal.models import ReviewSession
+from tests.support.polling import polled
 
 
 def wait_for_draft(app_server: Any, account_id: int, done: Callable[[ReviewSession], bool], *,
                    timeout: float = 15.0) -> ReviewSession:
     """The participant's review session once `done(row)` holds (its draft_answers, draft_position)."""
-    deadline = time.monotonic() + timeout
     with app_server.db() as db:
-        while True:
+        def latest() -> ReviewSession | None:
             db.expire_all()
-            row = db.exec(select(ReviewSession).where(ReviewSession.account_id == account_id)
-                          .order_by(ReviewSession.id.desc())).first()
-            if row is not None and done(row):
-                return row
-            if time.monotonic() > deadline:
-                raise AssertionError(f"the server draft did not get there in {timeout} s: "
-                                     f"{row.draft_answers if row else None} {row.draft_position if row else None}")
-            time.sleep(0.1)
+            return db.exec(select(ReviewSession).where(ReviewSession.account_id == account_id)
+                           .order_by(ReviewSession.id.desc())).first()
+
+        row = polled(latest, lambda found: found is not None and done(found), timeout=timeout)
+        if row is None or not done(row):
+            raise AssertionError(f"the server draft did not get there in {timeout} s: "
+                                 f"{row.draft_answers if row else None} {row.draft_position if row else None}")
+        return row
 
 
 def answer_of(row: ReviewSession, key: str) -> Any:

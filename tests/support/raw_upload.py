@@ -12,9 +12,11 @@ from urllib.parse import urlsplit
 
 def raw_upload(base_url: str, path: str, body: Iterable[bytes], *, cookie: str = "", origin: str | None = None,
                content_length: int | None = None, content_type: str = "image/png",
-               headers: dict[str, str] | None = None) -> tuple[int, dict, int]:
+               headers: dict[str, str] | None = None, early_answer: float = 0) -> tuple[int, dict, int]:
     """POST `body` to base_url+path (chunked unless `content_length` is given); returns (status, JSON
-    answer, bytes of body sent). `origin` defaults to base_url's own; `headers` are sent as well."""
+    answer, bytes of body sent). `origin` defaults to base_url's own; `headers` are sent as well.
+    `early_answer`: before each chunk, wait up to this many seconds for the server's answer (one that
+    answers from the headers stops the body at once; a wait ends as soon as the answer is there)."""
     parts = urlsplit(base_url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     head = [f"POST {path} HTTP/1.1", f"Host: {parts.netloc}", f"Origin: {origin or base_url}", f"Content-Type: {content_type}",
@@ -29,7 +31,7 @@ def raw_upload(base_url: str, path: str, body: Iterable[bytes], *, cookie: str =
         sock.sendall(("\r\n".join(head) + "\r\n\r\n").encode())
         try:
             for chunk in body:
-                if select.select([sock], [], [], 0)[0]:
+                if select.select([sock], [], [], early_answer)[0]:
                     break  # the server has answered: stop sending
                 sock.sendall(chunk if content_length is not None else f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
                 sent += len(chunk)

@@ -7,11 +7,12 @@ import email.policy
 import re
 import socket
 import threading
-import time
 from dataclasses import dataclass
 from email.message import Message
 
 from aiosmtpd.controller import Controller
+
+from tests.support.polling import polled
 
 
 @dataclass
@@ -62,14 +63,15 @@ class SmtpServer:
 
     def wait_for(self, to: str, *, subject_contains: str = "", timeout: float = 30, after: int = 0) -> ReceivedMail:
         """The first message to `to` (after the first `after` ones) whose subject contains the text."""
-        deadline = time.monotonic() + timeout
         to = to.lower()
-        while time.monotonic() < deadline:
+
+        def matching() -> list[ReceivedMail]:
             with self.lock:
-                matches = [m for m in self.messages if to in m.to and subject_contains in m.subject]
-            if len(matches) > after:
-                return matches[after]
-            time.sleep(0.2)
+                return [m for m in self.messages if to in m.to and subject_contains in m.subject]
+
+        matches = polled(matching, lambda found: len(found) > after, timeout=timeout, every=0.2)
+        if len(matches) > after:
+            return matches[after]
         raise AssertionError(f"no e-mail to {to} with {subject_contains!r} within {timeout}s")
 
     def count_to(self, to: str) -> int:

@@ -176,7 +176,7 @@ def _questions_pane() -> rx.Component:
             ),
             spacing="4", align="start", width="100%",
         ),
-        size="3", class_name="highlight-questions", id="highlight-question",
+        size="3", class_name="highlight-questions", id="highlight-question", data_answers="question",
     )
 
 

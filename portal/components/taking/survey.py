@@ -62,7 +62,7 @@ def question() -> rx.Component:
             ),
             spacing="4", align="start", width="100%",
         ),
-        size="4", style=_CARD, id="survey-question",
+        size="4", style=_CARD, id="survey-question", data_answers="question",
     )
 
 

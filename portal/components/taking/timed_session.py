@@ -14,7 +14,7 @@ from portal.domain.taking import access
 def save_status() -> rx.Component:
     """'Saving…' while an answer waits for the server's confirmation longer than usual, then 'All
     answers saved' (written by window.portalTaking; empty while saves are quick)."""
-    return rx.el.span(id="survey-save-status", role="status", aria_live="polite", class_name="survey-save-status",
+    return rx.el.span(id="taking-save-status", role="status", aria_live="polite", class_name="taking-save-status",
                       style={"fontSize": "var(--font-size-2)", "color": "var(--gray-11)", "marginRight": "12px", "alignSelf": "center"})
 
 
@@ -26,8 +26,8 @@ def timer(S) -> rx.Component:
 def _countdown(S) -> rx.Component:
     return rx.hstack(
         rx.icon("timer", size=16),
-        rx.el.span(id="survey-timer-text", aria_live="off"),
-        id="survey-timer",
+        rx.el.span(id="taking-timer-text", aria_live="off"),
+        id="taking-timer",
         data_test_id=S.test_id.to_string(),
         data_store=S.store_key,
         data_deadline=S.deadline_ms.to_string(),
@@ -38,7 +38,7 @@ def _countdown(S) -> rx.Component:
         data_warn=S.warn_seconds.to_string(),
         align="center",
         spacing="1",
-        class_name="survey-timer",
+        class_name="taking-timer",
         aria_label="Time left",
     )
 

@@ -7,18 +7,13 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.components.taking.questions import INPUT, TEXT_DEBOUNCE_MS
+from portal.components.form import checkbox_field, select_field, text_field
+from portal.components.taking.questions import TEXT_DEBOUNCE_MS
 from portal.domain import geography
-from portal.domain.taking import worker_details
 from portal.domain.taking import survey_view as view
+from portal.domain.taking import worker_details
 
 _CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
-
-
-_SELECT = {
-    "width": "100%", "height": "40px", "padding": "0 10px", "fontSize": "16px", "borderRadius": "var(--radius-2)",
-    "border": "1px solid var(--gray-7)", "background": "var(--color-surface)", "color": "var(--gray-12)",
-}
 
 
 def _kept_in_browser(S, field: str) -> dict:
@@ -28,57 +23,40 @@ def _kept_in_browser(S, field: str) -> dict:
             "data-store-key": S.store_key}
 
 
-def _detail_control(S, field: str, field_id: str) -> rx.Component:
+def _detail_control(S, field: str) -> rx.Component:
     busy = S.lookup_pending
-    if field == "country":
-        return rx.el.select(
-            *[rx.el.option(name, value=code) for code, name in geography.countries()],
-            value=S.details.get("country", "US"), id=field_id, disabled=busy, style=_SELECT,
-            on_change=lambda v: S.set_detail("country", v),
+    common = {
+        "id": f"detail-{field}",
+        "error": S.detail_errors.get(field, ""),
+        "helper": worker_details.help_text(field) or None,
+        "required": field not in worker_details.OPTIONAL_FIELDS,
+    }
+    label = worker_details.LABELS[field]
+    if field in ("country", "state"):
+        options = geography.countries() if field == "country" else S.state_options
+        return select_field(
+            label, options=options, native=True, placeholder="Choose a state" if field == "state" else None,
+            value=S.details.get(field, "US" if field == "country" else ""), disabled=busy,
+            on_change=lambda v: S.set_detail(field, v), **common,
         )
-    if field == "state":
-        return rx.el.select(
-            rx.el.option("Choose a state", value=""),
-            rx.foreach(S.state_options, lambda o: rx.el.option(o[1], value=o[0])),
-            value=S.details.get("state", ""), id=field_id, disabled=busy, style=_SELECT,
-            on_change=lambda v: S.set_detail("state", v),
-        )
+    typed = {"default_value": S.details.get(field, ""), "key": S.epoch.to_string() + "-" + field,
+             "custom_attrs": _kept_in_browser(S, field)}
     if field == "workerId":
-        return rx.input(
-            default_value=S.details.get("workerId", ""), key=S.epoch.to_string() + "-workerId", id=field_id,
-            on_change=S.lookup_worker.debounce(worker_details.LOOKUP_DEBOUNCE_MS), size="3", width="100%",
-            # Leaving the field (a click on Submit blurs it first) keeps what was typed at once, so a
-            # Submit within the look-up's debounce does not find the worker ID empty.
-            on_blur=lambda v: S.set_detail("workerId", v), custom_attrs=_kept_in_browser(S, field),
-        )
+        # Leaving the field (a click on Submit blurs it first) keeps what was typed at once, so a
+        # Submit within the look-up's debounce does not find the worker ID empty.
+        return text_field(label, on_change=S.lookup_worker.debounce(worker_details.LOOKUP_DEBOUNCE_MS),
+                          on_blur=lambda v: S.set_detail("workerId", v), **typed, **common)
     kind = "email" if field in ("email", "paymentEmail") else ("tel" if field == "phoneNumber" else "text")
-    return rx.input(
-        default_value=S.details.get(field, ""), key=S.epoch.to_string() + "-" + field, id=field_id, type=kind,
-        # Sent while typing (debounced, as a text answer is) and at once on leaving the field.
-        on_change=lambda v: S.set_detail(field, v).debounce(TEXT_DEBOUNCE_MS),
-        on_blur=lambda v: S.set_detail(field, v), size="3", width="100%", disabled=busy,
-        custom_attrs=_kept_in_browser(S, field),
-    )
+    # Sent while typing (debounced, as a text answer is) and at once on leaving the field.
+    return text_field(label, type=kind, on_change=lambda v: S.set_detail(field, v).debounce(TEXT_DEBOUNCE_MS),
+                      on_blur=lambda v: S.set_detail(field, v), disabled=busy, **typed, **common)
 
 
 def _detail_field(S, field: str) -> rx.Component:
-    field_id = f"detail-{field}"
-    label = worker_details.LABELS[field] + ("" if field in worker_details.OPTIONAL_FIELDS else " *")
-    error = S.detail_errors.get(field, "")
-    help_text = worker_details.help_text(field)
     shown = S.personal_fields.contains(field)
     if field == "paymentEmail":
         shown = shown & S.different_payment
-    return rx.cond(
-        shown,
-        rx.vstack(
-            rx.el.label(label, html_for=field_id, style={"fontSize": "14px", "fontWeight": 500}),
-            _detail_control(S, field, field_id),
-            rx.text(help_text, size="1", color="var(--gray-10)") if help_text else rx.fragment(),
-            rx.cond(error != "", rx.text(error, size="2", color="red", role="alert", id=field_id + "-error")),
-            spacing="1", width="100%",
-        ),
-    )
+    return rx.cond(shown, _detail_control(S, field))
 
 
 def end_step(S, *, back_label: str = view.BACK_TO_QUESTIONS, submit_label: str = "Submit",
@@ -100,12 +78,8 @@ def end_step(S, *, back_label: str = view.BACK_TO_QUESTIONS, submit_label: str =
             *[_detail_field(S, field) for field in worker_details.FIELDS],
             rx.cond(
                 both_emails,
-                rx.el.label(
-                    rx.el.input(type="checkbox", id="different-payment", checked=S.different_payment,
-                                on_change=S.set_different_payment, style=INPUT),
-                    rx.text(worker_details.DIFFERENT_PAYMENT_EMAIL_LABEL, size="2"),
-                    html_for="different-payment", style={"display": "flex", "gap": "8px", "alignItems": "center"},
-                ),
+                checkbox_field(worker_details.DIFFERENT_PAYMENT_EMAIL_LABEL, id="different-payment",
+                               checked=S.different_payment, on_change=S.set_different_payment),
             ),
             rx.hstack(
                 rx.button(back_label, variant="soft", color_scheme="gray", size="3",

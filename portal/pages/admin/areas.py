@@ -11,6 +11,7 @@ from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout
 from portal.components.admin_test import test_tabs
 from portal.components.area_editor import area_editor
+from portal.components.form import checkbox_field, select_field, textarea_field
 from portal.domain import highlight_areas as rules
 from portal.domain.staff import roles
 from portal.states.admin.guard import StaffState
@@ -25,7 +26,6 @@ HELP = (
     f"narrower and Shift + Down/Up arrow taller or shorter, by {_STEP}.",
     "Areas are stored as percent of the screenshot, in the order participants see them.",
 )
-_LABEL = {"fontSize": "13px", "fontWeight": 500}
 
 
 def _field_id(area: int, question: int, name: str) -> StringVar:
@@ -49,41 +49,23 @@ def _question(area: AreaRow, q: QuestionRow) -> rx.Component:
         ),
         rx.cond(
             q.has_text,
-            rx.vstack(
-                rx.el.label("Question text", html_for=text_id, style=_LABEL),
-                rx.debounce_input(
-                    rx.text_area(value=q.text, on_change=lambda v: S.set_question_text(area.index, q.index, v), id=text_id,
-                                 rows="2", width="100%", disabled=~CAN_EDIT, placeholder="What should participants answer?"),
-                    debounce_timeout=500,  # one event when typing pauses, not one per key
-                ),
-                spacing="1", width="100%",
-            ),
+            textarea_field("Question text", id=text_id, value=q.text, debounce=500,  # one event when typing pauses
+                           on_change=lambda v: S.set_question_text(area.index, q.index, v), rows="2", size="2",
+                           disabled=~CAN_EDIT, placeholder="What should participants answer?"),
             rx.text("The wording of this question is set by importing the test.", size="1", color="var(--gray-11)"),
         ),
-        rx.hstack(
+        rx.flex(
             rx.cond(
                 q.text_type,
-                rx.hstack(
-                    rx.el.label("Type", html_for=type_id, style=_LABEL),
-                    rx.el.select(
-                        *[rx.el.option(label, value=value) for value, label in rules.EDITOR_TYPES.items()],
-                        value=q.type, id=type_id, disabled=~CAN_EDIT,
-                        style={"padding": "4px 8px", "borderRadius": "var(--radius-2)", "border": "1px solid var(--gray-7)",
-                               "background": "var(--color-background)", "fontSize": "14px"},
-                        on_change=lambda v: S.set_question_type(area.index, q.index, v),
-                    ),
-                    align="center", spacing="2",
-                ),
+                select_field("Type", id=type_id, options=list(rules.EDITOR_TYPES.items()), value=q.type, size="2",
+                             disabled=~CAN_EDIT, width="auto", field_style={"width": "auto"},
+                             on_change=lambda v: S.set_question_type(area.index, q.index, v)),
                 rx.badge(q.type_label, variant="soft", color_scheme="gray"),
             ),
-            rx.el.label(
-                rx.checkbox(checked=q.required, on_change=lambda v: S.set_question_required(area.index, q.index, v),
-                            disabled=~CAN_EDIT, id=_field_id(area.index, q.index, "required")),
-                rx.text("Required", size="2"),
-                html_for=_field_id(area.index, q.index, "required"),
-                style={"display": "flex", "gap": "6px", "alignItems": "center"},
-            ),
-            spacing="4", align="center", wrap="wrap",
+            checkbox_field("Required", id=_field_id(area.index, q.index, "required"), checked=q.required,
+                           on_change=lambda v: S.set_question_required(area.index, q.index, v), disabled=~CAN_EDIT,
+                           field_style={"width": "auto"}),
+            gap="16px", align="end", wrap="wrap",
         ),
         class_name="area-question",
         style={"borderTop": "1px solid var(--gray-5)", "paddingTop": "10px", "display": "flex", "flexDirection": "column",

@@ -5,60 +5,47 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars import ArrayVar
 
 from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, status_badge
 from portal.components.admin_test import test_tabs
+from portal.components.form import (
+    checkbox_group_field,
+    field_label,
+    form_error,
+    select_field,
+    text_field,
+    textarea_field,
+)
 from portal.domain.reference_data import TEST_SENIORITY_KEYS
 from portal.domain.staff import roles
 from portal.domain.staff.editing import PANEL_LABELS, SESSION_LABELS, WELCOME_PARTS
 from portal.states.admin.guard import StaffState
 from portal.states.admin.editing import TestEditState as S
 
-LABEL_STYLE = {"fontSize": "14px", "fontWeight": 500, "color": "var(--gray-12)"}
-
 
 def _id(key: str) -> str:
     return "edit-" + key.replace(".", "-")
 
 
-def _field(label: str, key: str, control: rx.Component, hint: str = "") -> rx.Component:
-    """A labelled control with its hint and its live message."""
-    error = S.problems.get(key, "")
-    return rx.vstack(
-        rx.el.label(label, html_for=_id(key), style=LABEL_STYLE),
-        control,
-        rx.cond(hint != "", rx.text(hint, size="1", color="var(--gray-11)")) if hint else rx.fragment(),
-        rx.cond(error != "", rx.text(error, color="var(--red-11)", size="2", id=_id(key) + "-error", role="alert")),
-        spacing="1", width="100%", align="stretch",
-    )
+def _bound(key: str) -> dict[str, Any]:
+    """A field of the form: its value, its change (kept in the form until Save) and its live message."""
+    return {"id": _id(key), "value": S.form.get(key, ""), "on_change": lambda v: S.set_field(key, v),
+            "error": S.problems.get(key, ""), "size": "2"}
 
 
-def _text(label: str, key: str, hint: str = "", **props: Any) -> rx.Component:
-    error = S.problems.get(key, "")
-    return _field(label, key, rx.debounce_input(
-        rx.input(id=_id(key), value=S.form.get(key, ""), on_change=lambda v: S.set_field(key, v), size="2", width="100%",
-                 aria_invalid=rx.cond(error != "", "true", "false"), aria_describedby=_id(key) + "-error", **props),
-        debounce_timeout=300,
-    ), hint)
+def _text(label: str, key: str, hint: str | None = None, **props: Any) -> rx.Component:
+    return text_field(label, helper=hint, debounce=300, **_bound(key), **props)
 
 
-def _area(label: str, key: str, hint: str = "", rows: str = "3", **props: Any) -> rx.Component:
-    return _field(label, key, rx.debounce_input(
-        rx.text_area(id=_id(key), value=S.form.get(key, ""), on_change=lambda v: S.set_field(key, v), rows=rows, width="100%",
-                     aria_describedby=_id(key) + "-error", **props),
-        debounce_timeout=400,
-    ), hint)
+def _area(label: str, key: str, hint: str | None = None, rows: str = "3", **props: Any) -> rx.Component:
+    return textarea_field(label, helper=hint, rows=rows, debounce=400, **_bound(key), **props)
 
 
-def _select(label: str, key: str, options: list[tuple[str, str]] | rx.Var, hint: str = "") -> rx.Component:
-    items = ([rx.select.item(text, value=value) for value, text in options] if isinstance(options, list)
-             else [rx.foreach(options, lambda o: rx.select.item(o[1], value=o[0]))])
-    return _field(label, key, rx.select.root(
-        rx.select.trigger(id=_id(key), width="100%", aria_label=label),
-        rx.select.content(*items),
-        value=S.form.get(key, ""), on_change=lambda v: S.set_field(key, v), size="2",
-    ), hint)
+def _select(label: str, key: str, options: list[tuple[str, str]] | ArrayVar[Any],
+            hint: str | None = None) -> rx.Component:
+    return select_field(label, options=options, helper=hint, **_bound(key))
 
 
 def _section(title: str, *children: rx.Component, section_id: str) -> rx.Component:
@@ -70,29 +57,20 @@ def _section(title: str, *children: rx.Component, section_id: str) -> rx.Compone
 
 
 def _qualifications() -> rx.Component:
-    chosen = S.form.get("qualifications", "").to(str).split("\n")
-    return rx.el.fieldset(
-        rx.el.legend("Qualifications", style=LABEL_STYLE),
-        rx.cond(S.qualification_options.length() == 0, rx.text("No qualifications exist yet.", size="2", color="var(--gray-11)")),
-        rx.flex(
-            rx.foreach(S.qualification_options, lambda name: rx.el.label(
-                rx.checkbox(checked=chosen.contains(name), on_change=lambda _v: S.toggle_qualification(name)),
-                rx.text(name, size="2"), class_name="admin-check",
-            )),
-            wrap="wrap", gap="3",
-        ),
-        rx.cond(S.problems.get("qualifications", "") != "",
-                rx.text(S.problems.get("qualifications", ""), color="var(--red-11)", size="2", id="edit-qualifications-error", role="alert")),
-        class_name="admin-fieldset",
+    return checkbox_group_field(
+        "Qualifications", id="edit-qualifications", options=S.qualification_options,
+        checked=S.form.get("qualifications", "").to(str).split("\n"), on_toggle=S.toggle_qualification,
+        item=lambda name: (name, name), row=True, empty="No qualifications exist yet.",
+        error=S.problems.get("qualifications", ""),
     )
 
 
 def _form() -> rx.Component:
     seniority = rx.el.fieldset(
-        rx.el.legend("Places per seniority level (empty: no separate limit)", style=LABEL_STYLE),
+        field_label("Places per seniority level (empty: no separate limit)", tag="legend"),
         rx.grid(*[_text(key.capitalize(), f"seniority.{key}", input_mode="numeric") for key in TEST_SENIORITY_KEYS],
                 columns=rx.breakpoints(initial="2", sm="5"), spacing="3", width="100%"),
-        class_name="admin-fieldset",
+        class_name="portal-fieldset",
     )
     return rx.vstack(
         _section(
@@ -129,8 +107,7 @@ def _form() -> rx.Component:
                   font_family="var(--code-font-family)"),
             section_id="edit-content",
         ),
-        rx.cond(S.problems.get("", "") != "", rx.callout(S.problems.get("", ""), icon="triangle-alert", color_scheme="red",
-                                                           id="edit-other-error")),
+        form_error(S.problems.get("", ""), id="edit-other-error"),
         rx.hstack(
             rx.cond(S.dirty, rx.text("Unsaved changes", size="2", color="var(--amber-11)", id="edit-dirty")),
             rx.spacer(),

@@ -7,46 +7,31 @@ from reflex.vars import ObjectVar
 
 from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout
+from portal.components.form import select_field, switch_field, text_field
 from portal.domain.flags import FLAGS
 from portal.domain.staff import flag_rules as rules
 from portal.domain.staff import roles
 from portal.states.admin.flags import AdminFlagsState as F
 
 
-LABEL = {"fontSize": "14px", "fontWeight": "500"}
-
-
-def _error(text: rx.Var, error_id: str) -> rx.Component:
-    return rx.cond(text != "", rx.text(text, color="var(--red-11)", size="2", id=error_id, role="alert"))
-
-
 def _switch(key: str) -> rx.Component:
-    return rx.el.label(
-        rx.switch(checked=F.enabled[key], on_change=lambda on: F.set_enabled(key, on), id=f"flag-{key}-enabled",
-                  aria_label=rules.flag_label(key)),
-        rx.text(rx.cond(F.enabled[key], "On", "Off"), size="2", weight="medium"),
-        style={"display": "inline-flex", "alignItems": "center", "gap": "8px", "cursor": "pointer"},
-    )
+    return switch_field(rx.cond(F.enabled[key], "On", "Off"), id=f"flag-{key}-enabled", checked=F.enabled[key],
+                        on_change=lambda on: F.set_enabled(key, on), aria_label=rules.flag_label(key),
+                        field_style={"width": "auto"})
 
 
 def _percentage_form(key: str) -> rx.Component:
     field_id = f"flag-{key}-percentage"
     return rx.form(
-        rx.flex(
-            rx.el.label("Percentage of users", html_for=field_id, style=LABEL),
-            rx.flex(
-                rx.input(name="percentage", id=field_id, default_value=F.percentage[key], key=f"{key}-p-" + F.revision.to_string(),
-                         type="number", input_mode="numeric", min=0, max=100, step=1, width="88px", size="2",
-                         aria_describedby=f"{field_id}-help {field_id}-error"),
-                rx.text("%", size="2"),
-                rx.button("Save", type="submit", size="2", variant="soft", id=f"{field_id}-save"),
-                align="center", gap="8px",
-            ),
-            direction="column", gap="4px",
+        text_field(
+            "Percentage of users", id=field_id, name="percentage", default_value=F.percentage[key],
+            key=f"{key}-p-" + F.revision.to_string(), type="number", input_mode="numeric", min=0, max=100, step=1,
+            size="2", width="88px", error=F.percentage_error[key],
+            helper="Of the users without an override, this share gets the flag while it is on (always the same "
+                   "people).",
+            beside=[rx.text("%", size="2"),
+                    rx.button("Save", type="submit", size="2", variant="soft", id=f"{field_id}-save")],
         ),
-        rx.text("Of the users without an override, this share gets the flag while it is on (always the same people).",
-                size="1", color="var(--gray-11)", id=f"{field_id}-help"),
-        _error(F.percentage_error[key], f"{field_id}-error"),
         on_submit=lambda data: F.save_percentage(key, data),
         reset_on_submit=False,
         no_validate=True,  # the server's message explains a wrong number, not the browser's bubble
@@ -67,28 +52,22 @@ def _override_row(key: str, row: ObjectVar[dict[str, str]]) -> rx.Component:
 
 
 def _override_form(key: str) -> rx.Component:
-    email_id, choice_id = f"flag-{key}-override-email", f"flag-{key}-override-choice"
     return rx.form(
         rx.flex(
-            rx.flex(
-                rx.el.label("Account e-mail", html_for=email_id, style=LABEL),
-                rx.input(name="email", id=email_id, type="email", placeholder="name@company.com", size="2",
-                         key=f"{key}-e-" + F.revision.to_string(), aria_describedby=f"{email_id}-error", width="100%"),
-                direction="column", gap="4px", flex="1 1 220px",
+            rx.box(
+                text_field("Account e-mail", id=f"flag-{key}-override-email", name="email", type="email",
+                           placeholder="name@company.com", size="2", key=f"{key}-e-" + F.revision.to_string(),
+                           error=F.override_error[key]),
+                flex="1 1 220px",
             ),
-            rx.flex(
-                rx.el.label("For this person", html_for=choice_id, style=LABEL),
-                rx.select.root(
-                    rx.select.trigger(id=choice_id),
-                    rx.select.content(rx.select.item("On", value=rules.ON), rx.select.item("Off", value=rules.OFF)),
-                    name="override", default_value=rules.ON, size="2",
-                ),
-                direction="column", gap="4px",
+            rx.box(
+                select_field("For this person", id=f"flag-{key}-override-choice", name="override", size="2",
+                             options=[(rules.ON, "On"), (rules.OFF, "Off")], default_value=rules.ON, width="auto"),
             ),
-            rx.button("Add override", type="submit", size="2", id=f"flag-{key}-override-add"),
-            align="end", gap="8px", wrap="wrap",
+            # Level with the controls, under their labels.
+            rx.button("Add override", type="submit", size="2", id=f"flag-{key}-override-add", margin_top="24px"),
+            align="start", gap="8px", wrap="wrap",
         ),
-        _error(F.override_error[key], f"{email_id}-error"),
         on_submit=lambda data: F.add_override(key, data),
         reset_on_submit=False,
     )

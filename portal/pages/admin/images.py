@@ -13,6 +13,7 @@ from reflex.vars import ObjectVar
 from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout
 from portal.components.admin_test import test_tabs
+from portal.components.form import field_error, field_label
 from portal.domain import images as rules
 from portal.domain.staff import roles
 from portal.states.admin.images import AdminImagesState as S
@@ -41,17 +42,17 @@ def _slot(slot: ObjectVar[dict[str, str]]) -> rx.Component:
         rx.vstack(
             rx.heading(slot["label"], as_="h2", size="3"),
             _current(slot),
-            rx.el.label("Upload a new image", html_for=input_id, class_name="admin-image-label"),
+            field_label("Upload a new image", html_for=input_id),
             rx.el.input(
                 type="file", id=input_id, accept=rules.ACCEPT, disabled=busy, class_name="admin-image-input",
                 aria_describedby="upload-" + slot["key"] + "-error",
+                aria_invalid=rx.cond(slot["error"] != "", "true", "false"),
                 custom_attrs={"data-max-bytes": str(rules.MAX_IMAGE_BYTES), "data-too-big": rules.TOO_BIG},
                 on_change=lambda _value: S.start(slot["key"]),
             ),
             rx.cond(busy, rx.el.progress(id="upload-" + slot["key"] + "-progress", max=100, class_name="admin-image-progress",
                                          aria_label="Upload progress")),
-            rx.text(slot["error"], id="upload-" + slot["key"] + "-error", role="alert", size="2", color="var(--red-11)",
-                    weight="medium"),
+            field_error(slot["error"], "upload-" + slot["key"], always=True),
             spacing="2", width="100%",
         ),
         id="upload-" + slot["key"],

@@ -11,6 +11,7 @@ from reflex.vars import ObjectVar
 from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, confirm_dialog, status_badge
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
+from portal.components.form import select_field
 from portal.domain.geography import country_name
 from portal.domain.reference_data import AUDIENCES, INDUSTRIES, SENIORITY_OPTIONS
 from portal.domain.staff import roles
@@ -77,13 +78,9 @@ def _role_dialog() -> rx.Component:
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title("Change role"),
-            rx.el.label("Role", html_for="role-choice", style={"fontSize": "14px", "fontWeight": 500}),
-            rx.select.root(
-                rx.select.trigger(id="role-choice", width="100%"),
-                rx.select.content(rx.select.item("Participant (no staff access)", value="participant"),
-                                  *(rx.select.item(roles.role_label(r), value=r) for r in roles.ROLES)),
-                value=S.role_choice, on_change=S.choose_role,
-            ),
+            select_field("Role", id="role-choice", value=S.role_choice, on_change=S.choose_role, size="2",
+                         options=[("participant", "Participant (no staff access)"),
+                                  *((r, roles.role_label(r)) for r in roles.ROLES)]),
             rx.hstack(
                 rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.close_role),
                 rx.button("Save role", on_click=S.save_role, id="role-save"),

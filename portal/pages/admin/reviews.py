@@ -8,6 +8,7 @@ import reflex as rx
 from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, confirm_dialog, status_badge
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
+from portal.components.form import form_error, select_field, textarea_field
 from portal.domain.staff import roles
 from portal.domain.staff import reviews as decisions
 from portal.states.admin.guard import StaffState
@@ -76,19 +77,14 @@ def _reject_dialog() -> rx.Component:
             rx.dialog.title("Reject ", R.reject_ids.length(), rx.cond(R.reject_ids.length() == 1, " review", " reviews")),
             rx.dialog.description("The participant sees the reason; their reward is canceled.", size="2"),
             rx.vstack(
-                rx.el.label("Reason", html_for="reject-reason", style={"fontSize": "14px", "fontWeight": 500}),
-                rx.select.root(
-                    rx.select.trigger(placeholder="Choose a reason", id="reject-reason", width="100%"),
-                    rx.select.content(rx.foreach(R.reasons, lambda r: rx.select.item(r[1], value=r[0]))),
-                    value=R.reject_reason, on_change=R.set_reject_reason,
-                ),
-                rx.el.label("Note (optional, not shown to the participant)", html_for="reject-note",
-                            style={"fontSize": "14px", "fontWeight": 500}),
+                select_field("Reason", id="reject-reason", options=R.reasons, placeholder="Choose a reason",
+                             value=R.reject_reason, on_change=R.set_reject_reason, size="2"),
                 # Sent when the field is left (before the Reject click), not on every key.
-                rx.text_area(id="reject-note", default_value=R.reject_note, on_blur=R.set_reject_note, rows="3", width="100%",
-                             key=R.reject_ids.join(",")),
-                rx.cond(R.reject_error != "", rx.text(R.reject_error, color="var(--red-11)", size="2", id="reject-error")),
-                spacing="2", width="100%", margin_top="12px",
+                textarea_field("Note", optional=True, helper="Not shown to the participant.", id="reject-note",
+                               default_value=R.reject_note, on_blur=R.set_reject_note, size="2",
+                               key=R.reject_ids.join(",")),
+                form_error(R.reject_error, id="reject-error"),
+                spacing="3", width="100%", margin_top="12px",
             ),
             rx.hstack(
                 rx.button("Cancel", variant="soft", color_scheme="gray", on_click=R.cancel_reject),

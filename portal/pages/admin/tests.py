@@ -9,6 +9,7 @@ import reflex as rx
 from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, confirm_dialog, status_badge
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
+from portal.components.form import text_field
 from portal.domain import upload_limits
 from portal.domain.staff import incentives, roles
 from portal.pages.admin.participants import participants_table
@@ -137,17 +138,13 @@ def _panel() -> rx.Component:
             rx.cond(I.problem != "", rx.text(I.problem, size="2", color="var(--gray-11)", id="invite-problem")),
             rx.text("Payout per invite: ", rx.text.strong(I.payout, id="invite-payout"), size="2"),
             rx.hstack(
-                rx.vstack(
-                    rx.el.label("Override payout (USD, optional)", html_for="invite-override", style={"fontSize": "14px", "fontWeight": 500}),
-                    rx.debounce_input(
-                        rx.input(id="invite-override", placeholder="e.g. 25", value=I.override_text, on_change=I.set_override,
-                                 width="160px", input_mode="decimal"),
-                        debounce_timeout=400,  # one event when typing pauses, not one per key
-                    ),
-                    rx.cond(I.override_error != "", rx.text(I.override_error, color="var(--red-11)", size="1", id="invite-override-error")),
-                    rx.text(f"From ${incentives.MIN_OVERRIDE_CENTS // 100} to ${incentives.MAX_OVERRIDE_CENTS // 100:,}; "
-                            "empty uses the incentive table.", size="1", color="var(--gray-11)"),
-                    spacing="1",
+                text_field(
+                    "Override payout (USD)", optional=True, id="invite-override", placeholder="e.g. 25",
+                    value=I.override_text, on_change=I.set_override, debounce=400,  # one event when typing pauses
+                    width="160px", size="2", input_mode="decimal", error=I.override_error,
+                    helper=f"From ${incentives.MIN_OVERRIDE_CENTS // 100} to "
+                           f"${incentives.MAX_OVERRIDE_CENTS // 100:,}; empty uses the incentive table.",
+                    field_style={"width": "auto"},
                 ),
                 rx.spacer(),
                 rx.button(rx.cond(picking, "Invite selected", "Send invites"), on_click=I.ask, size="3", id="invite-send",

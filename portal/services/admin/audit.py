@@ -5,15 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import String, and_, bindparam, func, or_, select, true
+from sqlalchemy import String, bindparam, or_, select
 from sqlmodel import Session
 
-from portal.domain import table as rules
 from portal.domain.staff import roles
 from portal.models import AuditEntry
 from portal.services.admin.guard import Caller, Staff, require_staff
-from portal.services.admin.filters import conditions as filter_conditions
-from portal.services.tables import TablePage, TableQuery, bound_values, clean, like_pattern
+from portal.services.tables import Dates, Options, TablePage, TableQuery, TableSpec, contains, like_pattern
 
 # Actions (what the log shows).
 ACTIONS: dict[str, str] = {
@@ -49,12 +47,16 @@ ACTIONS: dict[str, str] = {
 }
 SYSTEM = Staff(account_id=0, email="system", role="")
 
-SORTABLE = {"createdOn": AuditEntry.created_at}
-FILTERS: dict[str, dict[str, Any]] = {
-    "action": {"type": "list", "options": tuple(ACTIONS)},
-    "role": {"type": "list", "options": roles.ROLES},
-    "createdOn": {"type": "range"},
-}
+TABLE = TableSpec(
+    key=AuditEntry.id,
+    sortable={"createdOn": AuditEntry.created_at},
+    filters=(Options("action", AuditEntry.action, tuple(ACTIONS)), Options("role", AuditEntry.actor_role, roles.ROLES),
+             Dates("createdOn", AuditEntry.created_at)),
+    search=lambda _: or_(contains(AuditEntry.actor_email), AuditEntry.target_id == bindparam("exact", type_=String),
+                         contains(AuditEntry.target_type)),
+    search_values=lambda text: {"exact": text},  # a target id, compared whole
+)
+clean_query = TABLE.clean
 
 
 def _plain(values: dict[str, Any] | None) -> dict[str, Any]:
@@ -74,29 +76,11 @@ def record(session: Session, staff: Staff, action: str, target_type: str, target
     ))
 
 
-def clean_query(**raw: Any) -> TableQuery:
-    return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
-
-
 def list_audit(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     require_staff(session, actor_id, roles.AUDIT)
-    values = bound_values(query)
-    conditions = []
-    if query.search:
-        pattern = bindparam("pattern", type_=String)
-        conditions.append(or_(AuditEntry.actor_email.ilike(pattern, escape="\\"),
-                              AuditEntry.target_id == bindparam("exact", type_=String),
-                              AuditEntry.target_type.ilike(pattern, escape="\\")))
-        values["exact"] = query.search
-    conditions += filter_conditions(query, lists={"action": AuditEntry.action, "role": AuditEntry.actor_role},
-                                    dates={"createdOn": AuditEntry.created_at})
-    where = and_(*conditions) if conditions else true()
-    total = session.execute(select(func.count()).select_from(AuditEntry).where(where), values).scalar_one()
-    order = AuditEntry.created_at.asc() if query.sort_direction == rules.ASCENDING else AuditEntry.created_at.desc()
-    tie = AuditEntry.id.asc() if query.sort_direction == rules.ASCENDING else AuditEntry.id.desc()
-    rows = session.execute(
-        select(AuditEntry).where(where).order_by(order, tie).limit(query.page_size).offset(query.offset), values
-    ).scalars().all()
+    values, chosen = TABLE.values(query), TABLE.select(query)
+    total = session.execute(chosen.total(), values).scalar_one()
+    rows = session.execute(chosen.page(select(AuditEntry)), values).scalars().all()
     return TablePage(rows=[_row(r) for r in rows], total=int(total))
 
 
@@ -117,4 +101,4 @@ def _row(entry: AuditEntry) -> dict[str, str]:
     }
 
 
-__all__ = ["ACTIONS", "FILTERS", "SORTABLE", "SYSTEM", "clean_query", "like_pattern", "list_audit", "record"]
+__all__ = ["ACTIONS", "SYSTEM", "TABLE", "clean_query", "like_pattern", "list_audit", "record"]

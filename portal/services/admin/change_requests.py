@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlmodel import Session, SQLModel
 
 from portal.domain import profile_rules as rules
@@ -23,9 +23,12 @@ from portal.services.admin.guard import Caller, StaffRefused, require_staff
 from portal.services.admin.ids import one_id
 from portal.services import transitions
 from portal.services.errors import ServiceError
-from portal.services.tables import TablePage
+from portal.services.tables import TablePage, TableSpec
 
 PAGE_SIZE = 20
+# The queue: the pending requests, oldest first, PAGE_SIZE a page; no search or filters.
+TABLE = TableSpec(key=ProfileChangeRequest.id, sortable={"createdOn": ProfileChangeRequest.created_at},
+                  scope=(ProfileChangeRequest.status == "pending",))
 ALREADY_DECIDED = "This change request was already decided."
 NOT_RESTORED = ("email", "workEmail")
 LABELS = {
@@ -56,16 +59,13 @@ def _shown(value: Any) -> str:
 def list_pending(session: Session, *, actor_id: Caller, page: Any = 1) -> TablePage:
     """Pending change requests, oldest first, each with its changes as {field, old, new} rows."""
     require_staff(session, actor_id, roles.CHANGE_REQUESTS)
-    number = table_rules.clean_page(page)
-    where = ProfileChangeRequest.status == "pending"
-    total = session.execute(select(func.count()).select_from(ProfileChangeRequest).where(where)).scalar_one()
-    found = session.execute(
-        select(ProfileChangeRequest, Account.email, ParticipantProfile.first_name, ParticipantProfile.last_name)
-        .join(Account, Account.id == ProfileChangeRequest.account_id)
-        .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
-        .where(where).order_by(ProfileChangeRequest.created_at, ProfileChangeRequest.id)
-        .limit(PAGE_SIZE).offset((number - 1) * PAGE_SIZE)
-    ).all()
+    query = TABLE.clean(page=page, page_size=PAGE_SIZE, sort_direction=table_rules.ASCENDING)
+    values, chosen = TABLE.values(query), TABLE.select(query)
+    total = session.execute(chosen.total()).scalar_one()
+    columns = (select(ProfileChangeRequest, Account.email, ParticipantProfile.first_name, ParticipantProfile.last_name)
+               .join(Account, Account.id == ProfileChangeRequest.account_id)
+               .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id))
+    found = session.execute(chosen.page(columns), values).all()
     rows = []
     for request, email, first, last in found:
         new = _new_values(request)

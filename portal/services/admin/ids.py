@@ -9,13 +9,6 @@ from portal.domain.ids import whole_number
 from portal.services.errors import ServiceError
 
 
-class AnyId(tuple[str, ...]):
-    """Filter options that are database ids (tests, industries): any short run of digits."""
-
-    def __contains__(self, value: object) -> bool:
-        return isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 9
-
-
 def nothing_selected(noun: str) -> str:
     return f"Select at least one {noun}."
 

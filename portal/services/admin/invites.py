@@ -36,11 +36,9 @@ from portal.models import Account, Invite, InviteBatch, ParticipantProfile, Revi
 from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
-from portal.services.admin.participants import clean_query as participants_query
-from portal.services.admin.participants import conditions_for
+from portal.services.admin.participants import TABLE as PARTICIPANTS
 from portal.services.errors import ServiceError
 from portal.services.outbox import enqueue_email
-from portal.services.tables import bound_values
 from portal.settings import settings
 
 CHUNK = 500
@@ -116,7 +114,7 @@ def _picked(raw: Any) -> list[int]:
 def _criteria(raw: Any) -> dict[str, Any]:
     """The criteria as a batch keeps them: the cleaned search and filters, and the picked ids if any."""
     raw = raw if isinstance(raw, dict) else {}
-    query = participants_query(search=raw.get("search", ""), filters=raw.get("filters", []))
+    query = PARTICIPANTS.clean(search=raw.get("search", ""), filters=raw.get("filters", []))
     out: dict[str, Any] = {"search": query.search,
                            "filters": [{"name": f.name, "type": f.type, "values": list(f.values)} for f in query.filters]}
     picked = _picked(raw)
@@ -131,9 +129,9 @@ def _matching(criteria: dict[str, Any], values: dict[str, Any]) -> list[Any]:
     people = [Account.removed_at.is_(None), Account.staff_role.is_(None), Account.is_registration_complete.is_(True)]
     if criteria.get("ids"):
         return [*people, Account.id.in_(criteria["ids"])]
-    query = participants_query(search=criteria.get("search", ""), filters=criteria.get("filters", []))
-    values.update(bound_values(query))
-    return [*people, *conditions_for(query, values)]
+    query = PARTICIPANTS.clean(search=criteria.get("search", ""), filters=criteria.get("filters", []))
+    values.update(PARTICIPANTS.values(query))
+    return [*people, *PARTICIPANTS.select(query).where]
 
 
 def _conditions(test: Test) -> dict[str, Any]:

@@ -10,37 +10,26 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import String, and_, bindparam, func, or_, select
+from sqlalchemy import and_, or_, select
 from sqlmodel import Session
 
-from portal.domain import table as rules
 from portal.domain.ids import whole_number
 from portal.domain.staff import outbox_status as outbox_rules
 from portal.domain.staff import roles
 from portal.models import OutboxEmail
 from portal.models._base import utcnow
 from portal.services.admin import audit
-from portal.services.admin.filters import conditions as filter_conditions
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.errors import ServiceError
-from portal.services.tables import TablePage, TableQuery, bound_values, clean
+from portal.services.tables import Dates, Own, TablePage, TableQuery, TableSpec, contains
 from portal.settings import settings
 
-SORTABLE = {"createdOn": OutboxEmail.created_at}
-FILTERS: dict[str, dict[str, Any]] = {
-    "status": {"type": "list", "options": outbox_rules.STATUSES},
-    "createdOn": {"type": "range"},
-}
 KINDS = {"verify-email": "E-mail verification", "verify-work-email": "Work e-mail verification",
          "reset-password": "Password reset", "email-changed": "E-mail changed", "password-changed": "Password changed",
          "invite": "Test invite"}
 ERROR_SHOWN = 300
 NOT_FOUND = "This e-mail is not in the outbox."
 SENT_ALREADY = "This e-mail was sent already."
-
-
-def clean_query(**raw: Any) -> TableQuery:
-    return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
 
 
 def _status_condition(value: str, max_attempts: int) -> Any:
@@ -53,31 +42,28 @@ def _status_condition(value: str, max_attempts: int) -> Any:
     return and_(*parts)
 
 
-def _conditions(query: TableQuery, max_attempts: int) -> list[Any]:
-    out: list[Any] = []
-    if query.search:
-        out.append(OutboxEmail.to_address.ilike(bindparam("pattern", type_=String), escape="\\"))
+def _of_statuses(chosen: tuple[str, ...]) -> Any:
+    return or_(*(_status_condition(v, settings.mail_max_attempts) for v in chosen))
 
-    def by_status(f: rules.Filter) -> Any:
-        chosen = or_(*(_status_condition(v, max_attempts) for v in f.values))
-        return ~chosen if f.type == "exclude" else chosen
 
-    out += filter_conditions(query, dates={"createdOn": OutboxEmail.created_at}, own={"status": by_status})
-    return out
+TABLE = TableSpec(
+    key=OutboxEmail.id,
+    sortable={"createdOn": OutboxEmail.created_at},
+    filters=(Own("status", outbox_rules.STATUSES, _of_statuses), Dates("createdOn", OutboxEmail.created_at)),
+    search=lambda _: contains(OutboxEmail.to_address),
+)
+clean_query = TABLE.clean
 
 
 def list_outbox(session: Session, *, actor_id: Caller, query: TableQuery, now: datetime | None = None) -> TablePage:
     require_staff(session, actor_id, roles.OUTBOX)
     now = now or utcnow()
     max_attempts = settings.mail_max_attempts
-    values = bound_values(query)
-    where = and_(True, *_conditions(query, max_attempts))
-    total = session.execute(select(func.count()).select_from(OutboxEmail).where(where), values).scalar_one()
-    ascending = query.sort_direction == rules.ASCENDING
-    order = (OutboxEmail.created_at.asc(), OutboxEmail.id.asc()) if ascending else (OutboxEmail.created_at.desc(), OutboxEmail.id.desc())
+    values, chosen = TABLE.values(query), TABLE.select(query)
+    total = session.execute(chosen.total(), values).scalar_one()
     columns = (OutboxEmail.id, OutboxEmail.to_address, OutboxEmail.subject, OutboxEmail.kind, OutboxEmail.created_at,
                OutboxEmail.attempts, OutboxEmail.next_attempt_at, OutboxEmail.sent_at, OutboxEmail.last_error)
-    found = session.execute(select(*columns).where(where).order_by(*order).limit(query.page_size).offset(query.offset), values).all()
+    found = session.execute(chosen.page(select(*columns)), values).all()
     return TablePage(rows=[_row(r, max_attempts, now) for r in found], total=int(total))
 
 

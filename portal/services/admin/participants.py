@@ -6,9 +6,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import (
-    Select, String, and_, bindparam, cast, exists, false, func, literal_column, or_, select, union_all, update,
-)
+from sqlalchemy import String, cast, exists, false, literal_column, or_, outerjoin, select, union_all, update
 from sqlalchemy.orm import aliased
 from sqlmodel import Session
 
@@ -23,7 +21,7 @@ from portal.services.admin import audit
 from portal.services.admin.guard import Caller, StaffRefused, require_staff
 from portal.services.admin.ids import nothing_selected, one_id, parse_ids, too_many
 from portal.services.errors import ServiceError
-from portal.services.tables import TablePage, TableQuery, bound_values, clean, date_range
+from portal.services.tables import Dates, Options, Own, TablePage, TableQuery, TableSpec, contains
 
 MAX_BULK = 1000
 NOTHING_SELECTED = nothing_selected("participant")
@@ -34,114 +32,105 @@ STAFF_ACCOUNT = "Only an admin can deactivate or reactivate a staff account."
 
 
 SENIORITY_LABELS = {o.value: o.label.split(" (")[0] for o in SENIORITY_OPTIONS}
-SORTABLE = {"createdOn": Account.created_at, "email": Account.email, "name": ParticipantProfile.last_name,
-            "country": ParticipantProfile.country}
-FILTERS: dict[str, dict[str, Any]] = {
-    "verified": {"type": "list", "options": ("yes", "no")},
-    "country": {"type": "list", "options": tuple(code for code, _ in countries())},
-    "seniority": {"type": "list", "options": SENIORITY_KEYS},
-    "industry": {"type": "list", "options": INDUSTRIES},
-    "audience": {"type": "list", "options": tuple(a.name for a in AUDIENCES)},
-    "changeRequest": {"type": "list", "options": ("pending",)},
-    "status": {"type": "list", "options": ("active", "deactivated")},
-    "role": {"type": "list", "options": ("participant", *roles.ROLES)},
-    "createdOn": {"type": "range"},
-}
 
 
-def clean_query(**raw: Any) -> TableQuery:
-    return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, page_sizes=(100, 200), **raw)
+def _has_trigram(text: str) -> bool:
+    """The search's form: whether a word has 3 characters or more (a trigram to look up, see _search)."""
+    return any(len(word) >= 3 for word in re.split(r"\W+", text))
 
 
-def _in_or_not(column: Any, values: tuple[str, ...], kind: str) -> Any:
-    chosen = column.in_(values)
-    return ~chosen if kind == "exclude" else chosen
-
-
-def _search(text: str) -> Any:
+def _search(trigram: bool) -> Any:
     """E-mail, work e-mail, 'first last' or last name containing the search (the bound `pattern`).
 
     With a word of 3 characters or more, the ids matching in each table are read through its trigram indexes
     (migration 0007, PostgreSQL) and then joined: an OR across the outer join read every account and profile
     (bench/admin_tables.py). A shorter search has no trigram to look up: the OR, in one reading, is cheaper.
     """
-    pattern = bindparam("pattern", type_=String)
-    if not any(len(word) >= 3 for word in re.split(r"\W+", text)):
+    if not trigram:
         full_name = ParticipantProfile.first_name + " " + ParticipantProfile.last_name
-        return or_(Account.email.ilike(pattern, escape="\\"), Account.work_email.ilike(pattern, escape="\\"),
-                   full_name.ilike(pattern, escape="\\"), ParticipantProfile.last_name.ilike(pattern, escape="\\"))
+        return or_(contains(Account.email), contains(Account.work_email), contains(full_name),
+                   contains(ParticipantProfile.last_name))
     account, profile = aliased(Account), aliased(ParticipantProfile)
     full_name = profile.first_name + literal_column("' '") + profile.last_name  # as ix_participant_profile_full_name_trgm
     return Account.id.in_(union_all(
-        select(account.id).where(or_(account.email.ilike(pattern, escape="\\"), account.work_email.ilike(pattern, escape="\\"))),
-        select(profile.account_id).where(or_(full_name.ilike(pattern, escape="\\"), profile.last_name.ilike(pattern, escape="\\"))),
+        select(account.id).where(or_(contains(account.email), contains(account.work_email))),
+        select(profile.account_id).where(or_(contains(full_name), contains(profile.last_name))),
     ))
 
 
-def conditions_for(query: TableQuery, values: dict[str, Any]) -> list[Any]:
-    """The WHERE of a participants request (search and filters), with its bound values added to `values`.
-    Shared by the table and the invite audience (services/admin/invites.py)."""
-    out: list[Any] = []
-    if query.search:
-        out.append(_search(query.search))
-    for index, f in enumerate(query.filters):
-        negate = f.type == "exclude"
-        match f.name:
-            case "createdOn":
-                out.append(date_range(Account.created_at, index))
-            case "verified":
-                wanted = {v == "yes" for v in f.values}
-                if len(wanted) == 1:
-                    flag = next(iter(wanted)) != negate
-                    out.append(Account.verified.is_(True) if flag else Account.verified.is_(False))
-            case "country":
-                out.append(_in_or_not(ParticipantProfile.country, f.values, f.type))
-            case "seniority":
-                levels = cast(ParticipantProfile.experience_levels, String)
-                match_any = or_(*(levels.like(f'%"{level}"%') for level in f.values))
-                out.append(~match_any if negate else match_any)
-            case "industry":
-                found = exists().where(ProfileIndustry.account_id == Account.id, ProfileIndustry.industry_id == Industry.id,
-                                       Industry.name.in_(f.values))
-                out.append(~found if negate else found)
-            case "audience":
-                found = exists().where(ProfileAudience.account_id == Account.id, ProfileAudience.audience_id == Audience.id,
-                                       Audience.name.in_(f.values))
-                out.append(~found if negate else found)
-            case "changeRequest":
-                found = exists().where(ProfileChangeRequest.account_id == Account.id, ProfileChangeRequest.status == "pending")
-                out.append(~found if negate else found)
-            case "status":
-                statuses = set(f.values)
-                if len(statuses) == 1:
-                    active = ("active" in statuses) != negate
-                    out.append(Account.removed_at.is_(None) if active else Account.removed_at.is_not(None))
-            case "role":
-                staff = [v for v in f.values if v != "participant"]
-                chosen = or_(Account.staff_role.in_(staff) if staff else false(),
-                             Account.staff_role.is_(None) if "participant" in f.values else false())
-                out.append(~chosen if negate else chosen)
-    return out
+def _verified(chosen: tuple[str, ...]) -> Any:
+    wanted = {v == "yes" for v in chosen}
+    if len(wanted) != 1:
+        return None
+    return Account.verified.is_(True) if wanted.pop() else Account.verified.is_(False)
 
 
-def _base(query: TableQuery, values: dict[str, Any]) -> Select[int]:
-    where = conditions_for(query, values)
-    source = select(Account.id).outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
-    return source.where(and_(*where)) if where else source
+def _seniority(chosen: tuple[str, ...]) -> Any:
+    levels = cast(ParticipantProfile.experience_levels, String)
+    return or_(*(levels.like(f'%"{level}"%') for level in chosen))
+
+
+def _industry(chosen: tuple[str, ...]) -> Any:
+    return exists().where(ProfileIndustry.account_id == Account.id, ProfileIndustry.industry_id == Industry.id,
+                          Industry.name.in_(chosen))
+
+
+def _audience(chosen: tuple[str, ...]) -> Any:
+    return exists().where(ProfileAudience.account_id == Account.id, ProfileAudience.audience_id == Audience.id,
+                          Audience.name.in_(chosen))
+
+
+def _change_request(_chosen: tuple[str, ...]) -> Any:
+    return exists().where(ProfileChangeRequest.account_id == Account.id, ProfileChangeRequest.status == "pending")
+
+
+def _active(chosen: tuple[str, ...]) -> Any:
+    wanted = set(chosen)
+    if len(wanted) != 1:
+        return None
+    return Account.removed_at.is_(None) if "active" in wanted else Account.removed_at.is_not(None)
+
+
+def _role(chosen: tuple[str, ...]) -> Any:
+    staff = [v for v in chosen if v != "participant"]
+    return or_(Account.staff_role.in_(staff) if staff else false(),
+               Account.staff_role.is_(None) if "participant" in chosen else false())
+
+
+# Over Account outer-joined to its profile. Shared by the table and the invite audience (services/admin/invites.py).
+TABLE = TableSpec(
+    key=Account.id,
+    sortable={"createdOn": Account.created_at, "email": Account.email, "name": ParticipantProfile.last_name,
+              "country": ParticipantProfile.country},
+    filters=(
+        Own("verified", ("yes", "no"), _verified),
+        Options("country", ParticipantProfile.country, tuple(code for code, _ in countries())),
+        Own("seniority", SENIORITY_KEYS, _seniority),
+        Own("industry", INDUSTRIES, _industry),
+        Own("audience", tuple(a.name for a in AUDIENCES), _audience),
+        Own("changeRequest", ("pending",), _change_request),
+        Own("status", ("active", "deactivated"), _active),
+        Own("role", ("participant", *roles.ROLES), _role),
+        Dates("createdOn", Account.created_at),
+    ),
+    search=_search,
+    search_form=_has_trigram,
+    source=outerjoin(Account, ParticipantProfile, ParticipantProfile.account_id == Account.id),
+    page_sizes=(100, 200),
+)
+clean_query = TABLE.clean
 
 
 def list_participants(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     staff = require_staff(session, actor_id, roles.VIEW)
-    values = bound_values(query)
-    base = _base(query, values)
-    total = session.execute(select(func.count()).select_from(base.subquery()), values).scalar_one()
-    column = SORTABLE[query.sort_by]
-    ascending = query.sort_direction == rules.ASCENDING
+    values, chosen = TABLE.values(query), TABLE.select(query)
+    total = session.execute(chosen.total(), values).scalar_one()
+    column = TABLE.sortable[query.sort_by]
     if column.class_ is ParticipantProfile:
-        page_ids = _page_by_profile_column(session, base, column, ascending, query, values)
+        page_ids = _page_by_profile_column(session, chosen.matching(), column, chosen.shape.ascending, query,
+                                          values)
     else:
-        order = (column.asc(), Account.id.asc()) if ascending else (column.desc(), Account.id.desc())
-        page_ids = [r[0] for r in session.execute(base.order_by(*order).limit(query.page_size).offset(query.offset), values)]
+        page_ids = [r[0] for r in session.execute(chosen.page(), values)]
     if not page_ids:
         return TablePage(rows=[], total=int(total))
     pending = set(session.execute(select(ProfileChangeRequest.account_id).where(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import String, and_, bindparam, func, or_, select
+from sqlalchemy import and_, func, join, or_, select
 from sqlmodel import Session
 
 from portal.domain.taking import kinds
@@ -19,11 +19,10 @@ from portal.models import Account, Review, ReviewSession, Reward, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, Staff, require_staff
-from portal.services.admin.ids import AnyId, one_id, parse_ids
+from portal.services.admin.ids import one_id, parse_ids
 from portal.services import transitions
 from portal.services.errors import ServiceError
-from portal.services.admin.filters import conditions as filter_conditions
-from portal.services.tables import TablePage, TableQuery, bound_values, clean
+from portal.services.tables import Dates, Ids, Options, TablePage, TableQuery, TableSpec, contains
 from portal.services.taking.definitions import content_of
 from portal.settings import settings
 
@@ -31,20 +30,20 @@ MAX_BULK = 500
 ALREADY_DECIDED = "Only reviews waiting for a decision can be approved or rejected."
 NO_REVIEW = "This review does not exist."
 
-SORTABLE = {"createdOn": Review.created_at}
-FILTERS: dict[str, dict[str, Any]] = {
-    "status": {"type": "list", "options": decisions.STATUSES},
-    "test": {"type": "list", "options": AnyId()},
-    "createdOn": {"type": "range"},
-}
+TABLE = TableSpec(
+    key=Review.id,
+    sortable={"createdOn": Review.created_at},
+    filters=(Options("status", Review.status, decisions.STATUSES), Ids("test", Review.test_id),
+             Dates("createdOn", Review.created_at)),
+    search=lambda _: or_(contains(Account.email), contains(Review.respondent_key), contains(Test.name)),
+    # Only a search reads the test and the participant (every review has its test: NOT NULL, FK).
+    search_source=join(Review, Test, Test.id == Review.test_id).outerjoin(Account, Account.id == Review.account_id),
+)
+clean_query = TABLE.clean
 
 
 def auto_approve_days() -> int:
     return max(1, settings.auto_approve_days)
-
-
-def clean_query(**raw: Any) -> TableQuery:
-    return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
 
 
 def _aware(value: datetime) -> datetime:
@@ -87,22 +86,9 @@ def _signals(signals: dict[str, Any]) -> list[dict[str, str]]:
 
 def list_reviews(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     require_staff(session, actor_id, roles.VIEW)
-    values = bound_values(query)
-    conditions = []
-    if query.search:
-        pattern = bindparam("pattern", type_=String)
-        conditions.append(or_(Account.email.ilike(pattern, escape="\\"), Review.respondent_key.ilike(pattern, escape="\\"),
-                              Test.name.ilike(pattern, escape="\\")))
-    conditions += filter_conditions(query, lists={"status": Review.status}, ids={"test": Review.test_id},
-                                    dates={"createdOn": Review.created_at})
-    source = select(Review.id)
-    if query.search:  # only a search reads the test and the participant (every review has its test: NOT NULL, FK)
-        source = source.join(Test, Test.id == Review.test_id).outerjoin(Account, Account.id == Review.account_id)
-    source = source.where(and_(True, *conditions))
-    total = session.execute(select(func.count()).select_from(source.subquery()), values).scalar_one()
-    ascending = query.sort_direction == rules.ASCENDING
-    order = (Review.created_at.asc(), Review.id.asc()) if ascending else (Review.created_at.desc(), Review.id.desc())
-    ids = [r[0] for r in session.execute(source.order_by(*order).limit(query.page_size).offset(query.offset), values)]
+    values, chosen = TABLE.values(query), TABLE.select(query)
+    total = session.execute(chosen.total(), values).scalar_one()
+    ids = [r[0] for r in session.execute(chosen.page(), values)]
     if not ids:
         return TablePage(rows=[], total=int(total))
     found = session.execute(

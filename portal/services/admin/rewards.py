@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, String, and_, bindparam, func, or_, select
+from sqlalchemy import and_, func, join, or_, select
 from sqlmodel import Session
 
 from portal.domain import table as rules
@@ -17,61 +17,36 @@ from portal.models import Account, Review, Reward, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
-from portal.services.admin.ids import AnyId, parse_ids
+from portal.services.admin.ids import parse_ids
 from portal.services import transitions
 from portal.services.errors import ServiceError
 from portal.services.referrals import on_reward_paid
-from portal.services.admin.filters import conditions as filter_conditions
-from portal.services.tables import TablePage, TableQuery, bound_values, clean
+from portal.services.tables import Dates, Ids, Options, Own, TablePage, TableQuery, TableSpec, contains
 
 PAID, FAILED, CANCELED = "EXECUTED", "FAILED", "CANCELED"
 MARKS = {PAID: "reward.pay", FAILED: "reward.fail", CANCELED: "reward.cancel"}
 MAX_BULK = 1000
 NOT_PAYABLE = "Only approved, unpaid rewards can be paid."
 CANNOT_CHANGE = "This reward cannot be changed now."
-SORTABLE = {"createdOn": Reward.created_at, "amount": Reward.amount_cents}
-FILTERS: dict[str, dict[str, Any]] = {
-    "payable": {"type": "list", "options": ("yes",)},
-    "paymentStatus": {"type": "list", "options": PAYMENT_STATUSES},
-    "test": {"type": "list", "options": AnyId()},
-    "createdOn": {"type": "range"},
-}
 PAYABLE = and_(Reward.status == "PENDING", Reward.approved_at.is_not(None))
-
-
-def clean_query(**raw: Any) -> TableQuery:
-    return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, page_sizes=(100, 200), **raw)
-
-
-def _conditions(query: TableQuery) -> list[Any]:
-    out: list[Any] = []
-    if query.search:
-        pattern = bindparam("pattern", type_=String)
-        out.append(or_(Account.email.ilike(pattern, escape="\\"), Test.name.ilike(pattern, escape="\\")))
-    out += filter_conditions(
-        query, lists={"paymentStatus": Reward.status}, ids={"test": Reward.test_id}, dates={"createdOn": Reward.created_at},
-        own={"payable": lambda f: ~PAYABLE if f.type == "exclude" else PAYABLE},
-    )
-    return out
-
-
-def _source(query: TableQuery) -> Select[int]:
-    source = select(Reward.id)
-    if query.search:  # only a search reads the test and the participant (a reward's test is its review's, never missing)
-        source = source.join(Test, Test.id == Reward.test_id).outerjoin(Account, Account.id == Reward.account_id)
-    return source.where(and_(True, *_conditions(query)))
+TABLE = TableSpec(
+    key=Reward.id,
+    sortable={"createdOn": Reward.created_at, "amount": Reward.amount_cents},
+    filters=(Own("payable", ("yes",), lambda _: PAYABLE), Options("paymentStatus", Reward.status, PAYMENT_STATUSES),
+             Ids("test", Reward.test_id), Dates("createdOn", Reward.created_at)),
+    search=lambda _: or_(contains(Account.email), contains(Test.name)),
+    # Only a search reads the test and the participant (a reward's test is its review's, never missing).
+    search_source=join(Reward, Test, Test.id == Reward.test_id).outerjoin(Account, Account.id == Reward.account_id),
+    page_sizes=(100, 200),
+)
+clean_query = TABLE.clean
 
 
 def list_rewards(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     staff = require_staff(session, actor_id, roles.VIEW)
-    values = bound_values(query)
-    source = _source(query).add_columns(Reward.amount_cents).subquery()
-    total, cents = session.execute(select(func.count(), func.coalesce(func.sum(source.c.amount_cents), 0))
-                                   .select_from(source), values).one()
-    column = SORTABLE[query.sort_by]
-    ascending = query.sort_direction == rules.ASCENDING
-    order = (column.asc(), Reward.id.asc()) if ascending else (column.desc(), Reward.id.desc())
-    ids = [r[0] for r in session.execute(_source(query).order_by(*order).limit(query.page_size).offset(query.offset), values)]
+    values, chosen = TABLE.values(query), TABLE.select(query)
+    total, cents = session.execute(chosen.total(func.coalesce(func.sum(Reward.amount_cents), 0)), values).one()
+    ids = [r[0] for r in session.execute(chosen.page(), values)]
     rows = []
     if ids:
         found = session.execute(select(Reward, Test.name, Account.email).join(Test, Test.id == Reward.test_id)

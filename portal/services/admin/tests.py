@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import String, and_, bindparam, func, or_, select
+from sqlalchemy import func, or_, select
 from sqlmodel import Session
 
 from portal.domain import invites as invite_rules
@@ -12,47 +12,38 @@ from portal.domain import table as rules
 from portal.domain.taking.kinds import kind_of
 from portal.domain.staff import roles
 from portal.domain.taking.kinds import KINDS as KIND_REGISTRY
-from portal.domain.table import Filter
 from portal.domain.reference_data import PRODUCT_TYPES
 from portal.domain.staff.editing import PANEL_LABELS, SESSION_LABELS, STATUS_LABELS, quotas_text
 from portal.models import Invite, Review, ReviewSession, Test
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
 from portal.services.errors import ServiceError
-from portal.services.admin.filters import conditions as filter_conditions
-from portal.services.tables import TablePage, TableQuery, bound_values, clean
+from portal.services.tables import Options, Own, TablePage, TableQuery, TableSpec, contains
 
 STATUSES = ("draft", "ready-to-launch", "scheduled", "running", "stopped", "completed", "removed")
 KINDS = tuple(KIND_REGISTRY)
 # The product types of each kind (the kind is not a column: it follows from the product type).
 PRODUCT_TYPES_OF: dict[str, tuple[str, ...]] = {k: tuple(p for p in PRODUCT_TYPES if kind_of(p).name == k) for k in KINDS}
-SORTABLE = {"createdOn": Test.created_at, "name": Test.name, "payout": Test.payout_cents, "status": Test.status}
-FILTERS: dict[str, dict[str, Any]] = {"status": {"type": "list", "options": STATUSES}, "kind": {"type": "list", "options": KINDS}}
 
 
-def clean_query(**raw: Any) -> TableQuery:
-    return clean(sortable=tuple(SORTABLE), filters_allowed=FILTERS, **raw)
+def _of_kinds(chosen: tuple[str, ...]) -> Any:
+    return Test.product_type.in_([p for k in chosen if k in PRODUCT_TYPES_OF for p in PRODUCT_TYPES_OF[k]])
 
 
-def _of_kinds(f: Filter) -> Any:
-    types = [p for k in f.values if k in PRODUCT_TYPES_OF for p in PRODUCT_TYPES_OF[k]]
-    chosen = Test.product_type.in_(types)
-    return ~chosen if f.type == "exclude" else chosen
+TABLE = TableSpec(
+    key=Test.id,
+    sortable={"createdOn": Test.created_at, "name": Test.name, "payout": Test.payout_cents, "status": Test.status},
+    filters=(Options("status", Test.status, STATUSES), Own("kind", KINDS, _of_kinds)),
+    search=lambda _: or_(contains(Test.name), contains(Test.product_type)),
+)
+clean_query = TABLE.clean
 
 
 def list_tests(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     require_staff(session, actor_id, roles.VIEW)
-    values = bound_values(query)
-    conditions = []
-    if query.search:
-        pattern = bindparam("pattern", type_=String)
-        conditions.append(or_(Test.name.ilike(pattern, escape="\\"), Test.product_type.ilike(pattern, escape="\\")))
-    conditions += filter_conditions(query, lists={"status": Test.status}, own={"kind": _of_kinds})
-    where = and_(True, *conditions)
-    total = session.execute(select(func.count()).select_from(Test).where(where), values).scalar_one()
-    column = SORTABLE[query.sort_by]
-    order = (column.asc(), Test.id.asc()) if query.sort_direction == rules.ASCENDING else (column.desc(), Test.id.desc())
-    tests = session.execute(select(Test).where(where).order_by(*order).limit(query.page_size).offset(query.offset), values).scalars().all()
+    values, chosen = TABLE.values(query), TABLE.select(query)
+    total = session.execute(chosen.total(), values).scalar_one()
+    tests = session.execute(chosen.page(select(Test)), values).scalars().all()
     ids = [t.id for t in tests]
     invited = dict(session.execute(select(Invite.test_id, func.count()).where(Invite.test_id.in_(ids)).group_by(Invite.test_id)).all())
     reviews = dict(session.execute(select(Review.test_id, func.count()).where(Review.test_id.in_(ids)).group_by(Review.test_id)).all())

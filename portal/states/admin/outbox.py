@@ -9,15 +9,14 @@ import reflex as rx
 from portal import db
 from portal.domain.accounts import CurrentUser
 from portal.services.admin import outbox as service
-from portal.services.tables import TablePage, TableQuery
+from portal.services.tables import TablePage, TableQuery, TableSpec
 from portal.states.admin.guard import caller_id
 from portal.states.browser import toast
 from portal.states.table import DataTableState
 
 
 class AdminOutboxState(DataTableState, rx.State):
-    sortable_columns: ClassVar[tuple[str, ...]] = tuple(service.SORTABLE)
-    filter_specs: ClassVar[dict[str, dict[str, Any]]] = service.FILTERS
+    table: ClassVar[TableSpec] = service.TABLE
 
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(service.list_outbox, actor_id=caller.account_id, query=query)

@@ -13,7 +13,7 @@ from portal.domain.staff import roles
 from portal.domain.table import selection_label
 from portal.services.admin import change_requests as requests_service
 from portal.services.admin import participants as service
-from portal.services.tables import TablePage, TableQuery
+from portal.services.tables import TablePage, TableQuery, TableSpec
 from portal.states.admin.guard import caller_id, staff_load
 from portal.states.browser import toast
 from portal.states.tab_owner import TabOwned
@@ -24,9 +24,7 @@ class ParticipantsTable(DataTableState, mixin=True):
     """The participants table (search, filters, paging), on /admin/participants and, with the
     invite panel, on a test's invite page."""
 
-    sortable_columns: ClassVar[tuple[str, ...]] = tuple(service.SORTABLE)
-    filter_specs: ClassVar[dict[str, dict[str, Any]]] = service.FILTERS
-    extra_page_sizes: ClassVar[tuple[int, ...]] = (100, 200)
+    table: ClassVar[TableSpec] = service.TABLE
 
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(service.list_participants, actor_id=caller.account_id, query=query)

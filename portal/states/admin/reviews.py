@@ -15,7 +15,7 @@ from portal.domain.staff import pending
 from portal.domain.staff import reviews as decisions
 from portal.services.admin import reviews as service
 from portal.services.errors import ServiceError
-from portal.services.tables import TablePage, TableQuery
+from portal.services.tables import TablePage, TableQuery, TableSpec
 from portal.states.admin.guard import caller_id
 from portal.states.browser import toast
 from portal.states.table import DataTableState
@@ -24,8 +24,7 @@ log = logging.getLogger(__name__)
 
 
 class AdminReviewsState(DataTableState, rx.State):
-    sortable_columns: ClassVar[tuple[str, ...]] = tuple(service.SORTABLE)
-    filter_specs: ClassVar[dict[str, dict[str, Any]]] = service.FILTERS
+    table: ClassVar[TableSpec] = service.TABLE
 
     detail: dict[str, Any] = {}
     detail_open: bool = False

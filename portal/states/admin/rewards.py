@@ -10,7 +10,7 @@ from portal import db
 from portal.domain import table as rules
 from portal.domain.accounts import CurrentUser
 from portal.services.admin import rewards as service
-from portal.services.tables import TablePage, TableQuery
+from portal.services.tables import TablePage, TableQuery, TableSpec
 from portal.states.admin.guard import caller_id
 from portal.states.browser import toast
 from portal.states.table import DataTableState
@@ -40,9 +40,7 @@ def confirm_title(status: str, count: int, amount: str) -> str:
 
 
 class AdminRewardsState(DataTableState, rx.State):
-    sortable_columns: ClassVar[tuple[str, ...]] = tuple(service.SORTABLE)
-    filter_specs: ClassVar[dict[str, dict[str, Any]]] = service.FILTERS
-    extra_page_sizes: ClassVar[tuple[int, ...]] = (100, 200)
+    table: ClassVar[TableSpec] = service.TABLE
 
     total_cents: int = 0
     confirm_status: str = ""  # the mark being confirmed ('' when no confirmation is open)

@@ -15,7 +15,7 @@ from portal.services.admin import invites as invite_service
 from portal.services.admin import definition_files
 from portal.services.admin import tests as service
 from portal.services.errors import ServiceError
-from portal.services.tables import TablePage, TableQuery
+from portal.services.tables import TablePage, TableQuery, TableSpec
 from portal.http.upload_guard import accept_upload
 from portal.states.admin.guard import caller_id, staff_load
 from portal.states.admin.participants import ParticipantsTable
@@ -27,8 +27,7 @@ from portal.states.route_params import route_arg
 class AdminTestsState(DataTableState, rx.State):
     """The tests list; a test's JSON definition uploaded (import) or downloaded (export)."""
 
-    sortable_columns: ClassVar[tuple[str, ...]] = tuple(service.SORTABLE)
-    filter_specs: ClassVar[dict[str, dict[str, Any]]] = service.FILTERS
+    table: ClassVar[TableSpec] = service.TABLE
 
     import_open: bool = False
     importing: bool = False
