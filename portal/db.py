@@ -11,7 +11,7 @@ import asyncio
 import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -20,6 +20,7 @@ from sqlmodel import Session, create_engine
 from portal.settings import settings
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 def normalize_url(url: str) -> str:
@@ -65,11 +66,14 @@ def session_scope() -> Iterator[Session]:
             raise
 
 
-async def run(fn: Callable[..., T], /, **kwargs: Any) -> T:
-    """Run a service function `fn(session=..., **kwargs)` in a worker thread, in one transaction."""
+async def run(fn: Callable[Concatenate[Session, P], T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run a service `fn(session, *args, **kwargs)` in a worker thread, in one transaction.
+
+    Typed with `ParamSpec`: mypy checks the arguments of every call against the service's signature.
+    """
 
     def call() -> T:
         with session_scope() as session:
-            return fn(session=session, **kwargs)
+            return fn(session, *args, **kwargs)
 
     return await asyncio.to_thread(call)

@@ -44,19 +44,19 @@ def _install() -> None:
 
     original_run = db.run
 
-    async def run(fn, /, **kwargs):
+    async def run(fn, /, *args, **kwargs):
         inside = [0.0]
 
-        def timed(**kw):
+        def timed(session, *a, **kw):
             started = time.perf_counter()
             try:
-                return fn(**kw)
+                return fn(session, *a, **kw)
             finally:
                 inside[0] = (time.perf_counter() - started) * 1000
 
         started = time.perf_counter()
         try:
-            return await original_run(timed, **kwargs)
+            return await original_run(timed, *args, **kwargs)
         finally:
             _log("db", _current.get(), getattr(fn, "__qualname__", str(fn)), (time.perf_counter() - started) * 1000, inside[0])
 

@@ -17,7 +17,8 @@ def _nav() -> rx.Component:
     """The admin menu: every declared staff page with a menu entry, shown to the roles that may open it."""
     links = []
     for page in admin_pages.menu_entries():
-        href, active = page.route, current_path().startswith(page.route)
+        href = page.route
+        active: rx.Var[bool] = current_path().startswith(page.route)
         for alias in page.also_at:
             active = active | (current_path() == alias)
         link = rx.el.a(page.menu, href=href, class_name="admin-nav-link", data_active=rx.cond(active, "true", "false"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import StringVar
 
 from portal.states.auth import current_path
 
@@ -16,7 +17,7 @@ TEST_PAGES = (
 )
 
 
-def test_base_path() -> rx.Var:
+def test_base_path() -> StringVar:
     """/admin/tests/{id} of the page being shown (from the address, so it is right before any load)."""
     return current_path().split("/")[:4].join("/")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 import reflex as rx
+from reflex_base.event import EventSpec
 
 from portal.components.banners import verification_banners
 from portal.settings import settings
@@ -51,7 +52,7 @@ def _nav_link(label: str, href: str, external: bool = False) -> rx.Component:
     )
 
 
-def _sign_out_script() -> rx.event.EventSpec:
+def _sign_out_script() -> EventSpec:
     return portal_trigger("window.portalAuth.signOut()")
 
 

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import reflex as rx
+from reflex.vars import ArrayVar
 
 from portal.components.form import (
     checkbox_group_field,
@@ -68,8 +71,9 @@ def _switch(S: type[ProfileFormState], key: str, label: str, helper: str | None 
                         on_change=lambda on: S.set_flag(key, on), helper=helper, **_kept(S, key))
 
 
-def _checkbox_group(S: type[ProfileFormState], key: str, label: str, options, checked: rx.Var, on_toggle, *,
-                    disabled: rx.Var | None = None, helper: str | None = None) -> rx.Component:
+def _checkbox_group(S: type[ProfileFormState], key: str, label: str, options, checked: ArrayVar[Sequence[str]],
+                    on_toggle, *, disabled: ArrayVar[Sequence[str]] | None = None,
+                    helper: str | None = None) -> rx.Component:
     return checkbox_group_field(
         label, id=f"profile-{key}", options=[(o.value, o.label) for o in options], checked=checked,
         on_toggle=on_toggle, option_prefix=key, disabled_values=disabled, helper=helper, error=_error(S, key),

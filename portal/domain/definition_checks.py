@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import urlsplit
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun[:-1] if n == 1 and noun.endswith('s') else noun}"
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -43,14 +43,14 @@ def is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value == value  # not NaN
 
 
-def is_web_url(value: Any) -> bool:
+def is_web_url(value: Any) -> TypeGuard[str]:
     if not isinstance(value, str):
         return False
     parts = urlsplit(value.strip())
     return parts.scheme in ("http", "https") and bool(parts.netloc)
 
 
-def is_web_url_or_path(value: Any) -> bool:
+def is_web_url_or_path(value: Any) -> TypeGuard[str]:
     """An absolute http(s) URL, or a path on this site such as '/demo/landing.png'."""
     return is_web_url(value) or (isinstance(value, str) and value.startswith("/") and not value.startswith("//"))
 
@@ -186,7 +186,7 @@ class Checker:
             expected = "an http(s) URL or a site path starting with '/'" if allow_path else "an http(s) URL"
             self.add(field_path, f"must be {expected}")
             return None
-        return value
+        return str(value)
 
     def texts(self, data: dict[str, Any], path: str, keys: Iterable[str]) -> None:
         """Optional text fields of a small object (titles, descriptions, labels)."""

@@ -145,14 +145,14 @@ def scrub_breadcrumb(crumb: Any) -> dict[str, Any] | None:
     """A breadcrumb fit to leave (its message and data scrubbed; a URL without its query)."""
     if not isinstance(crumb, dict):
         return None
-    crumb = dict(crumb)
-    if isinstance(crumb.get("message"), str):
-        crumb["message"] = scrub_text(crumb["message"])
-    data = crumb.get("data")
+    out: dict[str, Any] = dict(crumb)
+    if isinstance(out.get("message"), str):
+        out["message"] = scrub_text(out["message"])
+    data = out.get("data")
     if isinstance(data, dict):
-        crumb["data"] = {k: scrub_url(v) if k == "url" else (FILTERED if is_sensitive_key(k) else scrub_value(v))
-                         for k, v in data.items()}
-    return crumb
+        out["data"] = {k: scrub_url(v) if k == "url" else (FILTERED if is_sensitive_key(k) else scrub_value(v))
+                       for k, v in data.items()}
+    return out
 
 
 def scrub_log(record: dict[str, Any]) -> dict[str, Any]:

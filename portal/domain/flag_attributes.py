@@ -18,7 +18,7 @@ from portal.domain.accounts import STAFF_ROLES, is_participant_verified, normali
 
 
 class AccountLike(Protocol):
-    id: int | None
+    id: int
     email: str | None
     work_email: str | None
     email_verified_at: datetime | None

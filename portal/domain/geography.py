@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from typing import Any
 
 import pycountry
 
@@ -18,9 +19,9 @@ def _sort_key(name: str) -> str:
     return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().casefold()
 
 
-def _display_name(record: object) -> str:
+def _display_name(record: Any) -> str:
     # common_name where ISO's official short name is awkward ('Bolivia, Plurinational State of').
-    return getattr(record, "common_name", None) or record.name  # type: ignore[attr-defined]
+    return str(getattr(record, "common_name", None) or record.name)
 
 
 @functools.cache
@@ -45,7 +46,8 @@ def country_name(alpha2: str) -> str | None:
 
 @functools.cache
 def _subdivisions(alpha2: str) -> tuple[tuple[str, str], ...]:
-    records = list(pycountry.subdivisions.get(country_code=alpha2) or [])
+    # pycountry's Database.get is not annotated.
+    records = list(pycountry.subdivisions.get(country_code=alpha2) or [])  # type: ignore[no-untyped-call]
     # Top-level subdivisions only (US states, French regions, English nations), like a 'state' picker.
     top = [s for s in records if not getattr(s, "parent_code", None)] or records
     return tuple(sorted(((s.code, _BRACKETED.sub("", s.name)) for s in top), key=lambda pair: _sort_key(pair[1])))

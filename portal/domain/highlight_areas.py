@@ -78,7 +78,7 @@ def question_keys(blocks: Any, areas: list[dict[str, Any]]) -> set[str]:
         for block in blocks.values():
             found += block if isinstance(block, list) else []
     for area in areas:
-        found += area.get("questions") if isinstance(area.get("questions"), list) else []
+        found += got if isinstance(got := area.get("questions"), list) else []
     return {str(q.get("key")) for q in found if isinstance(q, dict) and q.get("key")}
 
 

@@ -93,7 +93,7 @@ def slots(product_type: str, screenshot_url: str | None, pricing_screenshot_url:
     if "pricingScreenshotUrl" in kind.fields:
         found.append(Slot(PRICING_SCREENSHOT, "Pricing page screenshot", pricing_screenshot_url or ""))
     if "preferenceTest" in kind.fields and isinstance(preference_test, dict) and preference_test.get("preferenceType") == "image":
-        images = preference_test.get("images") if isinstance(preference_test.get("images"), list) else []
+        images = got if isinstance(got := preference_test.get("images"), list) else []
         for i, image in enumerate(images):
             if isinstance(image, dict):
                 name = str(image.get("name") or image.get("key") or "")

@@ -89,14 +89,14 @@ class Flow:
     def from_dict(cls, data: Any) -> Flow | None:
         if not isinstance(data, dict) or data.get("provider") not in PROVIDERS:
             return None
-        tracking = data.get("tracking") if isinstance(data.get("tracking"), dict) else {}
+        tracking = got if isinstance(got := data.get("tracking"), dict) else {}
         return cls(
             provider=data["provider"],
             sign_up=bool(data.get("sign_up")),
             connect_existing=bool(data.get("connect_existing")),
             sign_in_flow=bool(data.get("sign_in_flow")),
             is_sign_in=bool(data.get("is_sign_in")),
-            return_url=safe_return_path(data.get("return_url") if isinstance(data.get("return_url"), str) else "", default=""),
+            return_url=safe_return_path(got if isinstance(got := data.get("return_url"), str) else "", default=""),
             tracking={k: str(v)[:TRACKING_MAX_LENGTH] for k, v in tracking.items() if k in TRACKING_KEYS},
         )
 

@@ -16,13 +16,14 @@ DUMMY_HASH = pwd_context.hash(secrets.token_urlsafe(32))
 
 
 def hash_password(password: str) -> str:
-    return pwd_context.hash(password)
+    return str(pwd_context.hash(password))
 
 
 def verify_password(password: str, password_hash: str) -> tuple[bool, str | None]:
     """(matches, replacement hash when the stored one should be upgraded)."""
     try:
-        return pwd_context.verify_and_update(password, password_hash)
+        matches, replacement = pwd_context.verify_and_update(password, password_hash)
+        return bool(matches), replacement
     except (ValueError, TypeError):
         return False, None
 

@@ -226,7 +226,7 @@ def _branches(
     if conditional and not branching:
         ck.add(join(qpath, "withConditional"), "branching is only available in surveys")
     found: list[tuple[str, int, int]] = []
-    options = question.get("options") if isinstance(question.get("options"), list) else []
+    options = got if isinstance(got := question.get("options"), list) else []
     for i, option in enumerate(options):
         if not isinstance(option, dict) or option.get("conditional") is None:
             continue

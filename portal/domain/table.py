@@ -134,8 +134,8 @@ def clean_filters(raw: Any, allowed: dict[str, dict[str, Any]]) -> list[Filter]:
         if not isinstance(values, (list, tuple)):
             continue
         if kind == "range":
-            dates = [parse_iso_date(v) for v in list(values)[:2]]
-            if len(dates) != 2 or dates[0] is None or dates[1] is None:
+            dates = [d for d in (parse_iso_date(v) for v in list(values)[:2]) if d is not None]
+            if len(dates) != 2:
                 continue
             low, high = sorted(dates)
             out[name] = Filter(name, "range", (low.isoformat(), high.isoformat()))

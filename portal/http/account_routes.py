@@ -7,7 +7,7 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from portal.db import session_scope
 from portal.domain import messages
@@ -28,7 +28,7 @@ def _errors(errors: dict[str, str], status: int) -> JSONResponse:
     return JSONResponse({"errors": [{"field": k, "message": v} for k, v in errors.items()]}, status_code=status)
 
 
-def set_session_cookie(response: JSONResponse, token: str) -> None:
+def set_session_cookie(response: Response, token: str) -> None:
     response.set_cookie(
         SESSION_COOKIE,
         token,

@@ -137,7 +137,7 @@ class FirstViewPages:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = RATING_PAGE.match(scope.get("path", "")) if scope["type"] == "http" and scope.get("method") == "GET" else None
         shell = self.shell.parts() if found is not None else None
-        if shell is None:
+        if found is None or shell is None:
             await self.app(scope, receive, send)
             return
         body = None

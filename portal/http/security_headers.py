@@ -111,8 +111,8 @@ class SecurityPolicy:
         websocket = ("wss://" if own.startswith("https://") else "ws://") + own.split("://", 1)[1]
         extra: dict[str, list[str]] = {}
         if config.captcha_enabled:
-            for directive, sources in CAPTCHA_SOURCES.get(config.captcha_provider, {}).items():
-                extra.setdefault(directive, []).extend(sources)
+            for directive, origins in CAPTCHA_SOURCES.get(config.captcha_provider, {}).items():
+                extra.setdefault(directive, []).extend(origins)
             # A CAPTCHA_SCRIPT_URL of its own (a self-hosted copy, the tests' stand-in) adds its origin.
             script_origin = _origin(config.captcha_script_url)
             if script_origin:
@@ -211,9 +211,9 @@ def _read_page(body: bytes, encoding: str) -> tuple[tuple[str, ...], str | None]
             hashes.append(script_hash(match.group(2)))
     referrer = None
     for tag in _META.findall(html):
-        attrs = {m.group(1).lower(): (m.group(2) or m.group(3) or m.group(4) or b"") for m in _ATTR.finditer(tag)}
-        if attrs.get(b"name", b"").lower() == b"referrer":
-            value = attrs.get(b"content", b"").decode("ascii", "replace").strip().lower()
+        meta = {m.group(1).lower(): (m.group(2) or m.group(3) or m.group(4) or b"") for m in _ATTR.finditer(tag)}
+        if meta.get(b"name", b"").lower() == b"referrer":
+            value = meta.get(b"content", b"").decode("ascii", "replace").strip().lower()
             referrer = value if value in REFERRER_POLICIES else referrer
     return tuple(dict.fromkeys(hashes)), referrer
 

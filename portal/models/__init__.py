@@ -1,4 +1,12 @@
-"""All tables. Importing this package registers them on SQLModel.metadata."""
+"""All tables. Importing this package registers them on SQLModel.metadata.
+
+Typing conventions (mypy, with tools/mypy_portal.py):
+- A generated key is `id: int = Field(default=None, primary_key=True)`: the database fills it at the first
+  flush, and every row the code reads or passes on has one, so it is typed `int` (as SQLAlchemy's own
+  `Mapped[int]` is); `None` only until the row is flushed. The column is the same (a primary key is never
+  null), so no migration follows from it.
+- A field read on the class (`Invite.status`) is a column for queries, read on a row it is the value.
+"""
 
 from portal.models.account import Account, LoginIdentity
 from portal.models.auth import AuthSession, LoginAttempt, OneTimeToken

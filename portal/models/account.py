@@ -17,7 +17,7 @@ class Account(SQLModel, table=True):
     # Staff's participants table: newest first.
     __table_args__ = (Index("ix_account_created_id", "created_at", "id"),)
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     # Personal e-mail, stored lowercased; unique across accounts.
     email: str | None = Field(default=None, max_length=320, unique=True, index=True)
     email_verified_at: datetime | None = None
@@ -53,7 +53,7 @@ class LoginIdentity(SQLModel, table=True):
         Index("uq_login_identity_account_provider", "account_id", "provider", unique=True),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     account_id: int = Field(foreign_key="account.id", index=True, ondelete="CASCADE")
     provider: str = Field(max_length=16)  # linkedin | google
     subject: str = Field(max_length=255)

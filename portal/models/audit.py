@@ -19,7 +19,7 @@ class AuditEntry(SQLModel, table=True):
         Index("ix_audit_log_action_created", "action", "created_at"),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     created_at: datetime = created_field()
     # Who: kept as values, not foreign keys (the log outlives accounts).
     actor_id: int | None = None

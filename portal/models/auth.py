@@ -15,7 +15,7 @@ class AuthSession(SQLModel, table=True):
 
     __tablename__ = "auth_session"
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     token_hash: str = Field(max_length=64, unique=True, index=True)
     account_id: int = Field(foreign_key="account.id", index=True, ondelete="CASCADE")
     created_at: datetime = created_field()
@@ -32,7 +32,7 @@ class OneTimeToken(SQLModel, table=True):
 
     __tablename__ = "one_time_token"
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     token_hash: str = Field(max_length=64, unique=True, index=True)
     account_id: int = Field(foreign_key="account.id", index=True, ondelete="CASCADE")
     # verify-email | verify-work-email | reset-password
@@ -50,6 +50,6 @@ class LoginAttempt(SQLModel, table=True):
     __tablename__ = "login_attempt"
     __table_args__ = (Index("ix_login_attempt_key_created", "key", "created_at"),)
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     key: str = Field(max_length=400)  # 'account:<email>' or 'ip:<address>' or 'reset:<...>'
     created_at: datetime = created_field()

@@ -23,7 +23,7 @@ class Invite(SQLModel, table=True):
         Index("ix_invite_test_account", "test_id", "account_id"),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     account_id: int = Field(foreign_key="account.id", ondelete="CASCADE")
     test_id: int = Field(foreign_key="test.id", ondelete="CASCADE")
     # open | filled | completed | expired | canceled
@@ -39,7 +39,7 @@ class InviteBatch(SQLModel, table=True):
 
     __tablename__ = "invite_batch"
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     test_id: int = Field(foreign_key="test.id", index=True, ondelete="CASCADE")
     created_by_id: int | None = None
     # The participant filters and search the batch was chosen with, as sent.

@@ -18,7 +18,7 @@ class OutboxEmail(SQLModel, table=True):
         Index("ix_outbox_email_created_id", "created_at", "id"),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     to_address: str = Field(max_length=320)
     subject: str = Field(max_length=300)
     body_text: str

@@ -80,7 +80,7 @@ class ProfileChangeRequest(SQLModel, table=True):
     __tablename__ = "profile_change_request"
     __table_args__ = (Index("ix_profile_change_request_status_created", "status", "created_at"),)
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     account_id: int = Field(foreign_key="account.id", index=True, ondelete="CASCADE")
     payload: dict[str, Any] = json_field(dict)
     updated_by_admin: bool = Field(default=False)

@@ -19,7 +19,7 @@ class CompanySize(SQLModel, table=True):
 class Industry(SQLModel, table=True):
     __tablename__ = "industry"
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str = Field(max_length=120, unique=True, index=True)
     active_for_testers: bool = Field(default=True)
 
@@ -27,14 +27,14 @@ class Industry(SQLModel, table=True):
 class Role(SQLModel, table=True):
     __tablename__ = "role"
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str = Field(max_length=120, unique=True, index=True)
 
 
 class Audience(SQLModel, table=True):
     __tablename__ = "audience"
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str = Field(max_length=120, unique=True)
     # mturk (consumer) | b2b | custom
     type: str = Field(default="b2b", max_length=16)
@@ -43,7 +43,7 @@ class Audience(SQLModel, table=True):
 class Qualification(SQLModel, table=True):
     __tablename__ = "qualification"
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str = Field(max_length=200, unique=True)
     level: str | None = Field(default=None, max_length=32)
     # Public qualifications let a test be taken without signing in.

@@ -13,7 +13,7 @@ from portal.models._base import created_field
 class ReferralProgram(SQLModel, table=True):
     __tablename__ = "referral_program"
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str = Field(max_length=120)
     widget_url: str | None = Field(default=None, max_length=2000)
     bonus_cents: int = Field(default=2000)
@@ -26,7 +26,7 @@ class ReferralMember(SQLModel, table=True):
     __tablename__ = "referral_member"
     __table_args__ = (UniqueConstraint("program_id", "email", name="uq_referral_member_program_email"),)
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     program_id: int = Field(foreign_key="referral_program.id", index=True)
     referrer_account_id: int = Field(foreign_key="account.id", index=True, ondelete="CASCADE")
     referee_account_id: int | None = Field(default=None, foreign_key="account.id", unique=True, ondelete="CASCADE")

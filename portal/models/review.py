@@ -22,7 +22,7 @@ class ReviewSession(SQLModel, table=True):
         Index("ix_review_session_status_deadline", "status", "deadline_at"),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     test_id: int = Field(foreign_key="test.id", ondelete="CASCADE")
     account_id: int | None = Field(default=None, foreign_key="account.id", index=True, ondelete="CASCADE")
     # 'account:<id>' or 'respondent:<project>:<participant>' or 'worker:<id>'
@@ -52,7 +52,7 @@ class Review(SQLModel, table=True):
         Index("ix_review_created_id", "created_at", "id"),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     test_id: int = Field(foreign_key="test.id", index=True, ondelete="CASCADE")
     account_id: int | None = Field(default=None, foreign_key="account.id", ondelete="CASCADE")
     respondent_key: str = Field(max_length=300)
@@ -97,7 +97,7 @@ class Reward(SQLModel, table=True):
         Index("ix_reward_created_id", "created_at", "id"),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     review_id: int = Field(foreign_key="review.id", unique=True, ondelete="CASCADE")
     account_id: int | None = Field(default=None, foreign_key="account.id", ondelete="CASCADE")
     amount_cents: int
@@ -127,7 +127,7 @@ class ScreenerResponse(SQLModel, table=True):
     __tablename__ = "screener_response"
     __table_args__ = (UniqueConstraint("test_id", "respondent_key", name="uq_screener_test_respondent"),)
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     test_id: int = Field(foreign_key="test.id", ondelete="CASCADE")
     account_id: int | None = Field(default=None, foreign_key="account.id", ondelete="CASCADE")
     respondent_key: str = Field(max_length=300)

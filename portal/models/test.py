@@ -14,7 +14,7 @@ class Test(SQLModel, table=True):
     __tablename__ = "test"
     __test__ = False  # not a pytest test class
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str = Field(max_length=200)
     # draft | ready-to-launch | running | completed | removed | stopped | scheduled
     status: str = Field(default="draft", max_length=32, index=True)

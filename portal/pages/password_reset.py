@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from portal.components.form import form_error, submit_button, text_field
 from portal.components.layout import auth_layout
@@ -139,7 +140,7 @@ def _evaluate(field: str):
     )
 
 
-def _requirement(item: rx.Var[dict[str, str]]) -> rx.Component:
+def _requirement(item: ObjectVar[dict[str, str]]) -> rx.Component:
     icon = rx.match(
         item["status"],
         ("met", rx.icon("circle-check", size=16, color="var(--grass-10)")),

@@ -18,13 +18,16 @@ portal/domain/error_scrubbing.py first.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import sentry_sdk
 from sentry_sdk.integrations.logging import LoggingIntegration
 
 from portal.domain import browser_errors, error_scrubbing
 from portal.settings import Settings, settings as current_settings
+
+if TYPE_CHECKING:
+    from sentry_sdk._types import DataCollectionUserOptions, Event, Hint, Log
 
 log = logging.getLogger("portal.errors")
 
@@ -35,7 +38,7 @@ REPORTED = "portal_reported"
 # What the SDK may collect by itself (sentry-sdk 2.x `data_collection`; its `send_default_pii=False`
 # is deprecated there): no user, cookies, query parameters, bodies or frame variables, and of the
 # request headers only harmless ones (the scrubber keeps fewer still).
-DATA_COLLECTION: dict[str, Any] = {
+DATA_COLLECTION: DataCollectionUserOptions = {
     "user_info": False,
     "cookies": {"mode": "off"},
     "http_headers": {"request": {"mode": "allowlist", "terms": sorted(error_scrubbing.KEPT_HEADERS)}},
@@ -49,19 +52,21 @@ DATA_COLLECTION: dict[str, Any] = {
 }
 
 
-def before_send(event: dict[str, Any], hint: dict[str, Any]) -> dict[str, Any] | None:
+# The SDK types its events and log lines as TypedDicts; the scrubbing rules read them as the JSON objects
+# they are (and change them in place), hence the casts.
+def before_send(event: Event, hint: Hint) -> Event | None:
     record = hint.get("log_record") if isinstance(hint, dict) else None
     if record is not None and getattr(record, REPORTED, False):
         return None
-    return error_scrubbing.scrub_event(event)
+    return cast("Event", error_scrubbing.scrub_event(cast("dict[str, Any]", event)))
 
 
 def before_breadcrumb(crumb: dict[str, Any], hint: dict[str, Any]) -> dict[str, Any] | None:
     return error_scrubbing.scrub_breadcrumb(crumb)
 
 
-def before_send_log(record: dict[str, Any], hint: dict[str, Any]) -> dict[str, Any] | None:
-    return error_scrubbing.scrub_log(record)
+def before_send_log(record: Log, hint: Hint) -> Log | None:
+    return cast("Log", error_scrubbing.scrub_log(cast("dict[str, Any]", record)))
 
 
 def init(settings: Settings = current_settings) -> bool:

@@ -71,8 +71,8 @@ def _growthbook_decisions(session: Session, account_id: int, keys: tuple[str, ..
 
 
 def enabled_flags(
-    *,
     session: Session,
+    *,
     account_id: int | None,
     keys: tuple[str, ...],
     growthbook: bool = True,
@@ -112,7 +112,7 @@ _FLAGS_AND_OVERRIDES = (
 )
 
 
-def user_and_flags(*, session: Session, token: str | None) -> tuple[Any, dict[str, bool]]:
+def user_and_flags(session: Session, *, token: str | None) -> tuple[Any, dict[str, bool]]:
     """The signed-in user of a session token (None when signed out) and every flag of the spec for them."""
     user = resolve_user(session=session, token=token)
     return user, enabled_flags(session=session, account_id=user.account_id if user else None, keys=FLAGS)

@@ -50,8 +50,9 @@ class _SdkMessages(logging.Filter):
         return False
 
     def capture(self) -> list[str]:
-        self.local.caught = []
-        return self.local.caught
+        caught: list[str] = []
+        self.local.caught = caught
+        return caught
 
     def release(self) -> None:
         self.local.caught = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Integer, and_, bindparam, func, or_, select
+from sqlalchemy import ColumnElement, Integer, and_, bindparam, func, or_, select
 from sqlmodel import Session
 from sqlmodel.sql.sqltypes import UTCDateTime
 
@@ -31,7 +31,7 @@ _ACCOUNT = bindparam("account_id", type_=Integer)
 _NOW = bindparam("now", type_=UTCDateTime)
 
 
-def _status_is(status: str):
+def _status_is(status: str) -> ColumnElement[bool]:
     if status == rules.OPEN:
         return and_(Invite.status == rules.OPEN, Invite.expires_at > _NOW)
     if status == rules.EXPIRED:
@@ -56,7 +56,7 @@ TABLE = TableSpec(
 clean_query = TABLE.clean
 
 
-def list_invites(*, session: Session, account_id: int, query: TableQuery, now: datetime | None = None) -> TablePage:
+def list_invites(session: Session, *, account_id: int, query: TableQuery, now: datetime | None = None) -> TablePage:
     """One page of the account's invites, sorted and filtered in SQL, with totalAmount and totalOpenInvites."""
     now = now or datetime.now(UTC)
     page, (total, total_open) = read_page(session=session, table=TABLE, query=query, account_id=account_id, now=now)
@@ -85,11 +85,11 @@ def _row(now: datetime, invite_id: int, test_id: int, status: str, amount_cents:
     }
 
 
-def invite_click(*, session: Session, account_id: int, invite_id: Any, now: datetime | None = None) -> rules.InviteClick:
+def invite_click(session: Session, *, account_id: int, invite_id: Any, now: datetime | None = None) -> rules.InviteClick:
     """Where a click on one of the account's invites leads; anything not the account's is 'no longer valid'."""
     now = now or datetime.now(UTC)
     number = table_rules.clean_int(invite_id, 0, low=0, high=2**62)
-    invite = session.exec(
+    invite = session.execute(
         select(Invite.test_id, Invite.status, Invite.expires_at).where(Invite.id == number, Invite.account_id == account_id)
     ).first() if number else None
     if invite is None:

@@ -32,7 +32,8 @@ from sqlalchemy import or_
 from sqlmodel import Session, select
 
 from portal.domain import local_oidc as rules
-from portal.domain.profile_rules import email_error, normalize_email
+from portal.domain.accounts import normalize_email
+from portal.domain.profile_rules import email_error
 from portal.domain.staff import roles
 from portal.models import Account
 from portal.settings import ROOT, Settings

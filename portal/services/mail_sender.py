@@ -16,6 +16,7 @@ from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass
 from datetime import timedelta
 from email.message import EmailMessage
+from typing import Any
 
 import aiosmtplib
 from sqlmodel import Session, select, update
@@ -31,7 +32,7 @@ LEASE = timedelta(minutes=10)  # aiosmtplib waits 30 s at most per step of a del
 BATCH = 20  # messages one round sends at most
 
 
-def claim_due(*, session: Session, limit: int = BATCH) -> list[OutboxEmail]:
+def claim_due(session: Session, *, limit: int = BATCH) -> list[OutboxEmail]:
     """Take a lease on up to `limit` due messages; only rows this call leased are returned (a row another
     worker leased first is skipped for the next one due)."""
     now = utcnow()
@@ -41,7 +42,7 @@ def claim_due(*, session: Session, limit: int = BATCH) -> list[OutboxEmail]:
         .order_by(OutboxEmail.next_attempt_at, OutboxEmail.id)
         .limit(limit + 10)
     ).all()
-    claimed = []
+    claimed: list[OutboxEmail] = []
     for row in candidates:
         if len(claimed) == limit:
             break
@@ -55,11 +56,11 @@ def claim_due(*, session: Session, limit: int = BATCH) -> list[OutboxEmail]:
     return claimed
 
 
-def mark_sent(*, session: Session, email_id: int) -> None:
+def mark_sent(session: Session, *, email_id: int) -> None:
     session.exec(update(OutboxEmail).where(OutboxEmail.id == email_id).values(sent_at=utcnow(), last_error=None))
 
 
-def mark_failed(*, session: Session, email_id: int, error: str) -> None:
+def mark_failed(session: Session, *, email_id: int, error: str) -> None:
     row = session.get(OutboxEmail, email_id)
     if row is None:
         return
@@ -114,7 +115,7 @@ async def send_due(
         with session_factory() as session:
             return claim_due(session=session, limit=1)
 
-    def record(fn, **kwargs) -> None:
+    def record(fn: Callable[..., None], **kwargs: Any) -> None:
         with session_factory() as session:
             fn(session=session, **kwargs)
 

@@ -102,7 +102,7 @@ def _account_with_email(session: Session, email: str) -> Account | None:
     ).first()
 
 
-def linked_providers(*, session: Session, account_id: int) -> list[str]:
+def linked_providers(session: Session, *, account_id: int) -> list[str]:
     """The providers whose login is attached to the account (e.g. ['linkedin'])."""
     rows = session.exec(select(LoginIdentity.provider).where(LoginIdentity.account_id == account_id)).all()
     return sorted(set(rows))
@@ -156,8 +156,8 @@ def _create(session: Session, login: ProviderLogin, flow: Flow) -> Account:
 
 
 def complete_login(
-    *,
     session: Session,
+    *,
     login: ProviderLogin,
     flow: Flow,
     current_token: str | None = None,
@@ -200,10 +200,12 @@ def complete_login(
             return LoginOutcome(redirect=error_destination(flow, "staff"), action=decision.action)
 
     created = False
+    account: Account | None
     if decision.action is Action.SIGN_IN:
         account = session.get(Account, decision.account_id)
     elif decision.action is Action.ATTACH:
         account = session.get(Account, decision.account_id)
+        assert account is not None  # decide() named an account this transaction read
         try:
             _attach(session, account, login)
         except IdentityTakenError:
@@ -221,6 +223,7 @@ def complete_login(
     else:
         return LoginOutcome(redirect=destination(flow, decision), action=decision.action, account_id=decision.account_id)
 
+    assert account is not None  # decide() named an account this transaction read
     # Open a session exactly like the password sign-in: a fresh token, the old session revoked.
     if current_token:
         revoke_session(session=session, token=current_token)

@@ -34,6 +34,14 @@ class ProfileRemovedError(ServiceError):
         super().__init__(steps.PROFILE_REMOVED)
 
 
+class ResendRefused(ServiceError):
+    """A resend refused; `already_verified` when the address turned out to be verified meanwhile."""
+
+    def __init__(self, message: str, *, already_verified: bool) -> None:
+        super().__init__(message)
+        self.already_verified = already_verified
+
+
 @dataclass(frozen=True)
 class OnboardingData:
     values: dict[str, str]
@@ -68,7 +76,7 @@ def _profile(session: Session, account_id: int) -> ParticipantProfile:
     return profile
 
 
-def load_onboarding(*, session: Session, account_id: int) -> OnboardingData:
+def load_onboarding(session: Session, *, account_id: int) -> OnboardingData:
     """The step values: what is stored, else the LinkedIn profile; the work e-mail prefill rule."""
     account = _account(session, account_id)
     profile = session.get(ParticipantProfile, account_id)
@@ -100,7 +108,7 @@ def load_onboarding(*, session: Session, account_id: int) -> OnboardingData:
     )
 
 
-def database_errors(*, session: Session, account: Account, form: fields.SignUpForm) -> dict[str, str]:
+def database_errors(session: Session, *, account: Account, form: fields.SignUpForm) -> dict[str, str]:
     """The checks that need the database, for fields whose own rules passed."""
     errors: dict[str, str] = {}
     if form.email and form.email != normalize_email(account.email):
@@ -116,7 +124,7 @@ def database_errors(*, session: Session, account: Account, form: fields.SignUpFo
     return errors
 
 
-def finish_sign_up(*, session: Session, account_id: int, raw: object) -> FinishResult:
+def finish_sign_up(session: Session, *, account_id: int, raw: object) -> FinishResult:
     """Check and save the sign-up fields; the registration becomes complete. Any error: nothing written.
 
     Raises ThrottledError (nothing written) when a verification e-mail it would send is over the
@@ -180,7 +188,7 @@ def finish_sign_up(*, session: Session, account_id: int, raw: object) -> FinishR
     return FinishResult(ok=True, first_time=first_time, sent_to=tuple(sent))
 
 
-def resend_work_email(*, session: Session, account_id: int, kind: str = "work") -> str:
+def resend_work_email(session: Session, *, account_id: int, kind: str = "work") -> str:
     """'Resend email' of the last step: the onboarding's success text, or ServiceError with the spec's texts."""
     if kind not in ("work", "personal"):
         raise ServiceError(steps.RESEND_FAILED)
@@ -188,7 +196,6 @@ def resend_work_email(*, session: Session, account_id: int, kind: str = "work") 
     try:
         verification.resend(session=session, account_id=account_id, kind=kind)
     except verification.ResendError as err:
-        error = ServiceError(err.messages[0] if err.messages and err.messages[0] else steps.RESEND_FAILED)
-        error.already_verified = err.already_verified  # type: ignore[attr-defined]
-        raise error from err
+        message = err.messages[0] if err.messages and err.messages[0] else steps.RESEND_FAILED
+        raise ResendRefused(message, already_verified=err.already_verified) from err
     return steps.RESEND_SENT

@@ -78,7 +78,7 @@ def _link(token: str) -> str:
 # --- forgot password ----------------------------------------------------------------------
 
 
-def request_reset(*, session: Session, email: str, ip_address: str = "") -> ResetRequest:
+def request_reset(session: Session, *, email: str, ip_address: str = "") -> ResetRequest:
     """'Send Me Reset Link'. Known and unknown addresses get the same answer after the same work:
     a token is made and hashed either way, and every request counts towards the throttle and the
     e-mail cooldown of the address (so a refusal, with its wait, tells nothing either)."""
@@ -156,12 +156,12 @@ def _usable(session: Session, token: str | None, now: datetime) -> tuple[OneTime
     return row, account
 
 
-def check_token(*, session: Session, token: str | None) -> bool:
+def check_token(session: Session, *, token: str | None) -> bool:
     """GET /account/reset-password/check-token: may this link still set a password?"""
     return _usable(session, token, utcnow()) is not None
 
 
-def check_token_throttled(*, session: Session, token: str | None, ip_address: str = "") -> None:
+def check_token_throttled(session: Session, *, token: str | None, ip_address: str = "") -> None:
     """The HTTP check: a refused link counts against the client address. Raises ResetLinkError."""
     _check_throttle(session, [(ip_key(ip_address), settings.reset_max_requests_per_ip)])
     if not check_token(session=session, token=token):
@@ -173,7 +173,7 @@ def check_token_throttled(*, session: Session, token: str | None, ip_address: st
 
 
 def reset_password(
-    *, session: Session, token: str | None, password: str | None, confirm_password: str | None, ip_address: str = ""
+    session: Session, *, token: str | None, password: str | None, confirm_password: str | None, ip_address: str = ""
 ) -> int:
     """PUT /account/reset-password. Sets the new password, uses up every reset link of the account,
     ends all its sessions and returns the account id. Does not sign in.

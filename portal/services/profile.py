@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, SQLModel, col, delete, select
+from sqlmodel import Session, col, delete, select
 
 from portal.domain import profile_rules as rules
 from portal.domain.accounts import normalize_email
@@ -108,8 +108,8 @@ def _linkedin_title(profile: ParticipantProfile | None) -> str:
     return title if isinstance(title, str) else ""
 
 
-def _ids(session: Session, model: type[SQLModel], column: Any, account_id: int) -> tuple[int, ...]:
-    rows = session.exec(select(column).where(model.account_id == account_id).order_by(column)).all()  # type: ignore[attr-defined]
+def _ids(session: Session, model: type[Any], column: Any, account_id: int) -> tuple[int, ...]:
+    rows = session.exec(select(column).where(model.account_id == account_id).order_by(column)).all()
     return tuple(rows)
 
 
@@ -153,7 +153,7 @@ def _names(session: Session, model: Any, ids: tuple[int, ...] | None) -> dict[in
     return dict(session.exec(select(model.id, model.name).where(col(model.id).in_(ids))).all())
 
 
-def load_profile(*, session: Session, actor_id: int) -> ProfileView:
+def load_profile(session: Session, *, actor_id: int) -> ProfileView:
     """The signed-in person's own profile (staff look at others' through services/admin/profiles.py)."""
     account = _own(session, actor_id)
     return profile_view(session, account, staff_view=False)
@@ -204,7 +204,7 @@ def _database_errors(session: Session, form: rules.ProfileForm, old: rules.Profi
     errors: dict[str, str] = {}
     # An industry no longer offered stays valid on a profile that already has it.
     new_industries = tuple(i for i in form.industries if i not in old.industries)
-    if _unknown_ids(session, Industry, new_industries, extra_where=Industry.active_for_testers.is_(True)):  # type: ignore[attr-defined]
+    if _unknown_ids(session, Industry, new_industries, extra_where=Industry.active_for_testers.is_(True)):
         errors["industries"] = rules.LIST_UNKNOWN
     if _unknown_ids(session, Role, form.roles):
         errors["roles"] = rules.LIST_UNKNOWN
@@ -255,7 +255,7 @@ def write_profile(profile: ParticipantProfile, form: rules.ProfileForm) -> None:
         setattr(profile, custom, getattr(form, custom) or None)
 
 
-def save_profile(*, session: Session, actor_id: int, raw: Any, today: dt.date | None = None) -> SaveOutcome:
+def save_profile(session: Session, *, actor_id: int, raw: Any, today: dt.date | None = None) -> SaveOutcome:
     """Validate and store a change of the signed-in person's own profile, recorded as a change request.
 
     `raw`: the form's values (flat keys, or the spec's nested shape), untrusted. A changed e-mail or work
@@ -344,7 +344,7 @@ def store_profile(session: Session, *, actor: Account, target: Account, raw: Any
     return SaveOutcome(verification_sent_to=sent_to, verified=target.verified, changed=changed)
 
 
-def email_problem(*, session: Session, actor_id: int, key: str, address: Any) -> str:
+def email_problem(session: Session, *, actor_id: int, key: str, address: Any) -> str:
     """The live check of the own profile's e-mail or work e-mail field. '' if fine."""
     account = _own(session, actor_id)
     return check_email(session, target=account, key=key, address=address, staff_view=False)
@@ -376,7 +376,7 @@ def _page_args(page: Any, page_size: Any) -> tuple[int, int]:
     return page, size
 
 
-def company_sizes_page(*, session: Session, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE) -> PickerPage:
+def company_sizes_page(session: Session, *, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE) -> PickerPage:
     page, size = _page_args(page, page_size)
     total = session.exec(select(func.count()).select_from(CompanySize)).one()
     rows = session.exec(
@@ -402,17 +402,17 @@ def _named_page(session: Session, model: Any, page: Any, page_size: Any, search:
     return PickerPage(results=[(str(r.id), r.name) for r in rows], total=total)
 
 
-def industries_page(*, session: Session, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE, search: str = "") -> PickerPage:
+def industries_page(session: Session, *, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE, search: str = "") -> PickerPage:
     """Industries offered to testers, by name (the spec's sortBy name, direction 1)."""
-    return _named_page(session, Industry, page, page_size, search, Industry.active_for_testers.is_(True))  # type: ignore[attr-defined]
+    return _named_page(session, Industry, page, page_size, search, Industry.active_for_testers.is_(True))
 
 
-def roles_page(*, session: Session, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE, search: str = "") -> PickerPage:
+def roles_page(session: Session, *, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE, search: str = "") -> PickerPage:
     """Roles (internal: the staff page reads them through services/admin/profiles.py)."""
     return _named_page(session, Role, page, page_size, search)
 
 
-def audiences_page(*, session: Session, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE) -> PickerPage:
+def audiences_page(session: Session, *, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE) -> PickerPage:
     """Audiences (internal: the staff page reads them through services/admin/profiles.py)."""
     return _named_page(session, Audience, page, page_size, "")
 
@@ -420,12 +420,12 @@ def audiences_page(*, session: Session, page: int = 1, page_size: int = rules.PI
 # --- demo opt-in (screen 15) -------------------------------------------------------------------
 
 
-def demo_opt_in_status(*, session: Session, account_id: int) -> bool | None:
+def demo_opt_in_status(session: Session, *, account_id: int) -> bool | None:
     profile = session.get(ParticipantProfile, account_id)
     return None if profile is None else profile.demo_product_opt_in_status
 
 
-def set_demo_opt_in(*, session: Session, account_id: int, status: Any) -> bool:
+def set_demo_opt_in(session: Session, *, account_id: int, status: Any) -> bool:
     """Yes (True) or No (False) to live demo meetings, recorded as a profile change request."""
     if not isinstance(status, bool):
         raise ServiceError(rules.SOMETHING_WENT_WRONG)

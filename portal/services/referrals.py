@@ -6,7 +6,7 @@ Keyword-only functions over a database session; the rules are in portal/domain/r
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -68,7 +68,7 @@ class ReferralOverview:
 # --- access ------------------------------------------------------------------------------
 
 
-def referral_account_id(*, session: Session, token: str | None) -> int:
+def referral_account_id(session: Session, *, token: str | None) -> int:
     """The account behind the session token when it may use the referral page, else ReferralAccessDenied."""
     user = resolve_user(session=session, token=token)
     if user is None or not user.may_use_private_routes:
@@ -89,7 +89,7 @@ def active_program(session: Session) -> ReferralProgram | None:
     ).first()
 
 
-def ensure_referral_code(*, session: Session, account_id: int) -> str:
+def ensure_referral_code(session: Session, *, account_id: int) -> str:
     """The account's referral code, created (random, unique) the first time it is asked for."""
     account = session.get(Account, account_id)
     if account is None:
@@ -101,7 +101,7 @@ def ensure_referral_code(*, session: Session, account_id: int) -> str:
         try:
             with session.begin_nested():
                 # Only if still empty: two tabs opening the page at once keep one code.
-                result = session.execute(
+                result = session.exec(
                     update(Account)
                     .where(col(Account.id) == account_id, col(Account.referral_code).is_(None))
                     .values(referral_code=code)
@@ -131,7 +131,8 @@ class _ReferrerOf(Mapping[int, int]):
     """referee -> referrer, read one step at a time (a loop check walks a short chain, not the table)."""
 
     def __init__(self, session: Session, program_id: int):
-        self._session, self._program_id, self._seen = session, program_id, {}
+        self._session, self._program_id = session, program_id
+        self._seen: dict[int, int | None] = {}
 
     def __getitem__(self, referee_id: int) -> int:
         if referee_id not in self._seen:
@@ -145,7 +146,7 @@ class _ReferrerOf(Mapping[int, int]):
             raise KeyError(referee_id)
         return found
 
-    def __iter__(self):  # not needed by the rule
+    def __iter__(self) -> Iterator[int]:  # not needed by the rule
         return iter(())
 
     def __len__(self) -> int:
@@ -162,7 +163,7 @@ def _member_email(account: Account) -> str:
 
 
 def create_member(
-    *, session: Session, program: ReferralProgram, referrer: Account, referee: Account, now: datetime | None = None,
+    session: Session, *, program: ReferralProgram, referrer: Account, referee: Account, now: datetime | None = None,
     ttl: object = None,
 ) -> MemberResult:
     """Record that `referrer` referred `referee`, or raise ReferralError with the reason it is refused.
@@ -199,7 +200,7 @@ def create_member(
     return MemberResult(member)
 
 
-def credit_referral_at_sign_up(*, session: Session, account: Account) -> ReferralMember | None:
+def credit_referral_at_sign_up(session: Session, *, account: Account) -> ReferralMember | None:
     """At sign-up: link the new account to the owner of the REFERRALCODE in its sign-up tracking.
 
     Never fails the sign-up: a refused or broken referral is logged and ignored.
@@ -240,7 +241,7 @@ def _reward_account_id(session: Session, reward: Reward) -> int | None:
     return review.account_id if review else None
 
 
-def on_reward_paid(*, session: Session, reward_id: int) -> ReferralMember | None:
+def on_reward_paid(session: Session, *, reward_id: int) -> ReferralMember | None:
     """A reward became EXECUTED: credit the referrer's bonus if it is the referee's first paid reward.
 
     Idempotent: the bonus is written once per member (a conditional update), so a second
@@ -258,7 +259,7 @@ def on_reward_paid(*, session: Session, reward_id: int) -> ReferralMember | None
     program = session.get(ReferralProgram, member.program_id)
     bonus = program.bonus_cents if program else 2000
     now = utcnow()
-    result = session.execute(
+    result = session.exec(
         update(ReferralMember)
         .where(col(ReferralMember.id) == member.id, col(ReferralMember.reward_paid_at).is_(None))
         .values(reward_cents=bonus, reward_paid_at=now)
@@ -270,7 +271,7 @@ def on_reward_paid(*, session: Session, reward_id: int) -> ReferralMember | None
 # --- the page ---------------------------------------------------------------------------------
 
 
-def referral_overview(*, session: Session, account_id: int, base_url: str) -> ReferralOverview:
+def referral_overview(session: Session, *, account_id: int, base_url: str) -> ReferralOverview:
     """Everything /referral shows: the link (code created on first visit), the referees, the total."""
     code = ensure_referral_code(session=session, account_id=account_id)
     program = active_program(session)
@@ -280,7 +281,7 @@ def referral_overview(*, session: Session, account_id: int, base_url: str) -> Re
         .order_by(col(ReferralMember.created_at).desc(), col(ReferralMember.id).desc())
     ).all()
     referee_ids = [m.referee_account_id for m in members if m.referee_account_id is not None]
-    with_reward: set[int] = set()
+    with_reward: set[int | None] = set()
     if referee_ids:
         with_reward = set(
             session.exec(select(Reward.account_id).where(col(Reward.account_id).in_(referee_ids)).distinct()).all()

@@ -43,7 +43,7 @@ TABLE = TableSpec(
 clean_query = TABLE.clean
 
 
-def list_rewards(*, session: Session, account_id: int, query: TableQuery) -> TablePage:
+def list_rewards(session: Session, *, account_id: int, query: TableQuery) -> TablePage:
     """One page of the account's rewards, sorted and filtered in SQL, with totalAmount."""
     page, (total,) = read_page(session=session, table=TABLE, query=query, account_id=account_id)
     return TablePage(rows=[_row(*r) for r in page], total=int(total))

@@ -150,9 +150,9 @@ def _profile(session: Session, account: Account, **values: Any) -> None:
         session.flush()
 
 
-def _link(session: Session, model: type[M], account: Account, column: str, ref_model: type[SQLModel], names: list[str]) -> None:
+def _link(session: Session, model: type[M], account: Account, column: str, ref_model: type[Any], names: list[str]) -> None:
     for name in names:
-        target = session.exec(select(ref_model).where(ref_model.name == name)).one()  # type: ignore[attr-defined]
+        target = session.exec(select(ref_model).where(ref_model.name == name)).one()
         _get_or_create(session, model, {"account_id": account.id, column: target.id})
 
 
@@ -316,8 +316,8 @@ def _seed_panel(session: Session, tests: list[Test], now: datetime) -> None:
         _get_or_create(session, Reward, {"review_id": review.id}, account_id=account.id, amount_cents=test.payout_cents,
                        status="PENDING", created_at=created, test_id=test.id, product_type=test.product_type,
                        approved_at=now - timedelta(days=1) if approved else None)
-    first = panel[0]
-    _get_or_create(session, ProfileChangeRequest, {"account_id": first.id, "status": "pending"},
+    first_member = panel[0]
+    _get_or_create(session, ProfileChangeRequest, {"account_id": first_member.id, "status": "pending"},
                    payload={"jobTitle": "Head of Marketing", "company": {"name": "Morgan & Co"}},
                    previous={"jobTitle": "Marketing lead"})
     late = panel[1]

@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import bindparam
+from sqlalchemy.orm import InstrumentedAttribute
 from sqlmodel import Session, select, update
 
 from portal.domain.accounts import CurrentUser
@@ -18,7 +20,7 @@ from portal.settings import settings
 _TOUCH_EVERY = timedelta(minutes=1)
 
 
-def create_session(*, session: Session, account_id: int, user_agent: str = "", ip_address: str = "") -> str:
+def create_session(session: Session, *, account_id: int, user_agent: str = "", ip_address: str = "") -> str:
     """Start a session for the account and return the opaque token for the cookie."""
     token = new_token()
     now = utcnow()
@@ -64,19 +66,20 @@ def _live(row: Any, now: datetime) -> bool:
 # A session token's session, with its account's (and for a user, the profile's) columns: one statement
 # each, built once and run with the token's hash. Columns, not rows as objects: every event of every tab
 # resolves its token, and building three full rows (the profile has some thirty columns) cost more than
-# the query.
-_SESSION = (AuthSession.id, AuthSession.account_id, AuthSession.revoked_at, AuthSession.idle_expires_at,
-            AuthSession.absolute_expires_at, AuthSession.last_seen_at, Account.removed_at)
+# the query. (SQLAlchemy's select: SQLModel's is typed for at most four columns.)
+_SESSION: tuple[InstrumentedAttribute[Any], ...] = (
+    AuthSession.id, AuthSession.account_id, AuthSession.revoked_at, AuthSession.idle_expires_at,
+    AuthSession.absolute_expires_at, AuthSession.last_seen_at, Account.removed_at)
 _BY_TOKEN = AuthSession.token_hash == bindparam("token_hash")
 _USER = (
-    select(*_SESSION, Account.email, Account.work_email, Account.is_registration_complete, Account.email_verified_at,
+    sa.select(*_SESSION, Account.email, Account.work_email, Account.is_registration_complete, Account.email_verified_at,
            Account.work_email_verified_at, Account.verified, Account.stage, Account.staff_role,
            ParticipantProfile.first_name, ParticipantProfile.last_name)
     .join(Account, Account.id == AuthSession.account_id)
     .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
     .where(_BY_TOKEN)
 )
-_OWNER = select(*_SESSION).join(Account, Account.id == AuthSession.account_id).where(_BY_TOKEN)
+_OWNER = sa.select(*_SESSION).join(Account, Account.id == AuthSession.account_id).where(_BY_TOKEN)
 
 
 def _live_row(session: Session, statement: Any, token: str | None, now: datetime) -> Any:
@@ -90,7 +93,7 @@ def _live_row(session: Session, statement: Any, token: str | None, now: datetime
     return row
 
 
-def resolve_user(*, session: Session, token: str | None) -> CurrentUser | None:
+def resolve_user(session: Session, *, token: str | None) -> CurrentUser | None:
     """The user behind a session token, or None if the token is unknown, expired, revoked or malformed:
     one query (the session, its account and the profile)."""
     row = _live_row(session, _USER, token, utcnow())
@@ -111,14 +114,14 @@ def resolve_user(*, session: Session, token: str | None) -> CurrentUser | None:
     )
 
 
-def live_account_id(*, session: Session, token: str | None) -> int | None:
+def live_account_id(session: Session, *, token: str | None) -> int | None:
     """The account behind a live session token (resolve_user's rule, touch included), in one query
     without the profile: for the tab-owner check."""
     row = _live_row(session, _OWNER, token, utcnow())
     return row.account_id if row is not None else None
 
 
-def revoke_session(*, session: Session, token: str | None) -> bool:
+def revoke_session(session: Session, *, token: str | None) -> bool:
     now = utcnow()
     row = _live_session(session, token, now)
     if row is None:
@@ -128,7 +131,7 @@ def revoke_session(*, session: Session, token: str | None) -> bool:
     return True
 
 
-def revoke_all_sessions(*, session: Session, account_id: int) -> None:
+def revoke_all_sessions(session: Session, *, account_id: int) -> None:
     """End every session of an account (after a password reset)."""
     session.exec(
         update(AuthSession)

@@ -31,7 +31,7 @@ def _keys(email: str, ip_address: str) -> tuple[str, str]:
 
 
 def sign_in_with_password(
-    *, session: Session, email: str, password: str, ip_address: str = "", user_agent: str = ""
+    session: Session, *, email: str, password: str, ip_address: str = "", user_agent: str = ""
 ) -> SignInResult:
     """Check the password and open a session. Unknown e-mail and wrong password answer alike."""
     email = normalize_email(email)
@@ -59,7 +59,7 @@ def sign_in_with_password(
     stored_hash = account.password_hash if account and account.removed_at is None else None
     # As many hash verifications for an unknown e-mail (against a dummy hash) as for a wrong password.
     ok, new_hash = verify_sign_in(password, stored_hash)
-    if not ok:
+    if not ok or account is None:  # no account never verifies (its hash is the dummy one)
         throttle.record_failure(session=session, keys=[account_key, ip_key])
         raise SignInError(messages.INVALID_CREDENTIALS)
 

@@ -22,6 +22,8 @@ import logging
 import random
 import time
 
+from sqlmodel import Session
+
 from portal import db
 from portal.services.sessions import live_account_id
 from portal.services.tokens import hash_token, looks_like_token
@@ -34,10 +36,10 @@ MAX_CACHED = 50_000
 ANONYMOUS = ""
 
 _cache: dict[str, tuple[str, float]] = {}
-_refreshing: dict[str, asyncio.Task] = {}
+_refreshing: dict[str, asyncio.Task[None]] = {}
 
 
-def _owner(*, session, token: str) -> str:
+def _owner(session: Session, *, token: str) -> str:
     account_id = live_account_id(session=session, token=token)
     return f"account:{account_id}" if account_id is not None else ANONYMOUS
 

@@ -25,6 +25,7 @@ from functools import cached_property, lru_cache
 from typing import Any, ClassVar, NamedTuple
 
 from sqlalchemy import ColumnElement, Integer, Select, String, and_, bindparam, func, or_, true
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, select
 
 from portal.domain import table as rules
@@ -55,9 +56,12 @@ class TableQuery:
 
 @dataclass
 class TablePage:
-    rows: list[dict[str, str]] = field(default_factory=list)
+    rows: list[dict[str, Any]] = field(default_factory=list)
     total: int = 0  # totalAmount: rows matching the search and filters
     total_open: int = 0  # totalOpenInvites (invites only)
+
+
+AnySelect = Select[*tuple[Any, ...]]  # a SELECT, whatever its columns
 
 
 # The filters, by kind. Each names the filter (as the browser sends it), says what may be chosen (checked by
@@ -65,7 +69,7 @@ class TablePage:
 # filter's place in the request, which names its bound dates. 'exclude' (all but the chosen values) negates.
 
 
-class AnyId(tuple):
+class AnyId(tuple[str, ...]):
     """Filter options that are database ids (tests, industries): any short run of digits."""
 
     def __contains__(self, value: object) -> bool:
@@ -167,7 +171,7 @@ class TableSpec:
     scope: tuple[Any, ...] = ()  # conditions of every request (a participant's own rows: the bound :account_id)
     page_sizes: tuple[int, ...] = ()  # page sizes offered besides domain/table.PAGE_SIZES
     # For read_page (the home tables): the page's columns and their joins, and totals besides `total`.
-    rows: Select | None = None
+    rows: AnySelect | None = None
     totals: Mapping[str, Any] = field(default_factory=dict)
 
     @cached_property
@@ -252,15 +256,17 @@ class Selection:
     shape: Shape
     where: tuple[Any, ...]
 
-    def matching(self) -> Select:
+    def matching(self) -> AnySelect:
         """The ids of the chosen rows, in no order."""
-        return select(self.table.key).select_from(self.table.source_of(self.shape)).where(*self.where)
+        ids: AnySelect = select(self.table.key).select_from(self.table.source_of(self.shape)).where(*self.where)
+        return ids
 
-    def total(self, *more: Any) -> Select:
+    def total(self, *more: Any) -> AnySelect:
         """count(*) of the chosen rows (then `more` aggregates of them, e.g. a sum)."""
-        return select(func.count(), *more).select_from(self.table.source_of(self.shape)).where(*self.where)
+        count: AnySelect = select(func.count(), *more).select_from(self.table.source_of(self.shape)).where(*self.where)
+        return count
 
-    def page(self, rows: Select | None = None) -> Select:
+    def page(self, rows: AnySelect | None = None) -> AnySelect:
         """One page (bound :limit, :offset) in the sort's order: the ids, or `rows` (columns with their joins)."""
         stmt = self.matching() if rows is None else rows.where(*self.where)
         return page_bounds(stmt.order_by(*self.table.order(self.shape)))
@@ -278,6 +284,7 @@ def bound_values(query: TableQuery) -> dict[str, Any]:
     for index, f in enumerate(query.filters):
         if f.type == "range":
             low, high = (rules.parse_iso_date(v) for v in f.values)
+            assert low is not None and high is not None  # clean_filters keeps valid dates only
             values[f"start_{index}"] = datetime.combine(low, time(), UTC)
             values[f"end_{index}"] = datetime.combine(high, time(), UTC) + timedelta(days=1)
     return values
@@ -293,7 +300,7 @@ def within_days(column: Any, index: int) -> ColumnElement[bool]:
     return and_(column >= bindparam(f"start_{index}"), column < bindparam(f"end_{index}"))
 
 
-def page_bounds(stmt: Select) -> Select:
+def page_bounds(stmt: AnySelect) -> AnySelect:
     return stmt.limit(bindparam("limit", type_=Integer)).offset(bindparam("offset", type_=Integer))
 
 
@@ -304,12 +311,15 @@ def like_pattern(text: str) -> str:
 
 def contains(column: Any) -> ColumnElement[bool]:
     """`column` holds the searched text (the bound :pattern, its wildcards escaped)."""
-    return column.ilike(bindparam("pattern", type_=String), escape="\\")
+    condition: ColumnElement[bool] = column.ilike(bindparam("pattern", type_=String), escape="\\")
+    return condition
 
 
-def tests_matching(search_id: bool) -> Select:
+def tests_matching(search_id: bool) -> AnySelect:
     """The ids of tests whose name, type or id match a table search (a semi-join: no join to count or page)."""
-    matches = [contains(Test.name), Test.product_type.ilike(bindparam("type_pattern", type_=String), escape="\\")]
+    matches: list[ColumnElement[bool]] = [
+        contains(Test.name), Test.product_type.ilike(bindparam("type_pattern", type_=String), escape="\\"),
+    ]
     if search_id:
         matches.append(Test.id == bindparam("search_id", type_=Integer))
     return select(Test.id).where(or_(*matches))
@@ -322,7 +332,9 @@ def tests_matching(search_id: bool) -> Select:
 # longer than running the query (bench/table_query.py).
 
 
-def read_page(*, session: Session, table: TableSpec, query: TableQuery, **values: Any) -> tuple[list[tuple], tuple]:
+def read_page(
+    session: Session, *, table: TableSpec, query: TableQuery, **values: Any
+) -> tuple[list[tuple[Any, ...]], tuple[Any, ...]]:
     """One page of a table with its totals, in one round trip: the page's rows as tuples of `table.rows`'
     columns, and the totals (`total`, then `table.totals`'). `values`: the bound values of the table's
     scope and totals (the account id, now)."""
@@ -333,7 +345,7 @@ def read_page(*, session: Session, table: TableSpec, query: TableQuery, **values
 
 
 @lru_cache(maxsize=512)
-def page_statement(table: TableSpec, shape: Shape) -> Select:
+def page_statement(table: TableSpec, shape: Shape) -> AnySelect:
     """The page and every total for one table and request shape.
 
     The page's ids first, alone (an index-only scan of the table's (scope, sort, id) index, bounded), then
@@ -362,7 +374,7 @@ def plan_per_search(connection: Any, query: TableQuery) -> None:
         )
 
 
-def page_with_totals(rows: Select, totals: dict[str, Any], sort_column: str, ascending: bool) -> Select:
+def page_with_totals(rows: AnySelect, totals: dict[str, Any], sort_column: str, ascending: bool) -> AnySelect:
     """The page's rows and the totals in ONE statement (one round trip instead of two).
 
     `totals LEFT JOIN page ON true`: one row per page row, each carrying the totals; one row of
@@ -373,10 +385,10 @@ def page_with_totals(rows: Select, totals: dict[str, Any], sort_column: str, asc
     page = rows.subquery("page")
     key, tie = page.c[sort_column], page.c.id
     order = (key.asc(), tie.asc()) if ascending else (key.desc(), tie.desc())
-    return select(head, page).select_from(head.outerjoin(page, true())).order_by(*order)
+    return sa_select(head, page).select_from(head.outerjoin(page, true())).order_by(*order)
 
 
-def fetch_page(connection: Any, stmt: Select, params: dict[str, Any]) -> list[Any]:
+def fetch_page(connection: Any, stmt: AnySelect, params: dict[str, Any]) -> list[Any]:
     """Run one of the kept table statements (see page_statement) and return its rows.
 
     PostgreSQL: the statement's compiled SQL is kept as well and sent with exec_driver_sql. Executing a
@@ -385,14 +397,17 @@ def fetch_page(connection: Any, stmt: Select, params: dict[str, Any]) -> list[An
     returns timestamptz as aware datetimes. SQLite (datetimes stored as text) takes the normal path.
     """
     driver = _driver_sql(stmt, connection.dialect) if connection.dialect.name == "postgresql" else None
+    rows: list[Any]
     if driver is None:
-        return connection.execute(stmt, params).all()
+        rows = connection.execute(stmt, params).all()
+        return rows
     sql, fixed = driver
-    return connection.exec_driver_sql(sql, {**fixed, **params}).all()
+    rows = connection.exec_driver_sql(sql, {**fixed, **params}).all()
+    return rows
 
 
 @lru_cache(maxsize=512)
-def _driver_sql(stmt: Select, dialect: Any) -> tuple[str, dict[str, Any]] | None:
+def _driver_sql(stmt: AnySelect, dialect: Any) -> tuple[str, dict[str, Any]] | None:
     """The SQL of a kept statement and its fixed values (constants such as 'open'), or None when it has
     expanding IN lists (option-list filters), whose SQL SQLAlchemy only writes at execution."""
     compiled = stmt.compile(dialect=dialect)
@@ -401,7 +416,7 @@ def _driver_sql(stmt: Select, dialect: Any) -> tuple[str, dict[str, Any]] | None
     return str(compiled), {name: value for name, value in compiled.params.items() if value is not None}
 
 
-def split_page(result: list[Any], totals: int) -> tuple[list[tuple], tuple]:
+def split_page(result: list[Any], totals: int) -> tuple[list[tuple[Any, ...]], tuple[Any, ...]]:
     """A page_with_totals result: its rows as tuples of the page's columns (in the rows statement's
     order; without the NULL row of an empty page), and the `totals` leading values (zeros when empty).
 

@@ -12,12 +12,12 @@ from portal.models import LoginAttempt
 from portal.models._base import utcnow
 
 
-def seconds_blocked(*, session: Session, keys_and_limits: list[tuple[str, int]], window_seconds: int) -> int:
+def seconds_blocked(session: Session, *, keys_and_limits: list[tuple[str, int]], window_seconds: int) -> int:
     """The longest wait any of the keys imposes right now (0 = allowed), all in one window."""
     return seconds_to_wait(session=session, limits=[Limit(key, limit, window_seconds) for key, limit in keys_and_limits])
 
 
-def seconds_to_wait(*, session: Session, limits: list[Limit], now: datetime | None = None) -> int:
+def seconds_to_wait(session: Session, *, limits: list[Limit], now: datetime | None = None) -> int:
     """The longest wait any of the limits (each with its own window) imposes right now (0 = allowed)."""
     now = now or utcnow()
     windows = [rule.window_seconds for rule in limits if rule.limit > 0 and rule.window_seconds > 0]
@@ -35,16 +35,16 @@ def seconds_to_wait(*, session: Session, limits: list[Limit], now: datetime | No
     return longest_wait(times, limits, now=now)
 
 
-def record(*, session: Session, keys: list[str], now: datetime | None = None) -> None:
+def record(session: Session, *, keys: list[str], now: datetime | None = None) -> None:
     """One event under each key."""
     now = now or utcnow()
     for key in keys:
         session.add(LoginAttempt(key=key, created_at=now))
 
 
-def record_failure(*, session: Session, keys: list[str]) -> None:
+def record_failure(session: Session, *, keys: list[str]) -> None:
     record(session=session, keys=keys)
 
 
-def clear(*, session: Session, key: str) -> None:
+def clear(session: Session, *, key: str) -> None:
     session.exec(delete(LoginAttempt).where(LoginAttempt.key == key))

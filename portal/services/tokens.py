@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import TypeGuard
 
 TOKEN_BYTES = 32  # 256 bits
 
@@ -16,6 +17,6 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def looks_like_token(value: str | None) -> bool:
+def looks_like_token(value: str | None) -> TypeGuard[str]:
     """Cheap shape check before touching the database: a malformed cookie is just 'no session'."""
-    return bool(value) and 20 <= len(value) <= 128 and all(c.isalnum() or c in "-_" for c in value)
+    return value is not None and 20 <= len(value) <= 128 and all(c.isalnum() or c in "-_" for c in value)

@@ -28,11 +28,11 @@ from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session
 
 
-def move(session: Session, model: type, *conditions: Any, values: Mapping[str, Any]) -> list[int]:
+def move(session: Session, model: type[Any], *conditions: Any, values: Mapping[str, Any]) -> list[int]:
     """UPDATE the rows of `model` meeting every condition (one of them the expected state) with `values`;
     the ids moved, in ascending order. Objects of those rows held by the session are expired (read again
     when next used)."""
-    key: InstrumentedAttribute = model.id  # type: ignore[attr-defined]
+    key: InstrumentedAttribute[int] = model.id
     statement = (update(model).where(*conditions).values(**values).returning(key)
                  .execution_options(synchronize_session=False))
     moved = sorted(session.execute(statement).scalars())
@@ -43,12 +43,12 @@ def move(session: Session, model: type, *conditions: Any, values: Mapping[str, A
     return moved
 
 
-def move_from(session: Session, model: type, read: Mapping[int, str], *conditions: Any,
-              values: Mapping[str, Any], state: InstrumentedAttribute | None = None) -> dict[int, str]:
+def move_from(session: Session, model: type[Any], read: Mapping[int, str], *conditions: Any,
+              values: Mapping[str, Any], state: InstrumentedAttribute[str] | None = None) -> dict[int, str]:
     """Move each row of `read` ({id: the state it was read in}) only if it is still in that state (and meets
     `conditions`); {id: the state it left} for the rows moved."""
-    state = state if state is not None else model.status  # type: ignore[attr-defined]
-    key = model.id  # type: ignore[attr-defined]
+    state = state if state is not None else model.status
+    key: InstrumentedAttribute[int] = model.id
     moved: dict[int, str] = {}
     for before in sorted(set(read.values())):
         ids = [row_id for row_id, was in read.items() if was == before]

@@ -57,7 +57,7 @@ def _limits(account_id: int, kind: str, address: str) -> list[Limit]:
     )
 
 
-def check_send_allowed(*, session: Session, account_id: int, kind: str, address: str) -> None:
+def check_send_allowed(session: Session, *, account_id: int, kind: str, address: str) -> None:
     """Raise ThrottledError (with the wait in its message) when a verification e-mail of `kind` for
     this account may not go to `address` yet. For callers that must refuse before changing anything."""
     wait = throttle.seconds_to_wait(session=session, limits=_limits(account_id, kind, address))
@@ -65,13 +65,14 @@ def check_send_allowed(*, session: Session, account_id: int, kind: str, address:
         raise ThrottledError(mail_limits.wait_message(wait), field="workEmail" if kind == "work" else "email")
 
 
-def send_verification(*, session: Session, account: Account, kind: str) -> str:
+def send_verification(session: Session, *, account: Account, kind: str) -> str:
     """Write a fresh link for the account's personal or work e-mail to the outbox; returns the address.
 
     Within the e-mail limits (`portal.domain.mail_limits`) only: else ThrottledError, nothing written.
     """
     address = _address(account, kind)
-    if not address:
+    purpose = rules.purpose_for(kind)
+    if not address or purpose is None:
         raise ServiceError(rules.RESEND_FAILED)
     check_send_allowed(session=session, account_id=account.id, kind=kind, address=address)
     throttle.record(session=session, keys=mail_limits.keys_to_record(_limits(account.id, kind, address)))
@@ -81,18 +82,18 @@ def send_verification(*, session: Session, account: Account, kind: str) -> str:
         OneTimeToken(
             token_hash=hash_token(token),
             account_id=account.id,
-            purpose=rules.purpose_for(kind),
+            purpose=purpose,
             email=address,
             expires_at=utcnow() + timedelta(hours=hours),
         )
     )
     link = f"{settings.base_url}/api/account/verify-email?token={token}"
     mail = emails.verify_email(brand=settings.brand_name, email=address, link=link, work=kind == "work", hours=hours)
-    enqueue_email(session=session, to=address, subject=mail.subject, body=mail.body, kind=rules.purpose_for(kind), link=link)
+    enqueue_email(session=session, to=address, subject=mail.subject, body=mail.body, kind=purpose, link=link)
     return address
 
 
-def use_link(*, session: Session, token: str) -> LinkOutcome:
+def use_link(session: Session, *, token: str) -> LinkOutcome:
     """Consume a verification link."""
     if not token or len(token) > 128:
         return LinkOutcome("invalid")
@@ -104,7 +105,7 @@ def use_link(*, session: Session, token: str) -> LinkOutcome:
     if account is None or _address(account, kind) != row.email:
         return LinkOutcome("invalid")  # the address changed since the link was sent
     if row.used_at is not None or _is_verified(account, kind):
-        return LinkOutcome("already", row.email) if _is_verified(account, kind) else LinkOutcome("invalid")
+        return LinkOutcome("already", row.email or "") if _is_verified(account, kind) else LinkOutcome("invalid")
     if utcnow() >= row.expires_at:
         return LinkOutcome("invalid")
     now = utcnow()
@@ -117,10 +118,10 @@ def use_link(*, session: Session, token: str) -> LinkOutcome:
     session.add(row)
     session.add(account)
     sign_up = kind == "work" and account.is_registration_complete and not account.verified and account.stage != "completed"
-    return LinkOutcome("verified", row.email, sign_up=sign_up)
+    return LinkOutcome("verified", row.email or "", sign_up=sign_up)
 
 
-def resend(*, session: Session, account_id: int, kind: str) -> str:
+def resend(session: Session, *, account_id: int, kind: str) -> str:
     """The banner's Resend: a new link for 'work' or 'personal'. Returns the toast text."""
     if rules.purpose_for(kind) is None:
         raise ResendError(rules.RESEND_FAILED)
@@ -136,7 +137,7 @@ def resend(*, session: Session, account_id: int, kind: str) -> str:
     return rules.RESEND_SENT
 
 
-def send_account_verification(*, session: Session, account_id: int) -> dict[str, object]:
+def send_account_verification(session: Session, *, account_id: int) -> dict[str, object]:
     """The verify-account page's button: {alreadyVerified, toastMessage}."""
     account = session.get(Account, account_id)
     if account is None:
@@ -150,7 +151,7 @@ def send_account_verification(*, session: Session, account_id: int) -> dict[str,
     return {"alreadyVerified": False, "toastMessage": rules.VERIFY_PAGE_SENT}
 
 
-def notify_email_changed(*, session: Session, old_email: str, new_email: str) -> None:
+def notify_email_changed(session: Session, *, old_email: str, new_email: str) -> None:
     """Tell the old address that the account's e-mail changed (same transaction as the change)."""
     mail = emails.email_changed(brand=settings.brand_name, old_email=old_email, new_email=new_email)
     enqueue_email(session=session, to=old_email, subject=mail.subject, body=mail.body, kind="email-changed")

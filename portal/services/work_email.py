@@ -18,7 +18,7 @@ from portal.domain.work_email import WorkEmailCheck, check_syntax_and_domain, sh
 from portal.models import Account
 
 
-def email_taken(*, session: Session, account_id: int | None, email: str) -> bool:
+def email_taken(session: Session, *, account_id: int | None, email: str) -> bool:
     """True when another account (not `account_id`) has `email` as personal or work e-mail."""
     address = normalize_email(email if isinstance(email, str) else "")
     if not address:
@@ -29,7 +29,7 @@ def email_taken(*, session: Session, account_id: int | None, email: str) -> bool
     return session.exec(statement.limit(1)).first() is not None
 
 
-def check_work_email(*, session: Session, account_id: int | None, value: str) -> WorkEmailCheck:
+def check_work_email(session: Session, *, account_id: int | None, value: str) -> WorkEmailCheck:
     """Is `value` a work e-mail the account may use? valid / error (a reason code) / message (the text)."""
     check = check_syntax_and_domain(value)
     if not check.valid:
@@ -39,6 +39,6 @@ def check_work_email(*, session: Session, account_id: int | None, value: str) ->
     return check
 
 
-def work_email_problem(*, session: Session, work_email: str, exclude_account_id: int | None) -> str:
+def work_email_problem(session: Session, *, work_email: str, exclude_account_id: int | None) -> str:
     """The text to show for an unusable work e-mail, '' when it is fine (for the profile service)."""
     return shown_message(check_work_email(session=session, account_id=exclude_account_id, value=work_email))

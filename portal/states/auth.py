@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import reflex as rx
+from reflex.vars import StringVar
 
 from portal import db
 from portal.domain.accounts import CurrentUser, avatar_color
@@ -37,7 +38,7 @@ def _path() -> rx.Var[str]:
     return rx.Var(_js_expr=f"String({path} ?? '')", _var_type=str, _var_data=path._get_all_var_data()).to(str)
 
 
-def current_path() -> rx.Var[str]:
+def current_path() -> StringVar:
     """The page's path as domain.navigation.normalize_path gives it ('/profile/' is '/profile'), worked
     out in the browser from the router var: a computed var on the router would be loaded and computed
     with every event of every page."""
@@ -106,8 +107,8 @@ class SessionState(TabOwned, rx.State):
             return_path=safe_return_path(query.get("to")),
         )
         events: list = [toast(level, message) for level, message in notices.toasts]
-        if notices.redirect or onward:
-            events.append(rx.redirect(notices.redirect or onward, replace=True))
+        if target := notices.redirect or onward:
+            events.append(rx.redirect(target, replace=True))
         elif notices.remove_params:
             events.append(rx.call_script(remove_query_params_js(notices.remove_params)))
         return events

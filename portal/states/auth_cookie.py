@@ -7,14 +7,14 @@ from collections.abc import Mapping
 from http.cookies import CookieError, SimpleCookie
 from types import MappingProxyType
 
-import reflex as rx
+from reflex.state import BaseState
 
 from portal.http.client import SESSION_COOKIE
 
 _NONE: Mapping[str, str] = MappingProxyType({})
 
 
-def cookies_of(state: rx.State) -> Mapping[str, str]:
+def cookies_of(state: BaseState) -> Mapping[str, str]:
     """The tab's cookies (name: value); a malformed header has none."""
     # The header itself (`rx_router_headers`), not `state.router`, which builds the whole router view.
     return cookies_in_header(state.rx_router_headers.cookie or "")
@@ -32,6 +32,6 @@ def cookies_in_header(raw: str) -> Mapping[str, str]:
     return MappingProxyType({name: morsel.value for name, morsel in jar.items()})
 
 
-def session_token(state: rx.State) -> str | None:
+def session_token(state: BaseState) -> str | None:
     """The session token from the handshake's Cookie header; a malformed header is 'no session'."""
     return cookies_of(state).get(SESSION_COOKIE)

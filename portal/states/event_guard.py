@@ -164,6 +164,8 @@ def guard_events() -> None:
                     "router_data": clean_payload(data.get("router_data", {}))}
         return await original(self, sid, data)
 
+    # Reflex's websocket handler replaced by the guarded one, marked so it is replaced once: a function
+    # attribute and a method assignment, both outside what the type of either says.
     on_event._portal_guarded = True  # type: ignore[attr-defined]
     EventNamespace.on_event = on_event  # type: ignore[method-assign]
 

@@ -6,6 +6,8 @@ import json
 import logging
 
 import reflex as rx
+from reflex.vars import StringVar
+from reflex_base.event import EventSpec
 
 from portal import db
 from portal.domain.navigation import safe_return_path
@@ -36,7 +38,7 @@ LINKEDIN_CONFIGURED = settings.oidc_configured("linkedin")
 GOOGLE_CONFIGURED = settings.oidc_configured("google")
 
 
-def oauth_script(provider: str, flags: str = "{}") -> rx.event.EventSpec:
+def oauth_script(provider: str, flags: str = "{}") -> EventSpec:
     """Start the provider flow in the browser (portal.js adds returnUrl, tracking data and the captcha token)."""
     return portal_trigger(f"window.portalAuth.oauth('{provider}', {flags})")
 
@@ -53,7 +55,7 @@ def _query() -> rx.Var:
     return rx.State.router.url.query_parameters
 
 
-def _param(name: str) -> rx.Var[str]:
+def _param(name: str) -> StringVar:
     """A query parameter as text ('' when absent; a repeated one joined, as String() does)."""
     query = _query()
     return rx.Var(_js_expr=f"String({query}?.[{json.dumps(name)}] ?? '')", _var_type=str,

@@ -49,6 +49,7 @@ async def chain_updates(events: Any, handler_name: str, root_state: Any = None) 
     server = [event for event in fixed if not event.name.startswith("_")]
     if delta and browser and ctx.emit_delta_impl is not None:
         namespace = RegistrationContext.get().app.event_namespace
+        assert namespace is not None  # the app serves websockets: it has its event namespace
         await namespace.emit_update(update=StateUpdate(delta=delta, events=browser), token=ctx.token)
     else:
         if delta:

@@ -67,8 +67,9 @@ async def _initial_snapshot(root_cls: type[State]):
     """Reflex's record of the compiled defaults, made as its diff makes it when this process has none."""
     cached = reflex_state._initial_snapshot_cache.get(root_cls)
     if cached is None or cached.n_state_classes != len(reflex_state.all_base_state_classes):
-        reflex_state.cache_initial_snapshot(
-            root_cls, await _resolve_delta(root_cls(_reflex_internal_init=True).dict(initial=True)))
+        # Reflex's own flag for a state made outside an event (not in its public signature).
+        root = root_cls(_reflex_internal_init=True)  # type: ignore[call-arg]
+        reflex_state.cache_initial_snapshot(root_cls, await _resolve_delta(root.dict(initial=True)))
         cached = reflex_state._initial_snapshot_cache[root_cls]
     return cached
 
@@ -96,7 +97,8 @@ class PageLoadInHydrate(Middleware):
         """The page's on_load handlers, then is_hydrated: what `on_load_internal` would have queued."""
         registry = RegistrationContext.get().event_handlers
         on_load = await root.get_state(OnLoadInternalState)
-        for load in Event.from_event_type(_load_events_for_page(on_load) or []):
+        # Reflex's own pair: what it queues for a page, read as it reads it (its annotations disagree).
+        for load in Event.from_event_type(_load_events_for_page(on_load) or []):  # type: ignore[arg-type]
             registered = registry[load.name]
             if registered.handler.is_background:  # runs as Reflex runs it: queued, outside this lock
                 await EventContext.get().enqueue(load)

@@ -81,7 +81,7 @@ class ForgotPasswordState(TabOwned, rx.State):
         self.submitting = False
         if isinstance(result, dict) and result.get("sent"):
             email = str(result.get("email", ""))[:320]
-            minutes = result.get("minutes") if isinstance(result.get("minutes"), int) else 60
+            minutes = got if isinstance(got := result.get("minutes"), int) else 60
             self.sent_text = rules.SENT_TEXT.format(email=email, minutes=minutes)
             self.sent = True
             return

@@ -20,12 +20,12 @@ COPIED = "Referral link copied."
 LOAD_FAILED = "Something went wrong, please try again later"
 
 
-def _overview(*, session: Session, token: str | None) -> ReferralOverview:
+def _overview(session: Session, *, token: str | None) -> ReferralOverview:
     account_id = referral_account_id(session=session, token=token)
     return referral_overview(session=session, account_id=account_id, base_url=settings.base_url)
 
 
-def _link(*, session: Session, token: str | None) -> str:
+def _link(session: Session, *, token: str | None) -> str:
     account_id = referral_account_id(session=session, token=token)
     return referral_overview(session=session, account_id=account_id, base_url=settings.base_url).link
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 import builtins
 import contextvars
 import copy
-from typing import Any
+from typing import Any, TypeVar
 
 import reflex as rx
 from reflex.middleware import Middleware
-from reflex.state import _ROUTER_FIELD_NAMES, _override_base_method
+from reflex.state import _ROUTER_FIELD_NAMES, BaseState, _override_base_method
 from reflex_base.constants import CompileVars
 from reflex_base.event import get_event
 from reflex_base.utils import format
@@ -32,6 +32,7 @@ from portal.states.auth_cookie import session_token
 # Set (in the instance's __dict__, never pickled) on a state that is in the state manager's store: loaded
 # from it, or written to it once.
 _STORED = "_portal_stored_"
+S = TypeVar("S", bound=BaseState)
 
 # During a first hydrate's snapshot: the states whose compiled defaults the browser still holds (its
 # hashes matched the backend's), each with those defaults as Reflex serialized them ({var: JSON text};
@@ -108,9 +109,10 @@ class TabOwned(rx.State, mixin=True):
         return payload
 
 
-def _loaded_states(state: rx.State) -> list[rx.State]:
+def _loaded_states(state: BaseState) -> list[BaseState]:
     """This state and every substate loaded under it."""
-    found, todo = [], [state]
+    found: list[BaseState] = []
+    todo = [state]
     while todo:
         state = todo.pop()
         found.append(state)
@@ -123,10 +125,10 @@ _MISSING = object()
 
 # Per state class: its own vars (router data and the owner aside) and their defaults, made once. Only
 # compared with, never handed to a state (a mutable default stays unshared).
-_DEFAULTS: dict[type, tuple[tuple[str, object], ...]] = {}
+_DEFAULTS: dict[type[BaseState], tuple[tuple[str, object], ...]] = {}
 
 
-def _defaults(cls: type) -> tuple[tuple[str, object], ...]:
+def _defaults(cls: type[BaseState]) -> tuple[tuple[str, object], ...]:
     found = _DEFAULTS.get(cls)
     if found is None:
         found = _DEFAULTS[cls] = tuple(
@@ -137,15 +139,15 @@ def _defaults(cls: type) -> tuple[tuple[str, object], ...]:
 
 # Per state class: its snapshot at its defaults ({var name as sent: value}), as `dict` gives it; None
 # for a class whose snapshot at its defaults can change (`_snapshot_cacheable`).
-_DEFAULT_SNAPSHOTS: dict[type, dict[str, Any] | None] = {}
+_DEFAULT_SNAPSHOTS: dict[type[BaseState], dict[str, Any] | None] = {}
 
 
 # Per state class: whether its snapshot at its defaults is what the compiled frontend holds (a computed
 # var with an initial value other than what it computes would differ).
-_COMPILED: dict[type, bool] = {}
+_COMPILED: dict[type[BaseState], bool] = {}
 
 
-def _is_compiled_snapshot(cls: type, snapshot: dict[str, Any], compiled: dict[str, str]) -> bool:
+def _is_compiled_snapshot(cls: type[BaseState], snapshot: dict[str, Any], compiled: dict[str, str]) -> bool:
     found = _COMPILED.get(cls)
     if found is None:
         found = _COMPILED[cls] = snapshot.keys() == compiled.keys() and all(
@@ -153,7 +155,7 @@ def _is_compiled_snapshot(cls: type, snapshot: dict[str, Any], compiled: dict[st
     return found
 
 
-def _snapshot_cacheable(cls: type) -> bool:
+def _snapshot_cacheable(cls: type[BaseState]) -> bool:
     """Whether a state of `cls` at its defaults always gives the same snapshot: every computed var is
     cached and depends on vars of this state only (none is recomputed on each read or on a timer, none
     reads another state, e.g. the router)."""
@@ -164,17 +166,17 @@ def _snapshot_cacheable(cls: type) -> bool:
                    for dependents in other._var_dependencies.values() for state, _ in dependents)
 
 
-def _state_classes(cls: type):
+def _state_classes(cls: type[BaseState]):
     yield cls
     for substate in cls.get_substates():
         yield from _state_classes(substate)
 
 
 # Per state class: its vars kept in the browser (cookies, local and session storage).
-_CLIENT_STORAGE: dict[type, tuple[tuple[str, Any], ...]] = {}
+_CLIENT_STORAGE: dict[type[BaseState], tuple[tuple[str, Any], ...]] = {}
 
 
-def _client_storage_fields(cls: type) -> tuple[tuple[str, Any], ...]:
+def _client_storage_fields(cls: type[BaseState]) -> tuple[tuple[str, Any], ...]:
     found = _CLIENT_STORAGE.get(cls)
     if found is None:
         fields = cls.get_fields()
@@ -183,7 +185,7 @@ def _client_storage_fields(cls: type) -> tuple[tuple[str, Any], ...]:
     return found
 
 
-def _at_defaults(state: rx.State) -> bool:
+def _at_defaults(state: BaseState) -> bool:
     """Whether every var of this state (router data aside) still holds its default: it holds nobody's data."""
     values = state.__dict__
     for name, default in _defaults(type(state)):
@@ -194,17 +196,17 @@ def _at_defaults(state: rx.State) -> bool:
 
 
 # Per state class: whether it records its owner (Reflex's own states do not).
-_OWNED: dict[type, bool] = {}
+_OWNED: dict[type[BaseState], bool] = {}
 
 
-def _owned(cls: type) -> bool:
+def _owned(cls: type[BaseState]) -> bool:
     found = _OWNED.get(cls)
     if found is None:
         found = _OWNED[cls] = "_tab_owner" in cls.__fields__
     return found
 
 
-def _claim(state: rx.State, owner: str) -> None:
+def _claim(state: BaseState, owner: str) -> None:
     """Make `state` this owner's: a state holding someone else's values is reset first. A state still at
     its defaults holds nobody's data: it is claimed without being marked changed, so a page load does not
     save every state of the app for the tab (a state the event then changes is saved with its owner)."""
@@ -218,7 +220,7 @@ def _claim(state: rx.State, owner: str) -> None:
     state._tab_owner = owner
 
 
-async def owned_state(state: rx.State, cls: type[rx.State]) -> rx.State:
+async def owned_state(state: BaseState, cls: type[S]) -> S:
     """`state.get_state(cls)` for a handler that works on another state: that state was not loaded when
     the middleware checked this event, so it is checked here, against the same owner."""
     other = await state.get_state(cls)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
+from reflex.vars import ArrayVar, ObjectVar, StringVar
 
 from portal.components.form.field import Id, Options, Text, control_aria, field, pair, suffixed
 
@@ -86,11 +87,11 @@ def checkbox_group_field(
     *,
     id: Id,
     options: Options,
-    checked: rx.Var,
+    checked: ArrayVar[Any],
     on_toggle: Toggle,
-    item: Callable[[rx.Var], tuple[Any, Any]] = pair,
+    item: Callable[[Any], tuple[Any, Any]] = pair,
     option_prefix: str | None = None,
-    disabled_values: rx.Var | None = None,
+    disabled_values: ArrayVar[Any] | None = None,
     row: bool = False,
     empty: str | None = None,
     error: Text | None = None,
@@ -169,8 +170,8 @@ def radio_group_field(
     options: Options,
     value: Any,
     on_change: Any,
-    item: Callable[[rx.Var], tuple[Any, Any]] = pair,
-    option_prefix: str | rx.Var | None = None,
+    item: Callable[[Any], tuple[Any, Any]] = pair,
+    option_prefix: str | StringVar | None = None,
     on_more: Any = None,
     has_more: Any = None,
     load_error: rx.Var | None = None,
@@ -220,7 +221,7 @@ def radio_group_field(
     )
 
 
-def chips(ids: rx.Var, *, names: rx.Var, on_remove: Toggle, chips_id: str) -> rx.Component:
+def chips(ids: ArrayVar[Any], *, names: ObjectVar[Any], on_remove: Toggle, chips_id: str) -> rx.Component:
     """The chosen options as chips, each with its remove button."""
     return rx.flex(
         rx.foreach(
@@ -250,9 +251,9 @@ def multi_select(
     label: Text,
     *,
     id: Id,
-    options: rx.Var,
-    chosen: rx.Var,
-    names: rx.Var,
+    options: ArrayVar[Any],
+    chosen: ArrayVar[Any],
+    names: ObjectVar[Any],
     on_toggle: Toggle,
     chips_id: str,
     list_id: str,

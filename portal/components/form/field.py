@@ -10,15 +10,16 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import reflex as rx
+from reflex.vars import ArrayVar, StringVar
 
 # A text the page fixes, or one the state holds.
 Text = str | rx.Var
-Id = str | rx.Var
+Id = str | StringVar
 # A select's or a group's options: (value, text) pairs, or a Var of rows that `item` turns into pairs.
-Options = list[tuple[str, str]] | rx.Var
+Options = list[tuple[str, str]] | ArrayVar[Any]
 
 
-def pair(row: rx.Var) -> tuple[rx.Var, rx.Var]:
+def pair(row: ArrayVar[Any]) -> tuple[rx.Var, rx.Var]:
     """A row [value, text] of a Var of options (the default `item`)."""
     return row[0], row[1]
 

@@ -9,6 +9,7 @@ modals are Radix dialogs (Escape closes, focus is trapped); the screenshot has a
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import NumberVar, ObjectVar
 from reflex_components_core.base.error_boundary import error_boundary
 
 from portal.components.icons import icon_switch
@@ -81,7 +82,7 @@ def intro() -> rx.Component:
     )
 
 
-def _screenshot(src: rx.Var, page: rx.Var | str, alt: rx.Var) -> rx.Component:
+def _screenshot(src: rx.Var, page: rx.Var | str, alt: rx.Var | str) -> rx.Component:
     return rx.el.img(
         src=src, alt=alt, data_screenshot=page, data_test_id=S.test_id.to_string(),
         style={"width": "100%", "height": "auto", "display": "block"},
@@ -125,7 +126,7 @@ def precheck() -> rx.Component:
     )
 
 
-def _area(area: rx.Var, index: rx.Var) -> rx.Component:
+def _area(area: ObjectVar[dict[str, str]], index: NumberVar[int]) -> rx.Component:
     current = index == S.current_area
     return rx.box(
         rx.el.span(area["number"], class_name="highlight-area-index"),

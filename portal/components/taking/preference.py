@@ -9,6 +9,7 @@ come with the font-size switch.
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import NumberVar, ObjectVar
 
 from portal.components.icons import icon_switch
 from portal.components.taking.questions import INPUT, TEXT_DEBOUNCE_MS
@@ -37,7 +38,7 @@ def welcome() -> rx.Component:
     )
 
 
-def _concept_radio(concept: rx.Var, index: rx.Var) -> rx.Component:
+def _concept_radio(concept: ObjectVar[dict[str, str]], index: NumberVar[int]) -> rx.Component:
     return rx.el.input(
         type="radio", name="concept", value=concept["key"], id="concept-" + index.to_string(),
         checked=S.selected == concept["key"], on_change=S.choose(concept["key"]), style=INPUT,
@@ -46,7 +47,7 @@ def _concept_radio(concept: rx.Var, index: rx.Var) -> rx.Component:
     )
 
 
-def _image_concept(concept: rx.Var, index: rx.Var) -> rx.Component:
+def _image_concept(concept: ObjectVar[dict[str, str]], index: NumberVar[int]) -> rx.Component:
     chosen = S.selected == concept["key"]
     return rx.card(
         rx.vstack(
@@ -70,7 +71,7 @@ def _image_concept(concept: rx.Var, index: rx.Var) -> rx.Component:
     )
 
 
-def _text_concept(concept: rx.Var, index: rx.Var) -> rx.Component:
+def _text_concept(concept: ObjectVar[dict[str, str]], index: NumberVar[int]) -> rx.Component:
     chosen = S.selected == concept["key"]
     return rx.el.label(
         _concept_radio(concept, index),

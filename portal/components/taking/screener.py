@@ -12,6 +12,7 @@ disabled until an answer is chosen (every statement, for a matrix).
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ArrayVar
 
 from portal.domain.taking import screener as rules
 from portal.states.taking.screener import ScreenerState
@@ -24,7 +25,7 @@ _ROW_HEAD_STYLE = {**_CELL_STYLE, "textAlign": "left", "fontWeight": 400, "minWi
 _NATIVE_INPUT_STYLE = {"width": "18px", "height": "18px", "accentColor": "var(--accent-9)", "cursor": "pointer"}
 
 
-def _row(key: str | rx.Var) -> rx.Var:
+def _row(key: str | rx.Var) -> ArrayVar[list[int]]:
     return ScreenerState.selection[key]
 
 

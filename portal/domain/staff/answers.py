@@ -58,7 +58,7 @@ def flatten(answers: dict[str, Any], questions: list[dict[str, Any]], content: d
         names = {c.get("key"): c.get("name") or c.get("text") for c in concepts if isinstance(c, dict)}
         chosen = answers.get("selectedConcept")
         out.append(Answer((content or {}).get("initialQuestion") or "Chosen concept", str(names.get(chosen) or chosen), 0, False, "selectedConcept"))
-        text = answers.get("answer") if isinstance(answers.get("answer"), str) else ""
+        text = got if isinstance(got := answers.get("answer"), str) else ""
         out.append(Answer((content or {}).get("followUpQuestion") or "Why", text, words(text),
                           bool((answers.get("pasteMetadata") or {}).get("wasPasted")), "answer"))
         return out

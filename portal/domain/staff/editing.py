@@ -114,7 +114,7 @@ def _put(doc: dict[str, Any], key: str, value: Any) -> None:
 def document_with(doc: Mapping[str, Any], form: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """The definition document with the form's values in place of the common fields, and the form's own
     problems (text that is not a number, a sum or JSON) by form field. Unknown form keys are ignored."""
-    text = {key: (form.get(key) if isinstance(form.get(key), str) else "") for key in FORM_FIELDS}
+    text = {key: (got if isinstance(got := form.get(key), str) else "") for key in FORM_FIELDS}
     out = dict(doc)
     problems: dict[str, str] = {}
     out["name"] = text["name"]

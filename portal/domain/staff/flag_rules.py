@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
 from portal.domain.flags import FLAGS
 
@@ -14,7 +14,7 @@ OVERRIDE_CHOICES = (ON, OFF)
 _WHOLE = re.compile(r"[0-9]{1,3}")
 
 
-def is_flag(key: object) -> bool:
+def is_flag(key: object) -> TypeGuard[str]:
     return isinstance(key, str) and key in FLAGS
 
 

@@ -6,6 +6,8 @@ and leaves their permissions open; the matrix below is the portal's decision (do
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from portal.domain.accounts import STAFF_ROLES
 
 SUPER_ADMIN, TEAM_OWNER, TEAM_MANAGER = "super-admin", "team-owner", "team-manager"
@@ -67,7 +69,7 @@ PERMISSION_LABELS: dict[str, str] = {
 assert set(PERMISSION_LABELS) == set(MATRIX)
 
 
-def is_staff(role: object) -> bool:
+def is_staff(role: object) -> TypeGuard[str]:
     return isinstance(role, str) and role in ROLES
 
 

@@ -86,7 +86,7 @@ def _kind(screener: Any) -> str:
     if not isinstance(screener, Mapping):
         raise ValueError("the screener must be an object")
     kind = screener.get("type")
-    if kind not in SCREENER_TYPES:
+    if not isinstance(kind, str) or kind not in SCREENER_TYPES:
         raise ValueError(f"unknown screener type {kind!r}")
     return kind
 
@@ -132,10 +132,10 @@ def _shape(screener: Mapping[str, Any]) -> tuple[str, int, int, bool]:
     """(kind, number of rows, number of answers per row, several per row) of a stored or public screener."""
     kind = _kind(screener)
     if kind == MATRIX:
-        rows = screener.get("rows") if isinstance(screener.get("rows"), list) else []
-        columns = screener.get("columns") if isinstance(screener.get("columns"), list) else []
+        rows = got if isinstance(got := screener.get("rows"), list) else []
+        columns = got if isinstance(got := screener.get("columns"), list) else []
         return kind, len(rows), len(columns), screener.get("allowMultiple") is True
-    answers = screener.get("answers") if isinstance(screener.get("answers"), list) else []
+    answers = got if isinstance(got := screener.get("answers"), list) else []
     return kind, 1, len(answers), kind == MULTIPLE
 
 
@@ -234,7 +234,7 @@ def parse_selection(screener: Mapping[str, Any], raw: Any) -> Selection:
     (whether the selection is complete is `can_confirm`'s question).
     """
     kind, rows, answers, several = _shape(screener)
-    selection = {str(r): [] for r in range(rows)}
+    selection: Selection = {str(r): [] for r in range(rows)}
     if kind == SINGLE:
         if raw is None:
             return selection

@@ -66,7 +66,7 @@ def next_index(
     """Where Continue goes from question `index`: an index, END, or None (no forward route)."""
     question = questions[index]
     if conditional_enabled and is_branching(question):
-        target = branch_target(question, answers.get(question.get("key")))
+        target = branch_target(question, answers.get(question.get("key", "")))
         return None if target is None else first_of_page(questions, target)
     return index + 1 if index + 1 < len(questions) else END
 
@@ -129,7 +129,7 @@ def after_branch_change(
 def end_branch_index(questions: list[dict[str, Any]], answers: dict[str, Any]) -> int | None:
     """Index of the earliest question whose answer ends the survey (page 999), if any."""
     for index, question in enumerate(questions):
-        if branch_target(question, answers.get(question.get("key"))) == END_OF_SURVEY_PAGE:
+        if branch_target(question, answers.get(question.get("key", ""))) == END_OF_SURVEY_PAGE:
             return index
     return None
 
@@ -170,7 +170,7 @@ def validate_submission(
     path, reaches_end = route(questions, answers, conditional_enabled)
     on_route = set(path)
     for index, question in enumerate(questions):
-        key = question.get("key")
+        key = question.get("key", "")
         answer = answers.get(key)
         if index not in on_route:
             if not is_empty(question, answer):
@@ -182,6 +182,6 @@ def validate_submission(
         if message:
             errors[key] = message
     if not reaches_end and path:
-        stuck = questions[path[-1]].get("key")
+        stuck = questions[path[-1]].get("key", "")
         errors.setdefault(stuck, NO_ROUTE)
     return errors

@@ -105,16 +105,16 @@ def _number_hint(question: dict[str, Any]) -> str:
 def question_view(question: dict[str, Any], index: int, seed: str) -> dict[str, Any]:
     """Everything the question screen shows, as plain JSON-able values."""
     qtype = str(question.get("type") or "")
-    hint = question.get("hint") if isinstance(question.get("hint"), str) else ""
+    hint = got if isinstance(got := question.get("hint"), str) else ""
     if qtype in LIMITABLE_TEXT and is_limited(question):
         hint = limited_hint(question) or hint
     elif qtype in MULTI_CHOICE and not hint:
         hint = choice_limit_hint(question)
     elif qtype == "number" and not hint:
         hint = _number_hint(question)
-    labels = question.get("labels") if isinstance(question.get("labels"), dict) else {}
+    labels = got if isinstance(got := question.get("labels"), dict) else {}
     images = [i for i in (question.get("images") or []) if isinstance(i, str)]
-    embed = question.get("embeddedLink") if isinstance(question.get("embeddedLink"), str) else ""
+    embed = got if isinstance(got := question.get("embeddedLink"), str) else ""
     kind = qtype
     if qtype in SINGLE_CHOICE:
         kind = "single"
@@ -130,7 +130,7 @@ def question_view(question: dict[str, Any], index: int, seed: str) -> dict[str, 
         "type": qtype,
         "kind": kind,  # single | multi | short | long | number | rank | rating | matrix | description
         "text": question_text(question),
-        "description": question.get("description") if isinstance(question.get("description"), str) else "",
+        "description": got if isinstance(got := question.get("description"), str) else "",
         "images": images,
         "embed": embed if embed.startswith("https://") else "",
         "required": bool(question.get("isRequired")) and qtype != "description",

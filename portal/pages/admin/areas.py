@@ -5,6 +5,7 @@ server re-check."""
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import StringVar
 
 from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout
@@ -27,7 +28,8 @@ HELP = (
 )
 
 
-def _field_id(area: rx.Var, question: rx.Var, name: str) -> rx.Var:
+def _field_id(area: int, question: int, name: str) -> StringVar:
+    """The id of a question's field; `area` and `question` are row fields (Vars of numbers, see pyproject.toml)."""
     return "area-" + area.to_string() + "-question-" + question.to_string() + "-" + name
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars import ArrayVar
 
 from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, status_badge
@@ -42,7 +43,8 @@ def _area(label: str, key: str, hint: str | None = None, rows: str = "3", **prop
     return textarea_field(label, helper=hint, rows=rows, debounce=400, **_bound(key), **props)
 
 
-def _select(label: str, key: str, options: list[tuple[str, str]] | rx.Var, hint: str | None = None) -> rx.Component:
+def _select(label: str, key: str, options: list[tuple[str, str]] | ArrayVar[Any],
+            hint: str | None = None) -> rx.Component:
     return select_field(label, options=options, helper=hint, **_bound(key))
 
 
@@ -57,7 +59,7 @@ def _section(title: str, *children: rx.Component, section_id: str) -> rx.Compone
 def _qualifications() -> rx.Component:
     return checkbox_group_field(
         "Qualifications", id="edit-qualifications", options=S.qualification_options,
-        checked=S.form.get("qualifications", "").split("\n"), on_toggle=S.toggle_qualification,
+        checked=S.form.get("qualifications", "").to(str).split("\n"), on_toggle=S.toggle_qualification,
         item=lambda name: (name, name), row=True, empty="No qualifications exist yet.",
         error=S.problems.get("qualifications", ""),
     )

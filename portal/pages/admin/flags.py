@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout
@@ -37,7 +38,7 @@ def _percentage_form(key: str) -> rx.Component:
     )
 
 
-def _override_row(key: str, row: rx.Var) -> rx.Component:
+def _override_row(key: str, row: ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.flex(
         rx.text(row["email"], size="2", style={"overflowWrap": "anywhere"}),
         rx.badge(rx.cond(row["override"] == rules.ON, "On", "Off"), color_scheme=rx.cond(row["override"] == rules.ON, "green", "gray"),

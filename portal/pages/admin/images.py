@@ -8,6 +8,7 @@ input, its progress bar `#upload-<slot>-progress` (while sending) and its messag
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout
@@ -21,7 +22,7 @@ HINT = (f"PNG, JPEG, WebP or GIF, at most {rules.MAX_IMAGE_BYTES // (1024 * 1024
         f"{rules.MIN_WIDTH_PX} px. A new image replaces the current one.")
 
 
-def _current(slot: rx.Var) -> rx.Component:
+def _current(slot: ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.cond(
         slot["url"] != "",
         rx.el.a(
@@ -34,7 +35,7 @@ def _current(slot: rx.Var) -> rx.Component:
     )
 
 
-def _slot(slot: rx.Var) -> rx.Component:
+def _slot(slot: ObjectVar[dict[str, str]]) -> rx.Component:
     input_id = "upload-" + slot["key"] + "-input"
     busy = slot["busy"] == "yes"
     return rx.box(

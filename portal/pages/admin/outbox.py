@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout
@@ -12,12 +13,12 @@ from portal.domain.staff import roles
 from portal.states.admin.outbox import AdminOutboxState as O
 
 
-def _error(row: rx.Var) -> rx.Component:
+def _error(row: ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.text(row["last_error"], size="1", color="var(--red-11)", title=row["last_error"],
                    style={"whiteSpace": "normal", "maxWidth": "360px", "overflowWrap": "anywhere"})
 
 
-def _status(row: rx.Var) -> rx.Component:
+def _status(row: ObjectVar[dict[str, str]]) -> rx.Component:
     """The status, and 'Retry now' beside it on an unsent e-mail (kept in view on narrow screens)."""
     color = rx.match(row["status"], (outbox_status.SENT, "green"), (outbox_status.RETRYING, "amber"),
                      (outbox_status.FAILED, "red"), "gray")
@@ -27,7 +28,7 @@ def _status(row: rx.Var) -> rx.Component:
                      spacing="2", align="center")
 
 
-def _subject(row: rx.Var) -> rx.Component:
+def _subject(row: ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.vstack(rx.text(row["subject"], size="2"), rx.text(row["kind"], size="1", color="var(--gray-11)"), spacing="0")
 
 

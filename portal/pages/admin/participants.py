@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars import ObjectVar
 
 from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, confirm_dialog, status_badge
@@ -108,7 +109,7 @@ def participants_page() -> rx.Component:
     )
 
 
-def _change_card(row: rx.Var) -> rx.Component:
+def _change_card(row: ObjectVar[dict[str, Any]]) -> rx.Component:
     return rx.box(
         rx.hstack(
             rx.vstack(rx.text(row["who"], weight="bold"), rx.text(row["email"], " · submitted ", row["submitted"], size="2",

@@ -16,7 +16,7 @@ from portal.models import Test
 from portal.models._base import utcnow
 from portal.services.taking import definitions
 from portal.services.admin import audit
-from portal.services.admin.guard import require_staff
+from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
 from portal.services.errors import ServiceError
 
@@ -46,7 +46,7 @@ def _areas_of(test: Test) -> list[dict[str, Any]]:
     return copy.deepcopy(test.selected_areas) if isinstance(test.selected_areas, list) else []
 
 
-def load_areas(*, session: Session, actor_id: int, test_id: Any) -> dict[str, Any]:
+def load_areas(session: Session, *, actor_id: Caller, test_id: Any) -> dict[str, Any]:
     """What the editor needs: the test, the screenshot the areas are on, its areas, and its blocks
     (their question keys count for uniqueness, their questions for 'at least one question')."""
     require_staff(session, actor_id, roles.VIEW)
@@ -60,7 +60,7 @@ def load_areas(*, session: Session, actor_id: int, test_id: Any) -> dict[str, An
     }
 
 
-def save_areas(*, session: Session, actor_id: int, test_id: Any, areas: Any) -> list[dict[str, Any]]:
+def save_areas(session: Session, *, actor_id: Caller, test_id: Any, areas: Any) -> list[dict[str, Any]]:
     """Replace the test's areas; AreasRefused (nothing written) when the import would refuse them."""
     staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
     test = _test(session, test_id, lock=True)

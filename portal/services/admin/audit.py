@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from portal.domain.staff import roles
 from portal.models import AuditEntry
-from portal.services.admin.guard import Staff, require_staff
+from portal.services.admin.guard import Caller, Staff, require_staff
 from portal.services.tables import Dates, Options, TablePage, TableQuery, TableSpec, contains, like_pattern
 
 # Actions (what the log shows).
@@ -76,7 +76,7 @@ def record(session: Session, staff: Staff, action: str, target_type: str, target
     ))
 
 
-def list_audit(*, session: Session, actor_id: int, query: TableQuery) -> TablePage:
+def list_audit(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     require_staff(session, actor_id, roles.AUDIT)
     values, chosen = TABLE.values(query), TABLE.select(query)
     total = session.execute(chosen.total(), values).scalar_one()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import select
-from sqlmodel import Session
+from sqlmodel import Session, SQLModel
 
 from portal.domain import profile_rules as rules
 from portal.domain import table as table_rules
@@ -19,7 +19,7 @@ from portal.models import Account, ParticipantProfile, ProfileAudience, ProfileC
 from portal.models._base import utcnow
 from portal.services import profile as profile_service
 from portal.services.admin import audit
-from portal.services.admin.guard import StaffRefused, require_staff
+from portal.services.admin.guard import Caller, StaffRefused, require_staff
 from portal.services.admin.ids import one_id
 from portal.services import transitions
 from portal.services.errors import ServiceError
@@ -56,16 +56,16 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def list_pending(*, session: Session, actor_id: int, page: Any = 1) -> TablePage:
+def list_pending(session: Session, *, actor_id: Caller, page: Any = 1) -> TablePage:
     """Pending change requests, oldest first, each with its changes as {field, old, new} rows."""
     require_staff(session, actor_id, roles.CHANGE_REQUESTS)
     query = TABLE.clean(page=page, page_size=PAGE_SIZE, sort_direction=table_rules.ASCENDING)
     values, chosen = TABLE.values(query), TABLE.select(query)
     total = session.execute(chosen.total()).scalar_one()
-    rows = (select(ProfileChangeRequest, Account.email, ParticipantProfile.first_name, ParticipantProfile.last_name)
-            .join(Account, Account.id == ProfileChangeRequest.account_id)
-            .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id))
-    found = session.execute(chosen.page(rows), values).all()
+    columns = (select(ProfileChangeRequest, Account.email, ParticipantProfile.first_name, ParticipantProfile.last_name)
+               .join(Account, Account.id == ProfileChangeRequest.account_id)
+               .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id))
+    found = session.execute(chosen.page(columns), values).all()
     rows = []
     for request, email, first, last in found:
         new = _new_values(request)
@@ -80,7 +80,7 @@ def list_pending(*, session: Session, actor_id: int, page: Any = 1) -> TablePage
     return TablePage(rows=rows, total=int(total))
 
 
-def decide(*, session: Session, actor_id: int, request_id: Any, approve: Any) -> str:
+def decide(session: Session, *, actor_id: Caller, request_id: Any, approve: Any) -> str:
     """Approve (keep the change) or decline (put the old values back). Returns the new status."""
     staff = require_staff(session, actor_id, roles.CHANGE_REQUESTS)
     if not isinstance(approve, bool):
@@ -124,8 +124,9 @@ def _restore(session: Session, request: ProfileChangeRequest) -> dict[str, Any]:
     profile.updated_at = utcnow()
     session.add(profile)
     session.flush()
-    links = {"industries": (ProfileIndustry, "industry_id"), "roles": (ProfileRole, "role_id"),
-             "audiences": (ProfileAudience, "audience_id")}
+    links: dict[str, tuple[type[SQLModel], str]] = {
+        "industries": (ProfileIndustry, "industry_id"), "roles": (ProfileRole, "role_id"),
+        "audiences": (ProfileAudience, "audience_id")}
     for key, (model, column) in links.items():
         if key in back:
             profile_service.replace_links(session, model, column, account.id, tuple(back[key] or ()))

@@ -20,7 +20,7 @@ from portal.domain.staff.editing import status_problem
 from portal.domain.definition import TestDefinitionError, first_problems, parse_test_definition
 from portal.models import Test
 from portal.services.admin import audit
-from portal.services.admin.guard import require_staff
+from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
 from portal.services.admin.editing import mark_launch
 from portal.services.errors import ServiceError
@@ -84,7 +84,7 @@ def read_document(data: Any) -> tuple[Any, str | None]:
         return None, NOT_JSON.format(detail=str(e))
 
 
-def import_file(*, session: Session, actor_id: Any, data: Any) -> ImportResult:
+def import_file(session: Session, *, actor_id: Caller, data: Any) -> ImportResult:
     """Validate the whole file, then create the test or update the one with its name. Nothing is
     written when there is any problem (they are all listed with their paths)."""
     staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
@@ -119,7 +119,7 @@ def import_file(*, session: Session, actor_id: Any, data: Any) -> ImportResult:
     return ImportResult(outcome=outcome, test_id=test.id, name=test.name)
 
 
-def export_test(*, session: Session, actor_id: Any, test_id: Any) -> tuple[str, str]:
+def export_test(session: Session, *, actor_id: Caller, test_id: Any) -> tuple[str, str]:
     """(file name, JSON text) of a test's definition."""
     staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
     test = session.get(Test, one_id(test_id, NO_TEST))

@@ -17,7 +17,7 @@ from portal.domain.definition import TestDefinitionError, parse_test_definition
 from portal.models import Qualification, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
-from portal.services.admin.guard import require_staff
+from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
 from portal.services.errors import ServiceError
 from portal.services.definition_import import apply_definition, document_for, find_test_by_name
@@ -58,7 +58,7 @@ def mark_launch(test: Test, old_status: str | None) -> None:
 def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
     tid = one_id(test_id, NO_TEST)
     query = select(Test).where(Test.id == tid)
-    test = session.execute(query.with_for_update() if lock else query).scalar_one_or_none()
+    test: Test | None = session.execute(query.with_for_update() if lock else query).scalar_one_or_none()
     if test is None:
         raise ServiceError(NO_TEST)
     return test
@@ -74,12 +74,12 @@ def _view(session: Session, test: Test) -> EditView:
     )
 
 
-def edit_view(*, session: Session, actor_id: Any, test_id: Any) -> EditView:
+def edit_view(session: Session, *, actor_id: Caller, test_id: Any) -> EditView:
     require_staff(session, actor_id, roles.VIEW)
     return _view(session, _test(session, test_id))
 
 
-def save_edit(*, session: Session, actor_id: Any, test_id: Any, form: Any) -> SaveResult:
+def save_edit(session: Session, *, actor_id: Caller, test_id: Any, form: Any) -> SaveResult:
     """Check the form against the test as it is now (row locked) and save it when nothing is wrong."""
     staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
     test = _test(session, test_id, lock=True)

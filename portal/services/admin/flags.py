@@ -22,7 +22,7 @@ from portal.domain.staff import roles
 from portal.models import Account, FeatureFlag, FeatureFlagUser
 from portal.services import growthbook_features
 from portal.services.admin import audit
-from portal.services.admin.guard import Staff, require_staff
+from portal.services.admin.guard import Caller, Staff, require_staff
 from portal.services.errors import ServiceError
 
 MAX_EMAIL_LENGTH = 320
@@ -76,7 +76,7 @@ def _growthbook_keys() -> tuple[str, set[str]]:
     return ("stale" if store.failing else "on"), set(snapshot.features)
 
 
-def list_flags(*, session: Session, actor_id: Any) -> FlagsPage:
+def list_flags(session: Session, *, actor_id: Caller) -> FlagsPage:
     require_staff(session, actor_id, roles.FLAGS)
     stored = {f.key: f for f in session.exec(select(FeatureFlag).where(FeatureFlag.key.in_(FLAGS))).all()}
     found = session.exec(
@@ -119,7 +119,7 @@ def _change(session: Session, staff: Staff, key: str, field: str, value: bool | 
     return True
 
 
-def set_enabled(*, session: Session, actor_id: Any, flag_key: Any, enabled: Any) -> bool:
+def set_enabled(session: Session, *, actor_id: Caller, flag_key: Any, enabled: Any) -> bool:
     """Turn a flag on or off; False when it already was."""
     staff = require_staff(session, actor_id, roles.FLAGS)
     key = _flag_key(flag_key)
@@ -128,7 +128,7 @@ def set_enabled(*, session: Session, actor_id: Any, flag_key: Any, enabled: Any)
     return _change(session, staff, key, "enabled", enabled)
 
 
-def set_percentage(*, session: Session, actor_id: Any, flag_key: Any, percentage: Any) -> bool:
+def set_percentage(session: Session, *, actor_id: Caller, flag_key: Any, percentage: Any) -> bool:
     """The share of users (0-100) that get a flag that is on; False when it already was that."""
     staff = require_staff(session, actor_id, roles.FLAGS)
     key = _flag_key(flag_key)
@@ -148,7 +148,7 @@ def _account_by_email(session: Session, email: Any) -> Account:
     return account
 
 
-def set_override(*, session: Session, actor_id: Any, flag_key: Any, email: Any, override: Any) -> str:
+def set_override(session: Session, *, actor_id: Caller, flag_key: Any, email: Any, override: Any) -> str:
     """Turn a flag on or off for one person (found by their account's e-mail), whatever the flag's
     setting or rollout says; returns the account's e-mail."""
     staff = require_staff(session, actor_id, roles.FLAGS)
@@ -171,7 +171,7 @@ def set_override(*, session: Session, actor_id: Any, flag_key: Any, email: Any, 
     return account.email or ""
 
 
-def remove_override(*, session: Session, actor_id: Any, flag_key: Any, account_id: Any) -> bool:
+def remove_override(session: Session, *, actor_id: Caller, flag_key: Any, account_id: Any) -> bool:
     """The person follows the flag's setting again; False when they had no override."""
     staff = require_staff(session, actor_id, roles.FLAGS)
     key = _flag_key(flag_key)

@@ -25,7 +25,7 @@ from portal.domain.staff import roles
 from portal.models import Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
-from portal.services.admin.guard import require_staff
+from portal.services.admin.guard import Caller, require_staff
 from portal.services.errors import ServiceError
 from portal.services.storage import Storage, storage as default_storage
 
@@ -74,7 +74,7 @@ def _slot(test: Test, slot: Any) -> rules.Slot:
     return found
 
 
-def images_of_test(*, session: Session, actor_id: Any, test_id: Any) -> dict[str, Any]:
+def images_of_test(session: Session, *, actor_id: Caller, test_id: Any) -> dict[str, Any]:
     """The test's name and its image slots with their current images (what the images page shows)."""
     require_staff(session, actor_id, roles.VIEW)
     test = _test(session, test_id)
@@ -82,7 +82,7 @@ def images_of_test(*, session: Session, actor_id: Any, test_id: Any) -> dict[str
             "slots": [{"key": s.key, "label": s.label, "url": s.url} for s in _slots(test)]}
 
 
-def check_upload(*, session: Session, actor_id: Any, test_id: Any, slot: Any) -> None:
+def check_upload(session: Session, *, actor_id: Caller, test_id: Any, slot: Any) -> None:
     """Before the body is read: the caller may manage tests, the test exists and has this slot."""
     require_staff(session, actor_id, roles.MANAGE_TESTS)
     _slot(_test(session, test_id), slot)
@@ -114,7 +114,7 @@ def image_problem(path: Path, size: int) -> tuple[str, int] | None:
     return (message, 422) if message else None
 
 
-def set_image(*, session: Session, actor_id: Any, test_id: Any, slot: Any, url: str) -> str:
+def set_image(session: Session, *, actor_id: Caller, test_id: Any, slot: Any, url: str) -> str:
     """Point a slot of the test at `url` (a stored image), with its audit row; returns the URL."""
     staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
     test = _test(session, test_id, lock=True)

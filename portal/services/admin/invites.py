@@ -16,11 +16,12 @@ half-way is continued by starting it again: nothing is duplicated.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import String, and_, cast, func, not_, select, update
+from sqlalchemy import Row, Select, String, and_, cast, func, not_, select, update
 from sqlmodel import Session
 
 from portal.domain import emails
@@ -34,7 +35,7 @@ from portal.domain.staff import invite_rule as rule
 from portal.models import Account, Invite, InviteBatch, ParticipantProfile, Review, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
-from portal.services.admin.guard import require_staff
+from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.participants import TABLE as PARTICIPANTS
 from portal.services.errors import ServiceError
 from portal.services.outbox import enqueue_email
@@ -146,11 +147,11 @@ def _conditions(test: Test) -> dict[str, Any]:
     }
 
 
-def _people(*columns: Any):
+def _people(*columns: Any) -> Select[*tuple[Any, ...]]:
     return select(*columns).select_from(Account).outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
 
 
-def _walk(session: Session, where: list[Any], values: dict[str, Any]):
+def _walk(session: Session, where: list[Any], values: dict[str, Any]) -> Iterator[Row[*tuple[Any, ...]]]:
     """(account id, seniority levels, e-mail) of everyone the rule lets in before quotas, in id order, a page at a time."""
     after = 0
     while True:
@@ -233,7 +234,7 @@ def _valid_override(override_cents: Any) -> int | None:
         and not incentives.override_problem(override_cents) else None
 
 
-def audience(*, session: Session, actor_id: int, test_id: Any, criteria: Any, override_cents: Any = None,
+def audience(session: Session, *, actor_id: Caller, test_id: Any, criteria: Any, override_cents: Any = None,
              now: datetime | None = None) -> Audience:
     """The invite page's figures: who matches, why some will not be invited, who will, and what it costs."""
     require_staff(session, actor_id, roles.INVITE)
@@ -283,7 +284,7 @@ def payout_text(test: Test, override_cents: Any, now: datetime) -> str:
     return f"{low} – {high} by seniority ({label} rates)" if low != high else f"{low} ({label} rate)"
 
 
-def start_batch(*, session: Session, actor_id: int, test_id: Any, criteria: Any, override_cents: Any = None,
+def start_batch(session: Session, *, actor_id: Caller, test_id: Any, criteria: Any, override_cents: Any = None,
                 now: datetime | None = None) -> dict[str, Any]:
     """Record a batch (who it is for, the override) and its audit row; `run_chunk` then sends it.
 
@@ -318,12 +319,12 @@ def start_batch(*, session: Session, actor_id: int, test_id: Any, criteria: Any,
     return {**batch_view(batch), "joined": False, "problem": found.problem}
 
 
-def run_chunk(*, session: Session, actor_id: int, batch_id: Any, now: datetime | None = None) -> dict[str, Any]:
+def run_chunk(session: Session, *, actor_id: Caller, batch_id: Any, now: datetime | None = None) -> dict[str, Any]:
     """Send the next chunk of a batch in this transaction (see _chunk); the batch's progress."""
     return batch_view(_chunk(session, actor_id, batch_id, now))
 
 
-def _chunk(session: Session, actor_id: int, batch_id: Any, now: datetime | None) -> InviteBatch:
+def _chunk(session: Session, actor_id: Caller, batch_id: Any, now: datetime | None) -> InviteBatch:
     """Send the next chunk of a batch in this transaction; the batch is 'done' when nobody is left."""
     staff = require_staff(session, actor_id, roles.INVITE)
     batch = session.get(InviteBatch, batch_id) if isinstance(batch_id, int) and not isinstance(batch_id, bool) else None

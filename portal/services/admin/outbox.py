@@ -19,7 +19,7 @@ from portal.domain.staff import roles
 from portal.models import OutboxEmail
 from portal.models._base import utcnow
 from portal.services.admin import audit
-from portal.services.admin.guard import require_staff
+from portal.services.admin.guard import Caller, require_staff
 from portal.services.errors import ServiceError
 from portal.services.tables import Dates, Own, TablePage, TableQuery, TableSpec, contains
 from portal.settings import settings
@@ -55,7 +55,7 @@ TABLE = TableSpec(
 clean_query = TABLE.clean
 
 
-def list_outbox(*, session: Session, actor_id: Any, query: TableQuery, now: datetime | None = None) -> TablePage:
+def list_outbox(session: Session, *, actor_id: Caller, query: TableQuery, now: datetime | None = None) -> TablePage:
     require_staff(session, actor_id, roles.OUTBOX)
     now = now or utcnow()
     max_attempts = settings.mail_max_attempts
@@ -90,7 +90,7 @@ def _row(found: Any, max_attempts: int, now: datetime) -> dict[str, str]:
     }
 
 
-def retry_now(*, session: Session, actor_id: Any, email_id: Any, now: datetime | None = None) -> bool:
+def retry_now(session: Session, *, actor_id: Caller, email_id: Any, now: datetime | None = None) -> bool:
     """Make an unsent e-mail due now, so the sender takes it in its next round (a failed one gets one
     more attempt, see outbox_status.attempts_after_retry)."""
     staff = require_staff(session, actor_id, roles.OUTBOX)

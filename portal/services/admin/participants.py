@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import String, cast, exists, literal_column, or_, outerjoin, select, union_all, update
+from sqlalchemy import String, cast, exists, false, literal_column, or_, outerjoin, select, union_all, update
 from sqlalchemy.orm import aliased
 from sqlmodel import Session
 
@@ -17,7 +18,7 @@ from portal.models import Account, Audience, AuthSession, Industry, ParticipantP
 from portal.models._base import utcnow
 from portal.services import transitions
 from portal.services.admin import audit
-from portal.services.admin.guard import StaffRefused, require_staff
+from portal.services.admin.guard import Caller, StaffRefused, require_staff
 from portal.services.admin.ids import nothing_selected, one_id, parse_ids, too_many
 from portal.services.errors import ServiceError
 from portal.services.tables import Dates, Options, Own, TablePage, TableQuery, TableSpec, contains
@@ -92,8 +93,8 @@ def _active(chosen: tuple[str, ...]) -> Any:
 
 def _role(chosen: tuple[str, ...]) -> Any:
     staff = [v for v in chosen if v != "participant"]
-    return or_(Account.staff_role.in_(staff) if staff else False,
-               Account.staff_role.is_(None) if "participant" in chosen else False)
+    return or_(Account.staff_role.in_(staff) if staff else false(),
+               Account.staff_role.is_(None) if "participant" in chosen else false())
 
 
 # Over Account outer-joined to its profile. Shared by the table and the invite audience (services/admin/invites.py).
@@ -120,7 +121,7 @@ TABLE = TableSpec(
 clean_query = TABLE.clean
 
 
-def list_participants(*, session: Session, actor_id: int, query: TableQuery) -> TablePage:
+def list_participants(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     staff = require_staff(session, actor_id, roles.VIEW)
     values, chosen = TABLE.values(query), TABLE.select(query)
     total = session.execute(chosen.total(), values).scalar_one()
@@ -152,7 +153,7 @@ def _page_by_profile_column(session: Session, base: Any, column: Any, ascending:
     two primary keys), with a profile but no value (the same index). The first offset + page size rows of each
     part hold the page, which is taken from them sorted again (wherever the database sorts NULLs).
     """
-    step = (lambda c: c.asc()) if ascending else (lambda c: c.desc())
+    step: Callable[[Any], Any] = (lambda c: c.asc()) if ascending else (lambda c: c.desc())
     enough = query.offset + query.page_size
     keyed = base.add_columns(column.label("sort_key"))
     profile_id = ParticipantProfile.account_id
@@ -195,7 +196,7 @@ def _may_deactivate(staff: Any, account: Account) -> bool:
     return staff.may(roles.DEACTIVATE) and (account.staff_role is None or staff.may(roles.MANAGE_STAFF))
 
 
-def set_verified(*, session: Session, actor_id: int, account_ids: Any, verified: Any) -> int:
+def set_verified(session: Session, *, actor_id: Caller, account_ids: Any, verified: Any) -> int:
     """Verify (or unverify) the chosen participants; returns how many changed. One audit row each."""
     staff = require_staff(session, actor_id, roles.VERIFY)
     if not isinstance(verified, bool):
@@ -210,7 +211,7 @@ def set_verified(*, session: Session, actor_id: int, account_ids: Any, verified:
     return len(changing)
 
 
-def set_active(*, session: Session, actor_id: int, account_id: Any, active: Any) -> bool:
+def set_active(session: Session, *, actor_id: Caller, account_id: Any, active: Any) -> bool:
     """Deactivate (sign out everywhere, no new sign-in; history kept) or reactivate an account."""
     staff = require_staff(session, actor_id, roles.DEACTIVATE)
     if not isinstance(active, bool):
@@ -238,7 +239,7 @@ def set_active(*, session: Session, actor_id: int, account_id: Any, active: Any)
     return True
 
 
-def set_staff_role(*, session: Session, actor_id: int, account_id: Any, role: Any) -> bool:
+def set_staff_role(session: Session, *, actor_id: Caller, account_id: Any, role: Any) -> bool:
     """Make an account staff with `role`, change its role, or ('participant') take it away. Super-admin only."""
     staff = require_staff(session, actor_id, roles.MANAGE_STAFF)
     if role != "participant" and not roles.is_staff(role):

@@ -31,7 +31,7 @@ from portal.domain.taking.access import EXTENSION_SECONDS, MAX_EXTENSIONS
 from portal.models import Test
 from portal.services.taking import steps as test_taking
 from portal.services.taking import review_sessions
-from portal.services.admin.guard import require_staff
+from portal.services.admin.guard import Caller, require_staff
 from portal.services.errors import ServiceError
 from portal.services.taking.review_sessions import PendingReview, SubmitResult
 from portal.services.taking.definitions import TestDefinition, load_definition
@@ -121,7 +121,7 @@ def personal_fields(definition: TestDefinition) -> tuple[str, ...]:
                                          has_linkedin=False)
 
 
-def open_preview(*, session: Session, actor_id: Any, test_id: Any) -> PreviewTarget:
+def open_preview(session: Session, *, actor_id: Caller, test_id: Any) -> PreviewTarget:
     """The preview page of a test, for staff with VIEW (StaffRefused otherwise; PreviewNotFound for no such test)."""
     require_staff(session, actor_id, roles.VIEW)
     test = _test(session, test_id)
@@ -129,7 +129,7 @@ def open_preview(*, session: Session, actor_id: Any, test_id: Any) -> PreviewTar
     return PreviewTarget(test_id=test.id, name=test.name, view=kind.view if kind.taken_in_portal else "", kind=kind.name)
 
 
-def enter(*, session: Session, actor_id: Any, test_id: Any, view: Any, run: Any = None,
+def enter(session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any = None,
           now: datetime | None = None) -> test_taking.Entry:
     """The test as the preview opens it: its definition and the tab's run when it is still going."""
     staff = require_staff(session, actor_id, roles.VIEW)
@@ -138,7 +138,7 @@ def enter(*, session: Session, actor_id: Any, test_id: Any, view: Any, run: Any 
     return test_taking.Entry(definition=found, who=who, active=running(run, found.test_id, now), reviewed=False)
 
 
-def start(*, session: Session, actor_id: Any, test_id: Any, view: Any, run: Any = None,
+def start(session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any = None,
           now: datetime | None = None) -> PreviewRun:
     """The run going on, else a new one whose deadline is the test's session length away."""
     require_staff(session, actor_id, roles.VIEW)
@@ -150,7 +150,7 @@ def start(*, session: Session, actor_id: Any, test_id: Any, view: Any, run: Any 
     return PreviewRun(test_id=found.test_id, started_at=now, deadline_at=now + timedelta(seconds=found.session_seconds))
 
 
-def extend(*, session: Session, actor_id: Any, test_id: Any, view: Any, run: Any,
+def extend(session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any,
            now: datetime | None = None) -> PreviewRun:
     """One extension, as a participant gets it (review_sessions.extend_session's rule)."""
     require_staff(session, actor_id, roles.VIEW)
@@ -162,13 +162,13 @@ def extend(*, session: Session, actor_id: Any, test_id: Any, view: Any, run: Any
                    deadline_at=going.deadline_at + timedelta(seconds=EXTENSION_SECONDS))
 
 
-def check(*, session: Session, actor_id: Any, test_id: Any, run: Any, now: datetime | None = None) -> PendingReview:
+def check(session: Session, *, actor_id: Caller, test_id: Any, run: Any, now: datetime | None = None) -> PendingReview:
     """Is the preview still going? (A preview is never 'already reviewed'.)"""
     require_staff(session, actor_id, roles.VIEW)
     return PendingReview(success=running(run, test_id, now) is not None, existing_review=False)
 
 
-def submit(*, session: Session, actor_id: Any, test_id: Any, view: Any, run: Any, answers: Any, worker_data: Any,
+def submit(session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any, answers: Any, worker_data: Any,
            different_payment_email: bool | None = None, submission_id: Any, signals: Any = None,
            now: datetime | None = None) -> SubmitResult:
     """The submission checked exactly as a participant's would be, then nothing is stored: the result

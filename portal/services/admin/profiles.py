@@ -54,7 +54,7 @@ def _may_edit(staff: Staff, target: Account) -> bool:
         and roles.may_change_account(staff.role, target.staff_role)
 
 
-def participant_profile(*, session: Session, actor_id: Caller, participant_id: Any) -> StaffProfileView:
+def participant_profile(session: Session, *, actor_id: Caller, participant_id: Any) -> StaffProfileView:
     """A participant's profile as staff see it: internal fields, the values before the last change."""
     staff = require_staff(session, actor_id, roles.VIEW)
     target = _target(session, participant_id)
@@ -82,7 +82,7 @@ def participant_profile(*, session: Session, actor_id: Caller, participant_id: A
     )
 
 
-def save_participant_profile(*, session: Session, actor_id: Caller, participant_id: Any, raw: Any, verify: Any = False,
+def save_participant_profile(session: Session, *, actor_id: Caller, participant_id: Any, raw: Any, verify: Any = False,
                              today: dt.date | None = None) -> profiles.SaveOutcome:
     """Store staff's change of a participant's profile ('Submit', or 'Submit & Verify' with `verify`)."""
     verify = verify is True
@@ -106,6 +106,7 @@ def save_participant_profile(*, session: Session, actor_id: Caller, participant_
         raise StaffRefused(roles.STAFF_CREDENTIALS)
     was_verified = target.verified
     actor = session.get(Account, staff.account_id)
+    assert actor is not None  # require_staff read it in this transaction
     outcome = profiles.store_profile(session, actor=actor, target=target, raw=raw, staff_view=True, verify=verify,
                                      today=today)
     after = {key: _plain(value) for key, value in rules.flat_values(profiles.current_form(session, target)).items()
@@ -122,18 +123,18 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def email_problem(*, session: Session, actor_id: Caller, participant_id: Any, key: str, address: Any) -> str:
+def email_problem(session: Session, *, actor_id: Caller, participant_id: Any, key: str, address: Any) -> str:
     """The live check of the staff page's e-mail fields (staff may add any e-mail; still one account each)."""
     require_staff(session, actor_id, roles.EDIT_PROFILES)
     target = _target(session, participant_id)
     return profiles.check_email(session, target=target, key=key, address=address, staff_view=True)
 
 
-def roles_page(*, session: Session, actor_id: Caller, page: int = 1) -> profiles.PickerPage:
+def roles_page(session: Session, *, actor_id: Caller, page: int = 1) -> profiles.PickerPage:
     require_staff(session, actor_id, roles.VIEW)
     return profiles.roles_page(session=session, page=page)
 
 
-def audiences_page(*, session: Session, actor_id: Caller) -> profiles.PickerPage:
+def audiences_page(session: Session, *, actor_id: Caller) -> profiles.PickerPage:
     require_staff(session, actor_id, roles.VIEW)
     return profiles.audiences_page(session=session)

@@ -18,7 +18,7 @@ from portal.domain.staff.csv_cells import to_csv
 from portal.models import Account, Review, ReviewSession, Reward, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
-from portal.services.admin.guard import Staff, require_staff
+from portal.services.admin.guard import Caller, Staff, require_staff
 from portal.services.admin.ids import one_id, parse_ids
 from portal.services import transitions
 from portal.services.errors import ServiceError
@@ -46,10 +46,10 @@ def auto_approve_days() -> int:
     return max(1, settings.auto_approve_days)
 
 
-def _aware(value: datetime | None) -> datetime | None:
+def _aware(value: datetime) -> datetime:
     from datetime import UTC
 
-    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
 
 
 def _duration(started: datetime | None, ended: datetime | None) -> str:
@@ -60,7 +60,11 @@ def _duration(started: datetime | None, ended: datetime | None) -> str:
     return f"{minutes} min {rest:02d} s" if minutes else f"{rest} s"
 
 
-def _answers(session: Session, review: Review, test: Test, known: dict[int, list] | None = None) -> list[Answer]:
+# The questions of each test met so far (by test id), kept while one table or export is built.
+Questions = dict[int, list[dict[str, Any]]]
+
+
+def _answers(session: Session, review: Review, test: Test, known: Questions | None = None) -> list[Answer]:
     known = {} if known is None else known
     if test.id not in known:
         # The questions as load_definition reads them, from the row at hand (without its two queries per test).
@@ -80,7 +84,7 @@ def _signals(signals: dict[str, Any]) -> list[dict[str, str]]:
     return out
 
 
-def list_reviews(*, session: Session, actor_id: int, query: TableQuery) -> TablePage:
+def list_reviews(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     require_staff(session, actor_id, roles.VIEW)
     values, chosen = TABLE.values(query), TABLE.select(query)
     total = session.execute(chosen.total(), values).scalar_one()
@@ -94,12 +98,17 @@ def list_reviews(*, session: Session, actor_id: int, query: TableQuery) -> Table
         .where(Review.id.in_(ids))
     ).all()
     by_id = {row[0].id: row for row in found}
-    days, known = auto_approve_days(), {}
-    return TablePage(rows=[_row(session, *by_id[i], days, known) for i in ids], total=int(total))
+    days = auto_approve_days()
+    known: Questions = {}
+    rows = []
+    for i in ids:
+        review, test, email, started, amount, reward_status = by_id[i]
+        rows.append(_row(session, review, test, email, started, amount, reward_status, days, known))
+    return TablePage(rows=rows, total=int(total))
 
 
 def _row(session: Session, review: Review, test: Test, email: str | None, started: datetime | None,
-         amount: int | None, reward_status: str | None, days: int, known: dict) -> dict[str, Any]:
+         amount: int | None, reward_status: str | None, days: int, known: Questions) -> dict[str, Any]:
     answers = _answers(session, review, test, known)
     due = decisions.auto_approve_at(_aware(review.created_at), days) if review.status == decisions.SUBMITTED else None
     return {
@@ -121,15 +130,18 @@ def _row(session: Session, review: Review, test: Test, email: str | None, starte
     }
 
 
-def review_detail(*, session: Session, actor_id: int, review_id: Any) -> dict[str, Any]:
+def review_detail(session: Session, *, actor_id: Caller, review_id: Any) -> dict[str, Any]:
     require_staff(session, actor_id, roles.VIEW)
     rid = one_id(review_id, NO_REVIEW)
     review = session.get(Review, rid)
     if review is None:
         raise ServiceError(NO_REVIEW)
     test = session.get(Test, review.test_id)
+    if test is None:  # a review's test is never deleted before the review (foreign key)
+        raise ServiceError(NO_REVIEW)
     account = session.get(Account, review.account_id) if review.account_id else None
-    started = session.get(ReviewSession, review.session_id).started_at if review.session_id else None
+    run = session.get(ReviewSession, review.session_id) if review.session_id else None
+    started = run.started_at if run else None
     answers = _answers(session, review, test)
     return {
         "id": str(review.id), "test": test.name, "participant": (account.email if account else review.respondent_key) or "",
@@ -143,7 +155,7 @@ def review_detail(*, session: Session, actor_id: int, review_id: Any) -> dict[st
     }
 
 
-def decide(*, session: Session, actor_id: int, review_ids: Any, approve: Any, reason: Any = None, note: Any = None,
+def decide(session: Session, *, actor_id: Caller, review_ids: Any, approve: Any, reason: Any = None, note: Any = None,
            now: datetime | None = None) -> int:
     """Approve (the reward becomes payable) or reject with a reason (the reward is canceled) each
     undecided review; returns how many were decided."""
@@ -193,7 +205,7 @@ def due_for_approval(session: Session, now: datetime, days: int, *, after: int =
                                 .order_by(Review.id).limit(1000)).scalars())
 
 
-def auto_approve(*, session: Session, now: datetime | None = None, days: int | None = None) -> int:
+def auto_approve(session: Session, *, now: datetime | None = None, days: int | None = None) -> int:
     """The scheduled job: approve every review left undecided for `days` (settings.auto_approve_days).
     Safe with several workers or machines at once: each review is approved by whichever round writes
     first, once; the others skip it (and do not count it)."""
@@ -205,7 +217,7 @@ def auto_approve(*, session: Session, now: datetime | None = None, days: int | N
     return total
 
 
-def export_csv(*, session: Session, actor_id: int, test_id: Any) -> tuple[str, str]:
+def export_csv(session: Session, *, actor_id: Caller, test_id: Any) -> tuple[str, str]:
     """(file name, CSV text) of a test's reviews: one row per review, one column per question."""
     staff = require_staff(session, actor_id, roles.EXPORT)
     tid = one_id(test_id, "Choose a test to export its reviews.")
@@ -217,7 +229,7 @@ def export_csv(*, session: Session, actor_id: int, test_id: Any) -> tuple[str, s
         .outerjoin(ReviewSession, ReviewSession.id == Review.session_id)
         .where(Review.test_id == tid).order_by(Review.created_at, Review.id)
     ).all()
-    known: dict = {}
+    known: Questions = {}
     flat = [(review, email, started, _answers(session, review, test, known)) for review, email, started in found]
     columns: dict[str, str] = {}
     for *_rest, answers in flat:
@@ -236,7 +248,7 @@ def export_csv(*, session: Session, actor_id: int, test_id: Any) -> tuple[str, s
     return f"reviews-test-{tid}.csv", to_csv(header, rows)
 
 
-def clear_expired_pending(*, session: Session, actor_id: int, now: datetime | None = None) -> str:
+def clear_expired_pending(session: Session, *, actor_id: Caller, now: datetime | None = None) -> str:
     """'Clear expired pending reviews': the spec's message for what happened."""
     staff = require_staff(session, actor_id, roles.CLEAR_PENDING)
     now = now or utcnow()
@@ -251,7 +263,7 @@ def clear_expired_pending(*, session: Session, actor_id: int, now: datetime | No
     return pending.CLEARED
 
 
-def approval_preview(*, session: Session, actor_id: int, review_ids: Any) -> tuple[int, int]:
+def approval_preview(session: Session, *, actor_id: Caller, review_ids: Any) -> tuple[int, int]:
     """What approving these reviews would do, for the confirmation: how many are waiting for a decision (the
     ones `decide` approves), and the sum in cents of their rewards that would become payable (PENDING ones)."""
     require_staff(session, actor_id, roles.DECIDE_REVIEWS)

@@ -16,7 +16,7 @@ from portal.domain.staff.csv_cells import to_csv
 from portal.models import Account, Review, Reward, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
-from portal.services.admin.guard import require_staff
+from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import parse_ids
 from portal.services import transitions
 from portal.services.errors import ServiceError
@@ -42,7 +42,7 @@ TABLE = TableSpec(
 clean_query = TABLE.clean
 
 
-def list_rewards(*, session: Session, actor_id: int, query: TableQuery) -> TablePage:
+def list_rewards(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     staff = require_staff(session, actor_id, roles.VIEW)
     values, chosen = TABLE.values(query), TABLE.select(query)
     total, cents = session.execute(chosen.total(func.coalesce(func.sum(Reward.amount_cents), 0)), values).one()
@@ -78,7 +78,7 @@ MARKABLE = {
 }
 
 
-def mark(*, session: Session, actor_id: int, reward_ids: Any, status: Any, now: datetime | None = None) -> int:
+def mark(session: Session, *, actor_id: Caller, reward_ids: Any, status: Any, now: datetime | None = None) -> int:
     """Mark rewards paid (EXECUTED, with today's date; payable ones only), failed or canceled; returns how many.
     Paying credits the referral bonus after a referee's first paid reward, as the CLI does."""
     staff = require_staff(session, actor_id, roles.PAY)
@@ -104,7 +104,7 @@ def mark(*, session: Session, actor_id: int, reward_ids: Any, status: Any, now: 
     return len(moved)
 
 
-def mark_paid_by_system(*, session: Session, reward_id: int) -> tuple[Reward, Any]:
+def mark_paid_by_system(session: Session, *, reward_id: int) -> tuple[Reward, Any]:
     """The CLI's mark-reward-paid: the same rules, recorded as the system. A reward paid already (say,
     before referrals, or by staff a moment ago) is not paid again; a bonus not credited yet is credited."""
     reward = session.get(Reward, reward_id, populate_existing=True)
@@ -132,12 +132,12 @@ def mark_paid_by_system(*, session: Session, reward_id: int) -> tuple[Reward, An
     return reward, member
 
 
-def mark_reward_paid(*, session: Session, reward_id: int) -> tuple[Reward, Any]:
+def mark_reward_paid(session: Session, *, reward_id: int) -> tuple[Reward, Any]:
     """The CLI's mark-reward-paid: `mark_paid_by_system` (the same rules, recorded as the system)."""
     return mark_paid_by_system(session=session, reward_id=reward_id)
 
 
-def payout_csv(*, session: Session, actor_id: int) -> tuple[str, str]:
+def payout_csv(session: Session, *, actor_id: Caller) -> tuple[str, str]:
     """Payable rewards per participant: participant, payment e-mail, amount, reward ids."""
     staff = require_staff(session, actor_id, roles.PAY)
     found = session.execute(
@@ -157,7 +157,7 @@ def payout_csv(*, session: Session, actor_id: int) -> tuple[str, str]:
 
 # Which rewards each mark changes (as `mark` decides them): paid for approved unpaid rewards or a failed
 # payment being retried, failed only for a payment that was due, canceled for any unpaid one.
-def mark_preview(*, session: Session, actor_id: int, reward_ids: Any, status: Any) -> tuple[int, int]:
+def mark_preview(session: Session, *, actor_id: Caller, reward_ids: Any, status: Any) -> tuple[int, int]:
     """What marking these rewards would change, for the confirmation: how many, and the sum of their amounts in cents
     (for 'paid': what would be paid)."""
     require_staff(session, actor_id, roles.PAY)

@@ -15,7 +15,7 @@ from portal.domain.taking.kinds import KINDS as KIND_REGISTRY
 from portal.domain.reference_data import PRODUCT_TYPES
 from portal.domain.staff.editing import PANEL_LABELS, SESSION_LABELS, STATUS_LABELS, quotas_text
 from portal.models import Invite, Review, ReviewSession, Test
-from portal.services.admin.guard import require_staff
+from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
 from portal.services.errors import ServiceError
 from portal.services.tables import Options, Own, TablePage, TableQuery, TableSpec, contains
@@ -39,7 +39,7 @@ TABLE = TableSpec(
 clean_query = TABLE.clean
 
 
-def list_tests(*, session: Session, actor_id: int, query: TableQuery) -> TablePage:
+def list_tests(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     require_staff(session, actor_id, roles.VIEW)
     values, chosen = TABLE.values(query), TABLE.select(query)
     total = session.execute(chosen.total(), values).scalar_one()
@@ -64,7 +64,7 @@ def list_tests(*, session: Session, actor_id: int, query: TableQuery) -> TablePa
     } for t in tests], total=int(total))
 
 
-def test_summary(*, session: Session, actor_id: int, test_id: Any) -> dict[str, str]:
+def test_summary(session: Session, *, actor_id: Caller, test_id: Any) -> dict[str, str]:
     require_staff(session, actor_id, roles.VIEW)
     tid = one_id(test_id, "This test does not exist.")
     test = session.get(Test, tid)

@@ -37,7 +37,7 @@ def project_of(respondent: str | None) -> str | None:
     return None
 
 
-def decide(*, session: Session, test_id: Any, account_id: int | None, respondent: str | None = None,
+def decide(session: Session, *, test_id: Any, account_id: int | None, respondent: str | None = None,
            now: datetime | None = None) -> TestLoad:
     """The rating page's decision for this caller (TestNotFound for an unknown test); the participant's
     stored screener result is read with the test's other rows."""
@@ -45,7 +45,7 @@ def decide(*, session: Session, test_id: Any, account_id: int | None, respondent
                                   respondent_project_id=project_of(respondent), now=now)
 
 
-def require(*, session: Session, test_id: Any, account_id: int | None, respondent: str | None = None,
+def require(session: Session, *, test_id: Any, account_id: int | None, respondent: str | None = None,
             view: str, now: datetime | None = None, decided: TestLoad | None = None) -> TestLoad:
     """The decision when this caller may take the test on `view` now; else AccessDenied with the
     access state's message (nothing is stored by the caller). `decided`: this very decision
@@ -64,7 +64,7 @@ def require(*, session: Session, test_id: Any, account_id: int | None, responden
     return load
 
 
-def require_place(*, session: Session, test_id: int, account_id: int | None, respondent: str) -> None:
+def require_place(session: Session, *, test_id: int, account_id: int | None, respondent: str) -> None:
     """At submission: the quota, counted on stored reviews with the test locked."""
     state = test_loading.submission_quota_state(session=session, test_id=test_id, account_id=account_id,
                                                 own_key=respondent)

@@ -74,7 +74,7 @@ class TestDefinition:
         return kinds.by_name(self.kind)
 
 
-def load_definition(*, session: Session, test_id: int) -> TestDefinition | None:
+def load_definition(session: Session, *, test_id: int) -> TestDefinition | None:
     number = whole_number(test_id)
     test = session.get(Test, number) if number is not None else None
     if test is None:

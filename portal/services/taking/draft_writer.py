@@ -44,7 +44,7 @@ class Draft:
     position: dict[str, Any]
 
 
-def write_drafts(*, session: Session, drafts: Iterable[Draft], now: datetime | None = None) -> int:
+def write_drafts(session: Session, *, drafts: Iterable[Draft], now: datetime | None = None) -> int:
     """Write the drafts (one UPDATE each, in one transaction); returns how many sessions took theirs.
 
     A draft is written only to a session of its respondent, while the session is active and its
@@ -75,7 +75,7 @@ class DraftWriter:
     def __init__(self, interval: float = FLUSH_SECONDS) -> None:
         self.interval = interval
         self._pending: dict[int, Draft] = {}
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     def put(self, draft: Draft) -> None:
         self._pending[draft.session_id] = draft

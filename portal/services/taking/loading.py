@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, exists
+from sqlalchemy import BindParameter, bindparam, exists
 from sqlmodel import Session, select
 
 from portal.domain.taking import screener as screening
@@ -148,7 +148,8 @@ def _rows_statement(signed_in: bool) -> Any:
     columns: list[Any] = [*_TEST_COLUMNS, exists(linked).label("any_qualification"), exists(public).label("has_public")]
     if not signed_in:
         return select(*columns).where(Test.id == bindparam("test_id"))
-    account, key = bindparam("account_id"), bindparam("key")
+    account: BindParameter[int] = bindparam("account_id")
+    key: BindParameter[str] = bindparam("key")
     invite = (Invite.test_id == Test.id, Invite.account_id == account)
     by_newest_invite = (Invite.created_at.desc(), Invite.id.desc())
     mine = (ReviewSession.test_id == Test.id, ReviewSession.respondent_key == key)
@@ -263,8 +264,8 @@ def _load(test: Any, state: str, *, view: access.View | None, has_public: bool, 
 
 
 def load_test(
-    *,
     session: Session,
+    *,
     test_id: Any,
     account_id: int | None,
     respondent_project_id: str | None = None,
@@ -298,7 +299,7 @@ def load_test(
         screener_passed = rows.screener_passed is True
 
     limits = {k: v for k, v in (test.seniority_limits or {}).items() if isinstance(k, str) and isinstance(v, int)}
-    own_key = respondent_key(account_id) if signed_in else None
+    own_key = respondent_key(account_id) if signed_in and account_id is not None else None
     facts: dict[str, Any] = {
         "test_status": test.status, "now": now, "panel": test.panel,
         "participant_limit": test.participant_limit, "seniority_limits": limits,
@@ -354,13 +355,13 @@ def load_test(
         if state != access.OK:
             return _load(test, state, view=None, has_public=has_public, qualification_based=qualification_based,
                          reviewed=reviewed)
-        if name != view.name:
+        if name is not None and name != view.name:
             view = access.View(name)
     return _load(test, access.OK, view=view, has_public=has_public, qualification_based=qualification_based,
                  session_id=session_id, reviewed=reviewed)
 
 
-def submission_quota_state(*, session: Session, test_id: int, account_id: int | None, own_key: str) -> str:
+def submission_quota_state(session: Session, *, test_id: int, account_id: int | None, own_key: str) -> str:
     """The quota state at submission: the test row locked (PostgreSQL; SQLite has one writer at a
     time), only stored reviews counted, so two last submissions cannot both take the last place."""
     test = session.exec(select(Test).where(Test.id == test_id).with_for_update()).one()

@@ -31,7 +31,7 @@ from portal.services.taking.loading import TestLoad
 _RESOLVE: Any = object()
 
 
-def open_test(*, session: Session, token: str | None, test_id: Any, respondent_project_id: str | None = None,
+def open_test(session: Session, *, token: str | None, test_id: Any, respondent_project_id: str | None = None,
               restart: bool = False, completed: bool = False, now: datetime | None = None,
               user: Any = _RESOLVE) -> TestLoad:
     """What /test/{id}/rate shows to this visitor (TestNotFound for an unknown id). `user`: the token's
@@ -59,7 +59,7 @@ class PageOpen:
     entry_error: ServiceError | None = None
 
 
-def open_page(*, session: Session, token: str | None, test_id: Any, respondent_project_id: str | None = None,
+def open_page(session: Session, *, token: str | None, test_id: Any, respondent_project_id: str | None = None,
               restart: bool = False, completed: bool = False, enter_views: frozenset[str] = frozenset(),
               now: datetime | None = None) -> PageOpen:
     """The header's user and flags, what the page shows, and (a signed-in caller on one of `enter_views`)
@@ -94,7 +94,7 @@ class FirstView:
     definition: definitions.TestDefinition
 
 
-def first_view(*, session: Session, token: str | None, test_id: Any, completed: bool = False,
+def first_view(session: Session, *, token: str | None, test_id: Any, completed: bool = False,
                views: frozenset[str] = frozenset(), now: datetime | None = None) -> FirstView | None:
     """The rating page's first screen when it is a welcome the server can draw before the page's own
     load (portal/http/first_view.py): the same access decision as the page (open_test), for a signed-in

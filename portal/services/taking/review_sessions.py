@@ -208,7 +208,7 @@ def _allowed(session: Session, test_id: Any, account_id: int | None, respondent:
         raise
 
 
-def start_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None,
+def start_session(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None,
                   view: str | None = None, now: datetime | None = None) -> ReviewSession:
     """The account's active session for the test (a second tab or device gets the same one), else a new
     one, when the caller may take the test on `view` now."""
@@ -241,7 +241,7 @@ def start_session(*, session: Session, test_id: int, account_id: int | None, res
     return row
 
 
-def active_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> ReviewSession | None:
+def active_session(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> ReviewSession | None:
     """The account's session in progress for the test (active, deadline not passed), without starting one."""
     key = _key_of(account_id, respondent)
     row = _latest(session, test_id, key)
@@ -250,7 +250,7 @@ def active_session(*, session: Session, test_id: int, account_id: int | None, re
     return row
 
 
-def restart(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> bool:
+def restart(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> bool:
     """The participant chose Restart after their session ran out: the old session is set aside
     ('restarted'), so the test opens again at its welcome page. False when there is nothing to restart."""
     key = _key_of(account_id, respondent)
@@ -263,7 +263,7 @@ def restart(*, session: Session, test_id: int, account_id: int | None, responden
     return _mark(session, row, "restarted", now)
 
 
-def save_draft(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, answers: Any, position: Any,
+def save_draft(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None, answers: Any, position: Any,
                now: datetime | None = None) -> ReviewSession:
     """Keep the draft answers and the position (step, subStep, navigationHistory) on the active session."""
     key = _key_of(account_id, respondent)
@@ -281,7 +281,7 @@ def save_draft(*, session: Session, test_id: int, account_id: int | None, respon
     return row
 
 
-def extend_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None,
+def extend_session(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None,
                    view: str | None = None, now: datetime | None = None) -> ReviewSession:
     """Move the deadline by EXTENSION_SECONDS, once per session, before it passes."""
     key = _key_of(account_id, respondent)
@@ -299,7 +299,7 @@ def extend_session(*, session: Session, test_id: int, account_id: int | None, re
     return row
 
 
-def pending_review(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> PendingReview:
+def pending_review(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> PendingReview:
     """Whether the account has a session in progress (not expired) and whether it has already reviewed the test."""
     key = _key_of(account_id, respondent)
     now = _now(now)
@@ -308,7 +308,7 @@ def pending_review(*, session: Session, test_id: int, account_id: int | None, re
     return PendingReview(success=success, existing_review=_review(session, test_id, key) is not None)
 
 
-def clear_session(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> bool:
+def clear_session(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> bool:
     """Mark the account's active session 'cleared' (time up, or the participant gave up); False when none."""
     key = _key_of(account_id, respondent)
     now = _now(now)
@@ -326,7 +326,9 @@ def _existing_result(session: Session, review: Review, submission_id: str) -> Su
                         amount_cents=reward.amount_cents if reward else 0)
 
 
-def _submission(answers: Any, worker_data: Any, signals: Any, submission_id: Any) -> tuple[dict, dict, dict]:
+def _submission(
+    answers: Any, worker_data: Any, signals: Any, submission_id: Any,
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """A submission's shape and size: the answers, worker data and signals as JSON objects within their limits."""
     if not isinstance(answers, dict):
         raise AnswersError(MSG_BAD_DATA, field="answers")
@@ -347,13 +349,15 @@ def _portal_kind(test: Test) -> kinds.Kind:
 
 def _stored(kind: kinds.Kind, content: dict[str, Any], answers: dict[str, Any]) -> Any:
     """The answers checked by the kind's own rules (AnswersError with every error), as they are stored."""
+    if kind.validate is None or kind.stored is None:  # not taken in the portal (see _portal_kind)
+        raise ServiceError(access.MSG_NOT_THIS_KIND)
     errors = kind.validate(content, answers)
     if errors:
         raise AnswersError(MSG_FIX_ANSWERS, errors=errors)
     return kind.stored(content, answers)
 
 
-def check_submission(*, session: Session, test_id: Any, answers: Any, worker_data: Any = None, signals: Any = None,
+def check_submission(session: Session, *, test_id: Any, answers: Any, worker_data: Any = None, signals: Any = None,
                      submission_id: Any) -> Any:
     """Every check submit_review makes of the submission itself (its shape and size, the kind's answer
     rules), storing nothing: the staff preview's submission (portal/services/admin/preview.py).
@@ -363,7 +367,7 @@ def check_submission(*, session: Session, test_id: Any, answers: Any, worker_dat
     return _stored(_portal_kind(test), content_of(test), answers)
 
 
-def submit_review(*, session: Session, test_id: int, account_id: int | None, respondent: str | None = None, answers: Any,
+def submit_review(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None, answers: Any,
                   worker_data: Any, submission_id: Any, signals: Any = None, view: str | None = None,
                   now: datetime | None = None) -> SubmitResult:
     """Store a test's answers once, for every kind: review, PENDING reward priced as the invite says,

@@ -62,7 +62,7 @@ def _public(test: Test | None) -> dict[str, Any] | None:
         return None  # a malformed stored screener is treated as none (import validates it)
 
 
-def get_result(*, session: Session, test_id: int, respondent_key: str) -> bool | None:
+def get_result(session: Session, *, test_id: int, respondent_key: str) -> bool | None:
     """The participant's screener result for the test; None when they have not answered yet."""
     number = _test_id(test_id)
     if number is None or not isinstance(respondent_key, str):
@@ -74,13 +74,13 @@ def get_result(*, session: Session, test_id: int, respondent_key: str) -> bool |
     ).first()
 
 
-def public_view(*, session: Session, test_id: int) -> dict[str, Any] | None:
+def public_view(session: Session, *, test_id: int) -> dict[str, Any] | None:
     """The test's screener without its correct answers, or None (no such test, or no screener)."""
     number = _test_id(test_id)
     return _public(session.get(Test, number) if number is not None else None)
 
 
-def load(*, session: Session, test_id: int, respondent_key: str) -> ScreenerView:
+def load(session: Session, *, test_id: int, respondent_key: str) -> ScreenerView:
     """What the screener view shows: the public screener and the participant's result so far."""
     return ScreenerView(
         screener=public_view(session=session, test_id=test_id),
@@ -88,7 +88,7 @@ def load(*, session: Session, test_id: int, respondent_key: str) -> ScreenerView
     )
 
 
-def submit(*, session: Session, test_id: int, account_id: int | None, respondent_key: str, raw_selection: Any) -> bool:
+def submit(session: Session, *, test_id: int, account_id: int | None, respondent_key: str, raw_selection: Any) -> bool:
     """Judge and keep the participant's answer; True when it passes.
 
     The first response is final: a participant who already answered gets that result back
@@ -105,14 +105,14 @@ def submit(*, session: Session, test_id: int, account_id: int | None, respondent
     test = session.get(Test, number) if number is not None else None
     if test is None or test.status != TAKING_STATUS:
         raise ServiceError(MSG_NO_TEST)
-    if _public(test) is None:
+    screener = test.screener_question
+    if screener is None or _public(test) is None:
         raise ServiceError(MSG_NO_SCREENER)
     earlier = get_result(session=session, test_id=test.id, respondent_key=key)
     if earlier is not None:
         return earlier
     # Screened only while they may take the test now (invite, verification, status, quotas ...).
     take_access.require(session=session, test_id=test.id, account_id=account_id, view=SCREENER)
-    screener = test.screener_question
     try:
         selection = rules.parse_selection(screener, raw_selection)
     except ValueError:

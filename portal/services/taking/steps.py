@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol, TypedDict
 
 from sqlmodel import Session
 
@@ -46,13 +46,35 @@ class Who:
         return self.account_id is None
 
 
+class TimedRun(Protocol):
+    """A session in progress as the page reads it: a review session row, or a staff preview's run shaped like
+    one (services/admin/preview.py, PreviewRun)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def test_id(self) -> int: ...
+    @property
+    def started_at(self) -> datetime: ...
+    @property
+    def deadline_at(self) -> datetime: ...
+    @property
+    def extensions(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def draft_answers(self) -> dict[str, Any]: ...
+    @property
+    def draft_position(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class Entry:
     """The test as the participant finds it on opening the page."""
 
     definition: TestDefinition
     who: Who
-    active: ReviewSession | None
+    active: TimedRun | None
     reviewed: bool
 
 
@@ -73,7 +95,20 @@ def _who(session: Session, token: str | None, test_id: int, respondent: str | No
     raise SignedOutError(MSG_SIGNED_OUT)
 
 
-def _as(session: Session, token: str | None, test_id: int, respondent: str | None) -> dict[str, Any]:
+class OwnSession(TypedDict):
+    """The keyword arguments naming the caller's own session in review_sessions."""
+
+    session: Session
+    test_id: int
+    account_id: int | None
+    respondent: str | None
+
+
+class OwnSessionAt(OwnSession):
+    now: datetime | None
+
+
+def _as(session: Session, token: str | None, test_id: int, respondent: str | None) -> OwnSession:
     """The keyword arguments naming the caller's own session in review_sessions."""
     who = _who(session, token, test_id, respondent)
     return {"session": session, "test_id": test_id, "account_id": who.account_id, "respondent": who.respondent}
@@ -81,21 +116,22 @@ def _as(session: Session, token: str | None, test_id: int, respondent: str | Non
 
 
 
-def definition(*, session: Session, test_id: int) -> TestDefinition:
+def definition(session: Session, *, test_id: int) -> TestDefinition:
     found = cached_definition(test_id) or load_definition(session=session, test_id=test_id)
     if found is None:
         raise ServiceError(review_sessions.MSG_NO_TEST)
     return found
 
 
-def enter(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None,
+def enter(session: Session, *, token: str | None, test_id: int, view: str, respondent: str | None = None,
           now: datetime | None = None, user: Any = _RESOLVE, decided: TestLoad | None = None) -> Entry:
     """The test, when this caller may take it now (take_access: AccessDenied otherwise); a caller who
     already reviewed it gets `reviewed` and no questions to answer. `user`: the token's user when the
     caller resolved it in this same session (else it is resolved here); `decided`: take_access.decide's
     answer for this test and this signed-in user, made in this same session (else decided here)."""
     who = _who(session, token, test_id, respondent, user)
-    mine = {"session": session, "test_id": test_id, "account_id": who.account_id, "respondent": who.respondent, "now": now}
+    mine: OwnSessionAt = {"session": session, "test_id": test_id, "account_id": who.account_id,
+                          "respondent": who.respondent, "now": now}
     if decided is not None and (who.account_id is None or decided.test_id != test_id):
         decided = None  # only the signed-in caller's own decision on this test stands in for it
     try:
@@ -112,27 +148,27 @@ def enter(*, session: Session, token: str | None, test_id: int, view: str, respo
     return Entry(definition=found, who=who, active=active, reviewed=False)
 
 
-def start(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None,
+def start(session: Session, *, token: str | None, test_id: int, view: str, respondent: str | None = None,
           now: datetime | None = None) -> ReviewSession:
     return review_sessions.start_session(**_as(session, token, test_id, respondent), view=view, now=now)
 
 
-def draft(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+def draft(session: Session, *, token: str | None, test_id: int, respondent: str | None = None,
           now: datetime | None = None) -> ReviewSession | None:
     return review_sessions.active_session(**_as(session, token, test_id, respondent), now=now)
 
 
-def extend(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None,
+def extend(session: Session, *, token: str | None, test_id: int, view: str, respondent: str | None = None,
            now: datetime | None = None) -> ReviewSession:
     return review_sessions.extend_session(**_as(session, token, test_id, respondent), view=view, now=now)
 
 
-def check(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+def check(session: Session, *, token: str | None, test_id: int, respondent: str | None = None,
           now: datetime | None = None) -> PendingReview:
     return review_sessions.pending_review(**_as(session, token, test_id, respondent), now=now)
 
 
-def clear(*, session: Session, token: str | None, test_id: int, respondent: str | None = None,
+def clear(session: Session, *, token: str | None, test_id: int, respondent: str | None = None,
           now: datetime | None = None) -> bool:
     return review_sessions.clear_session(**_as(session, token, test_id, respondent), now=now)
 
@@ -156,7 +192,7 @@ def checked_details(fields: tuple[str, ...], worker_data: Any, different_payment
     return worker_details.for_submission(worker_data, fields, different_payment_email=different_payment_email)
 
 
-def submit(*, session: Session, token: str | None, test_id: int, view: str, respondent: str | None = None, answers: Any,
+def submit(session: Session, *, token: str | None, test_id: int, view: str, respondent: str | None = None, answers: Any,
            worker_data: Any, different_payment_email: bool | None = None, submission_id: Any,
            signals: Any = None, now: datetime | None = None) -> SubmitResult:
     """The test's answers (in its kind's payload shape) and, for a public respondent, their personal

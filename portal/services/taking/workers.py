@@ -51,7 +51,7 @@ def _one_key(worker_id: Any, email: Any) -> tuple[str, str] | None:
     return ("email", address)
 
 
-def lookup(*, session: Session, worker_id: str | None = None, email: str | None = None) -> dict[str, str] | None:
+def lookup(session: Session, *, worker_id: str | None = None, email: str | None = None) -> dict[str, str] | None:
     """The revealable details of the latest review whose worker_data has this worker ID, else None.
 
     Exactly one of worker_id / email; anything malformed gives None. By e-mail always None (see

@@ -59,7 +59,7 @@ def _question_row(i: int, q: Any) -> QuestionRow:
     kind = str(q.get("type") or "")
     return QuestionRow(index=i, key=str(q.get("key") or ""), type=kind,
                        type_label=rules.EDITOR_TYPES.get(kind, kind.replace("-", " ").capitalize()),
-                       text=q.get("text") if isinstance(q.get("text"), str) else "", required=q.get("isRequired") is True,
+                       text=got if isinstance(got := q.get("text"), str) else "", required=q.get("isRequired") is True,
                        text_type=kind in rules.EDITOR_TYPES, has_text="textElements" not in q or isinstance(q.get("text"), str))
 
 
@@ -93,7 +93,7 @@ class AreasEditorState(TabOwned, rx.State):
             box = rules.boxes([area])[0]
             right, bottom = box["left"] + box["width"], box["top"] + box["height"]
             place = f"From {box['left']}%, {box['top']}% to {round(right, 2)}%, {round(bottom, 2)}%"
-            questions = area.get("questions") if isinstance(area.get("questions"), list) else []
+            questions = got if isinstance(got := area.get("questions"), list) else []
             found.append(AreaRow(index=i, number=i + 1, place=place,
                                  questions=[_question_row(j, q) for j, q in enumerate(questions)]))
         return found
@@ -206,7 +206,7 @@ class AreasEditorState(TabOwned, rx.State):
         if i is None:
             return None
         areas = self._copy()
-        questions = areas[i].get("questions") if isinstance(areas[i].get("questions"), list) else []
+        questions = got if isinstance(got := areas[i].get("questions"), list) else []
         if len(questions) >= rules.MAX_QUESTIONS:
             return toast("error", rules.TOO_MANY_QUESTIONS)
         key = rules.fresh_key(rules.question_keys(self._blocks, areas), i + 1)

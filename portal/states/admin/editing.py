@@ -98,6 +98,7 @@ class TestEditState(TabOwned, rx.State):
         if not result.saved:
             self.problems, self.listing = result.problems, result.listing
             return toast("error", "Nothing was saved: fix the fields marked below.")
+        assert result.view is not None  # a saved edit comes with the test as it now is
         self._show(result.view)
         return toast("success", "Saved." if result.changed else "Nothing to save: no field changed.")
 

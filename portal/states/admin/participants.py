@@ -9,6 +9,7 @@ import reflex as rx
 
 from portal import db
 from portal.domain.accounts import CurrentUser
+from portal.domain.staff import roles
 from portal.domain.table import selection_label
 from portal.services.admin import change_requests as requests_service
 from portal.services.admin import participants as service
@@ -103,11 +104,11 @@ class AdminParticipantsState(ParticipantsTable, rx.State):
     def open_role(self, account_id: Any, current: Any = "participant"):
         if isinstance(account_id, str) and account_id in {r["id"] for r in self.rows}:
             self.role_dialog_id = account_id
-            self.role_choice = current if current in (*service.roles.ROLES, "participant") else "participant"
+            self.role_choice = current if current in (*roles.ROLES, "participant") else "participant"
 
     @rx.event
     def choose_role(self, role: Any):
-        if role in (*service.roles.ROLES, "participant"):
+        if role in (*roles.ROLES, "participant"):
             self.role_choice = role
 
     @rx.event

@@ -7,12 +7,15 @@ refuses, the thank-you says so and asks the respondent to close the tab themselv
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
+from reflex_base.event import EventSpec
 
 from portal.states.tab_owner import TabOwned
 
 # window.close() marks a tab the browser lets go as closed at once; the answer tells the state.
-CLOSE_SCRIPT = rx.Var("() => { window.close(); return window.closed === true; }")
+CLOSE_SCRIPT: rx.Var[Any] = rx.Var("() => { window.close(); return window.closed === true; }")
 
 
 class CloseWindowState(TabOwned, rx.State):
@@ -24,6 +27,6 @@ class CloseWindowState(TabOwned, rx.State):
         self.refused = closed is not True
 
 
-def close_window_event() -> rx.event.EventSpec:
+def close_window_event() -> EventSpec:
     """Close the tab in the browser (a function, not eval'd text) and report whether it closed."""
     return rx.call_function(CLOSE_SCRIPT, callback=CloseWindowState.closed)

@@ -10,7 +10,7 @@ TimedSession and supplies `_nav_values` (its Back/Next buttons) and, when answer
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import reflex as rx
 
@@ -30,14 +30,19 @@ from portal.domain.taking.survey_answers import (
 )
 from portal.services.taking.definitions import TestDefinition
 from portal.states.browser import toast
-from portal.states.taking.timed_session import json_text
+from portal.states.taking.timed_session import TimedSession, json_text
+
+if TYPE_CHECKING:  # a kind's state mixes this in before TimedSession, whose vars and helpers it uses
+    _Host = TimedSession
+else:
+    _Host = rx.State
 
 QUESTIONS = view.QUESTIONS
 UNREADABLE = "This answer could not be read. Please try again."
 TOO_LONG = "This answer is too long."
 
 
-class QuestionFlow(rx.State, mixin=True):
+class QuestionFlow(_Host, mixin=True):
     """The shown question (`index` into the definition's questions) and its display values.
 
     A tab holds the view of the one question it shows (`current`), not of all of them: the
@@ -241,7 +246,7 @@ class QuestionFlow(rx.State, mixin=True):
                 answer["isOther"] = not answer.get("isOther")
                 answer.setdefault("otherText", "")
             elif isinstance(value, str):
-                current = answer.get("value") if isinstance(answer.get("value"), list) else []
+                current = got if isinstance(got := answer.get("value"), list) else []
                 answer["value"] = view.toggle(current, value)
             return isinstance(value, str)
 
@@ -278,7 +283,7 @@ class QuestionFlow(rx.State, mixin=True):
 
     async def _rank(self, key: Any, value: Any, offset: int) -> list:
         def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
-            current = answer.get("value") if isinstance(answer.get("value"), list) else []
+            current = got if isinstance(got := answer.get("value"), list) else []
             shown = view.ordered_options(question, self._seed)
             answer["value"] = view.rank_move(shown, current, value, offset) if isinstance(value, str) else current
             return True
@@ -312,7 +317,7 @@ class QuestionFlow(rx.State, mixin=True):
         def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
             if not isinstance(statement, str) or not isinstance(column, str):
                 return False
-            current = answer.get("value") if isinstance(answer.get("value"), dict) else {}
+            current = got if isinstance(got := answer.get("value"), dict) else {}
             answer["value"] = view.matrix_pick(current, statement, column, bool(question.get("allowMultipleAnswers")))
             return True
 

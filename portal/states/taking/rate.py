@@ -82,6 +82,7 @@ class RateState(TabOwned, rx.State):
         if opened.error is not None or opened.load is None:
             log.error("loading test %s failed: %s", test_id, opened.error)
             fallback = test_access.access_message(test_access.FALLBACK, test_id or 0)
+            assert fallback is not None  # FALLBACK blocks: it has a page
             self._message(test_access.FALLBACK, fallback.title, fallback.text)
             return events
         load = opened.load

@@ -114,13 +114,13 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     async def _go_next(self) -> list | None:
         definition = await self._fresh_definition()
         if not self._check_current():
-            return
+            return None
         key, _, _ = self._current_key_and_answer()
         target, history = branching.go_forward(definition.questions, self._read("_history"), self.index, self._read("_answers"),
                                                definition.conditional)
         if target is None:
             self.errors = {**self.errors, key: branching.NO_ROUTE}
-            return
+            return None
         if target == branching.END:
             self._history = history
             return await self._finish(definition)

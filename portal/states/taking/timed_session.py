@@ -22,9 +22,10 @@ import re
 import time
 from collections.abc import Iterable
 from datetime import UTC
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 import reflex as rx
+from reflex_base.event import Event, EventSpec
 
 from portal import db
 from portal.domain.taking import access as test_access
@@ -70,7 +71,7 @@ def _ms(value: Any) -> int:
     return int(value.timestamp() * 1000)
 
 
-def _is_seq(value: Any) -> bool:
+def _is_seq(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_SEQ
 
 
@@ -283,7 +284,7 @@ class TimedSession(TabOwned, mixin=True):
         return [portal_call(f"window.portalTaking.reply({json_text(self.store_key)}, {json_text(payload)}, "
                             f"{json_text(pending)})")]
 
-    def _url_script(self) -> rx.event.EventSpec:
+    def _url_script(self) -> EventSpec | Event:
         if not self._core().local_copy:
             return rx.noop()  # a preview's address stays the preview page's
         step = self._url_step()
@@ -313,7 +314,7 @@ class TimedSession(TabOwned, mixin=True):
             return [toast("error", error.message), rx.redirect(sign_in_url_for(self))]
         return [rx.redirect(self._core().path(), replace=True)]
 
-    def _clear_local(self) -> rx.event.EventSpec:
+    def _clear_local(self) -> EventSpec:
         if not self.store_key:
             return rx.noop()
         return local_copy.clear(self.test_id)
@@ -401,7 +402,8 @@ class TimedSession(TabOwned, mixin=True):
     def _entering(self, test_id: int) -> None:
         self.test_id = test_id
         self.phase = LOADING
-        self.errors, self.detail_errors = {}, {}
+        self.errors = {}
+        self.detail_errors: dict[str, str] = {}  # WorkerDetailsStep's (every kind's state mixes it in)
         self.submitting = False
         self.timeout_open = False
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
+from typing import Any
 
 import portal.states.taking as package
 from portal.domain.taking import kinds
@@ -22,8 +23,8 @@ def _discovered() -> None:
         importlib.import_module(f"{package.__name__}.{module.name}")
 
 
-def _subclasses(cls: type) -> list[type]:
-    found = []
+def _subclasses(cls: type[Any]) -> list[type[Any]]:
+    found: list[type[Any]] = []
     for sub in cls.__subclasses__():
         found += [sub, *_subclasses(sub)]
     return found

@@ -14,7 +14,7 @@ details before it says one is missing or wrong. Keystrokes are in the browser's 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import reflex as rx
 
@@ -24,10 +24,15 @@ from portal.domain.taking import worker_details
 from portal.services.taking import workers
 from portal.services.taking import steps
 from portal.states.browser import run_script, toast
-from portal.states.taking.timed_session import END
+from portal.states.taking.timed_session import END, TimedSession
+
+if TYPE_CHECKING:  # a kind's state mixes this in before TimedSession, whose vars and helpers it uses
+    _Host = TimedSession
+else:
+    _Host = rx.State
 
 
-class WorkerDetailsStep(rx.State, mixin=True):
+class WorkerDetailsStep(_Host, mixin=True):
     personal_fields: list[str] = []
     details: dict[str, str] = {}
     detail_errors: dict[str, str] = {}

@@ -120,7 +120,7 @@ def areas(content: Content) -> list[dict[str, Any]]:
 
 def blocks(content: Content) -> list[Block]:
     """The blocks in the order they are asked; empty blocks are left out."""
-    grouped = content.get("questions") if isinstance(content.get("questions"), dict) else {}
+    grouped = got if isinstance(got := content.get("questions"), dict) else {}
     found = [Block(FIRST_IMPRESSION, None, tuple(_list(grouped.get(FIRST_IMPRESSION))))]
     for i, area in enumerate(areas(content)):
         found.append(Block(f"{AREA_PREFIX}{i + 1}", i, tuple(_list(area.get("questions")))))
@@ -140,7 +140,8 @@ def places(content: Content) -> list[tuple[str, int, int | None]]:
 def group(content: Content, answers: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """Answers by question key (the draft) as the submission's answers by block."""
     return {
-        block.key: [dict(answers.get(q.get("key")) or {"type": q.get("type"), "value": None}) for q in block.questions]
+        block.key: [dict(answers.get(q.get("key", "")) or {"type": q.get("type"), "value": None})
+                    for q in block.questions]
         for block in blocks(content)
     }
 
@@ -255,7 +256,7 @@ MAX_SIGNAL_SECONDS = 24 * 3600
 def add_seconds(signals: dict[str, Any], name: str, seconds: float) -> dict[str, Any]:
     """signals with `seconds` added to the counter `name` (whole seconds, capped)."""
     kept = dict(signals)
-    before = kept.get(name) if isinstance(kept.get(name), int) else 0
+    before = got if isinstance(got := kept.get(name), int) else 0
     kept[name] = min(MAX_SIGNAL_SECONDS, before + max(0, int(round(seconds))))
     return kept
 
@@ -265,7 +266,7 @@ def deepest_scroll(signals: dict[str, Any], name: str, percent: Any) -> dict[str
     if not isinstance(percent, (int, float)) or isinstance(percent, bool) or percent != percent:
         return signals
     kept = dict(signals)
-    before = kept.get(name) if isinstance(kept.get(name), int) else 0
+    before = got if isinstance(got := kept.get(name), int) else 0
     kept[name] = max(before, min(100, max(0, int(percent))))
     return kept
 

@@ -96,7 +96,7 @@ def concepts(content: Content) -> list[dict[str, str]]:
     if is_image(content):
         return [{"key": str(i.get("key")), "label": str(i.get("name") or i.get("key")), "url": str(i.get("url") or "")}
                 for i in pref.get("images") or [] if isinstance(i, dict) and i.get("key")]
-    options = pref.get("textOptions") if isinstance(pref.get("textOptions"), dict) else {}
+    options = got if isinstance(got := pref.get("textOptions"), dict) else {}
     texts = [options.get(k) for k in TEXT_OPTION_KEYS]
     return [{"key": t, "label": t, "url": ""} for t in texts if isinstance(t, str) and t.strip()]
 
