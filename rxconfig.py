@@ -50,7 +50,12 @@ config = rx.Config(
     # the websocket: Reflex gives this list to Starlette's CORS middleware and to the socket.io server.
     cors_allowed_origins=settings.cors_allowed_origins,
     # The one look of every page: Radix Themes, light, indigo on slate.
-    plugins=[rx.plugins.RadixThemesPlugin(theme=rx.theme(
-        appearance="light", accent_color="indigo", gray_color="slate", radius="large", scaling="100%"))],
+    plugins=[
+        rx.plugins.RadixThemesPlugin(
+            theme=rx.theme(
+                appearance="light", accent_color="indigo", gray_color="slate", radius="large", scaling="100%"
+            )
+        )
+    ],
     disable_plugins=[rx.plugins.SitemapPlugin],
 )

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from logging.config import fileConfig
 
-from alembic import context
 from sqlmodel import SQLModel
 
 import portal.models  # noqa: F401  (registers every table)
+from alembic import context
 from portal.db import make_engine
 from portal.settings import settings
 

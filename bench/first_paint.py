@@ -53,7 +53,8 @@ def blank_app(folder: Path) -> Path:
     """A blank Reflex app (same Reflex, same prod build): one page with a heading and a text."""
     app = folder / "blank"
     (app / "blank").mkdir(parents=True)
-    (app / "rxconfig.py").write_text(textwrap.dedent("""
+    (app / "rxconfig.py").write_text(
+        textwrap.dedent("""
         import os
         import reflex as rx
 
@@ -61,9 +62,11 @@ def blank_app(folder: Path) -> Path:
         config = rx.Config(app_name="blank", telemetry_enabled=False, show_built_with_reflex=False,
                            frontend_port=port, backend_port=port, api_url=f"http://localhost:{port}",
                            disable_plugins=[rx.plugins.SitemapPlugin])
-    """))
+    """)
+    )
     (app / "blank" / "__init__.py").write_text("")
-    (app / "blank" / "blank.py").write_text(textwrap.dedent(f"""
+    (app / "blank" / "blank.py").write_text(
+        textwrap.dedent(f"""
         import reflex as rx
 
 
@@ -73,19 +76,38 @@ def blank_app(folder: Path) -> Path:
 
         app = rx.App()
         app.add_page(index, route="/")
-    """))
+    """)
+    )
     return app
 
 
 def start_blank(app: Path, port: int, log_path: Path) -> subprocess.Popen:
-    env = dict(os.environ, PORT=str(port), REFLEX_USE_NPM="1", REFLEX_TELEMETRY_ENABLED="false",
-               PATH=f"{survey_load.VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    env = dict(
+        os.environ,
+        PORT=str(port),
+        REFLEX_USE_NPM="1",
+        REFLEX_TELEMETRY_ENABLED="false",
+        PATH=f"{survey_load.VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+    )
     env.pop("REDIS_URL", None)
     log = log_path.open("w")
     proc = subprocess.Popen(
-        [str(survey_load.VENV_BIN / "reflex"), "run", "--env", "prod", "--single-port",
-         "--frontend-port", str(port), "--backend-port", str(port)],
-        env=env, cwd=app, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            str(survey_load.VENV_BIN / "reflex"),
+            "run",
+            "--env",
+            "prod",
+            "--single-port",
+            "--frontend-port",
+            str(port),
+            "--backend-port",
+            str(port),
+        ],
+        env=env,
+        cwd=app,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     import httpx
 
@@ -94,8 +116,10 @@ def start_blank(app: Path, port: int, log_path: Path) -> subprocess.Popen:
         if proc.poll() is not None:
             raise SystemExit(f"the blank app exited:\n{log_path.read_text()[-3000:]}")
         try:
-            if httpx.get(f"http://localhost:{port}/", timeout=2).status_code == 200 and \
-                    httpx.get(f"http://localhost:{port}/ping", timeout=2).status_code == 200:
+            if (
+                httpx.get(f"http://localhost:{port}/", timeout=2).status_code == 200
+                and httpx.get(f"http://localhost:{port}/ping", timeout=2).status_code == 200
+            ):
                 return proc
         except httpx.HTTPError:
             pass
@@ -132,6 +156,7 @@ def open_once(context, url: str, shown: str) -> tuple[float, int, list[str], dic
                 return
             marks.setdefault("first update", at())
             marks["last update"] = at()
+
         ws.on("framesent", sent)
         ws.on("framereceived", received)
 
@@ -162,7 +187,7 @@ def print_state_figures(redis_url: str) -> None:
     print("\nstates loaded per event (and saved when changed):")
     for cls in (SurveyState, RateState, State):
         required = sorted(c.__name__ for c in rule._get_required_state_classes(cls, subclasses=cls is State))
-        shown = ", ".join(required) if len(required) < 12 else f"every state of the app"
+        shown = ", ".join(required) if len(required) < 12 else "every state of the app"
         print(f"  an event of {cls.__name__:<12} {len(required):>3}: {shown}")
     if not redis_url:
         return
@@ -180,9 +205,13 @@ def print_state_figures(redis_url: str) -> None:
     counts = [len(v) for v in tabs.values()]
     sizes = [sum(size for _, size in v) for v in tabs.values()]
     example = max(tabs.values(), key=len)
-    print(f"Redis: {len(tabs)} tabs, keys per tab p50 {statistics.median(counts):.0f} (max {max(counts)}), "
-          f"bytes per tab p50 {statistics.median(sizes):,.0f}")
-    print("  the keys of one tab: " + ", ".join(f"{name.split('___')[-1]} ({size:,})" for name, size in sorted(example)))
+    print(
+        f"Redis: {len(tabs)} tabs, keys per tab p50 {statistics.median(counts):.0f} (max {max(counts)}), "
+        f"bytes per tab p50 {statistics.median(sizes):,.0f}"
+    )
+    print(
+        "  the keys of one tab: " + ", ".join(f"{name.split('___')[-1]} ({size:,})" for name, size in sorted(example))
+    )
 
 
 def pct(values: list[float], q: int) -> float:
@@ -197,11 +226,15 @@ def main() -> None:
     parser.add_argument("--blank-port", type=int, default=3312)
     parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--pg-name", default="paint_first_paint", help="the PostgreSQL database (--backend postgres)")
-    parser.add_argument("--redis-url", default="",
-                        help="keep the portal's state in this Redis database (emptied first), e.g. "
-                             "redis://127.0.0.1:6379/13, and count the keys each opened tab left there")
-    parser.add_argument("--trace", action="store_true",
-                        help="timing logs in the portal (bench/trace): each load event's server time")
+    parser.add_argument(
+        "--redis-url",
+        default="",
+        help="keep the portal's state in this Redis database (emptied first), e.g. "
+        "redis://127.0.0.1:6379/13, and count the keys each opened tab left there",
+    )
+    parser.add_argument(
+        "--trace", action="store_true", help="timing logs in the portal (bench/trace): each load event's server time"
+    )
     args = parser.parse_args()
 
     from playwright.sync_api import sync_playwright
@@ -219,12 +252,16 @@ def main() -> None:
             import redis
 
             redis.Redis.from_url(args.redis_url).flushdb()
-        portal = survey_load.start_server(database_url, args.port, data_dir / "portal.log", trace_path,
-                                          redis_url=args.redis_url)
+        portal = survey_load.start_server(
+            database_url, args.port, data_dir / "portal.log", trace_path, redis_url=args.redis_url
+        )
         blank = start_blank(blank_app(data_dir), args.blank_port, data_dir / "blank.log")
         rate_url = f"http://localhost:{args.port}/test/{test_id}/rate"
         blank_url = f"http://localhost:{args.blank_port}/"
-        results: dict[str, tuple[list[float], list[int], list[str]]] = {"rating page": ([], [], []), "blank app": ([], [], [])}
+        results: dict[str, tuple[list[float], list[int], list[str]]] = {
+            "rating page": ([], [], []),
+            "blank app": ([], [], []),
+        }
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
             contexts = {}
@@ -238,7 +275,7 @@ def main() -> None:
             load = os.getloadavg()[0]
             timeline: dict[str, dict[str, list[float]]] = {}
             for i in range(args.warmup + args.rounds):
-                for label, url, shown in (cases if i % 2 == 0 else cases[::-1]):
+                for label, url, shown in cases if i % 2 == 0 else cases[::-1]:
                     lcp, count, names, when = open_once(contexts[label], url, shown)
                     if i >= args.warmup:
                         results[label][0].append(lcp)
@@ -254,7 +291,9 @@ def main() -> None:
     print(f"\n{args.rounds} openings each (after {args.warmup} warm-up), load average before: {load:.2f}")
     print(f"{'page':<14}{'LCP p50':>9}{'p95':>9}{'event frames until shown':>27}  frames (last opening)")
     for label, (lcps, counts, names) in results.items():
-        print(f"{label:<14}{statistics.median(lcps):>9.1f}{pct(lcps, 95):>9.1f}{statistics.median(counts):>27.0f}  {', '.join(names)}")
+        print(
+            f"{label:<14}{statistics.median(lcps):>9.1f}{pct(lcps, 95):>9.1f}{statistics.median(counts):>27.0f}  {', '.join(names)}"
+        )
     print("\nmedian ms after the navigation started (Playwright's clock):")
     for label, marks in timeline.items():
         print(f"  {label:<14}" + ", ".join(f"{mark} {statistics.median(ms):.0f}" for mark, ms in marks.items()))
@@ -263,8 +302,10 @@ def main() -> None:
         print("\nserver time per event of the openings (ms):")
         print("\n".join(survey_load.summarize_trace(data_dir / "trace.tsv")))
     rate, base = results["rating page"][0], results["blank app"][0]
-    print(f"ratio rating/blank: p50 {statistics.median(rate) / statistics.median(base):.2f}, "
-          f"p95 {pct(rate, 95) / pct(base, 95):.2f}")
+    print(
+        f"ratio rating/blank: p50 {statistics.median(rate) / statistics.median(base):.2f}, "
+        f"p95 {pct(rate, 95) / pct(base, 95):.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -26,10 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from alembic import command  # noqa: E402
 from alembic.config import Config  # noqa: E402
 from sqlmodel import Session  # noqa: E402
 
+from alembic import command  # noqa: E402
 from portal.db import make_engine  # noqa: E402
 
 
@@ -85,16 +85,21 @@ def main() -> None:
                     result = test_files.import_file(session=session, actor_id=admin_id, data=data)
                     session.rollback()
                     return result
+
             return call
 
         print(f"{'case':45} {'p50 ms':>9} {'max ms':>9}  answer")
         base, _ = timed(lambda: json.loads(flat), args.rounds)
-        print(f"{'baseline: json.loads of ' + f'{len(flat) / 1e6:.1f} MB (flat)':45} {statistics.median(base):9.1f} {max(base):9.1f}")
+        print(
+            f"{'baseline: json.loads of ' + f'{len(flat) / 1e6:.1f} MB (flat)':45} {statistics.median(base):9.1f} {max(base):9.1f}"
+        )
         for name, data in cases.items():
             times, result = timed(service(data), args.rounds)
             answer = sum(len(p) for p in result.problems)  # type: ignore[attr-defined]
-            print(f"{name:45} {statistics.median(times):9.1f} {max(times):9.1f}  {len(result.problems)} lines, "  # type: ignore[attr-defined]
-                  f"{answer:,} characters; {result.problems[-1][:60]!r}")  # type: ignore[attr-defined]
+            print(
+                f"{name:45} {statistics.median(times):9.1f} {max(times):9.1f}  {len(result.problems)} lines, "  # type: ignore[attr-defined]
+                f"{answer:,} characters; {result.problems[-1][:60]!r}"
+            )  # type: ignore[attr-defined]
 
 
 if __name__ == "__main__":

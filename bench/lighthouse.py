@@ -46,8 +46,16 @@ CATEGORIES = ("accessibility", "best-practices", "seo")
 PUBLIC_TEST = "Demo: Public qualification - Developer tools survey"
 # The public pages; {public_test} is the demo test anyone may take without an account.
 NOT_FOUND = "/no-such-page"
-PAGES = ("/sign-in", "/sign-up", "/site-decider", "/forgot", "/verify-account", "/existing-account",
-         "/test/{public_test}/rate", NOT_FOUND)
+PAGES = (
+    "/sign-in",
+    "/sign-up",
+    "/site-decider",
+    "/forgot",
+    "/verify-account",
+    "/existing-account",
+    "/test/{public_test}/rate",
+    NOT_FOUND,
+)
 # A not-found page answers 404, as crawlers need (docs/decisions.md, 'Lighthouse'): the two audits that
 # say only that are reported apart and do not fail the run.
 STATUS_AUDITS = ("http-status-code", "errors-in-console")
@@ -73,20 +81,45 @@ def lighthouse_bin() -> Path:
     if not package.exists() or json.loads(package.read_text())["version"] != LIGHTHOUSE_VERSION:
         INSTALL_DIR.mkdir(parents=True, exist_ok=True)
         print(f"installing lighthouse@{LIGHTHOUSE_VERSION} into {INSTALL_DIR} ...", flush=True)
-        subprocess.run(["npm", "install", "--prefix", str(INSTALL_DIR), "--no-audit", "--no-fund", "--save-exact",
-                        f"lighthouse@{LIGHTHOUSE_VERSION}"], env=tool_env(), check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                "npm",
+                "install",
+                "--prefix",
+                str(INSTALL_DIR),
+                "--no-audit",
+                "--no-fund",
+                "--save-exact",
+                f"lighthouse@{LIGHTHOUSE_VERSION}",
+            ],
+            env=tool_env(),
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     return binary
 
 
-def audit(binary: Path, url: str, out: Path, categories: tuple[str, ...] = CATEGORIES, cookie: str | None = None) -> dict:
+def audit(
+    binary: Path, url: str, out: Path, categories: tuple[str, ...] = CATEGORIES, cookie: str | None = None
+) -> dict:
     """Lighthouse's JSON report of `url` (desktop preset, `categories`), sending `cookie` when given."""
     headers = [f"--extra-headers={json.dumps({'Cookie': cookie})}"] if cookie else []
     subprocess.run(
-        [str(binary), url, "--preset=desktop", f"--only-categories={','.join(categories)}", "--output=json",
-         f"--output-path={out}", "--quiet", f"--chrome-flags={shlex.join(CHROMIUM_ARGS)}", *headers,
-         # The not-found page answers 404, as it must: audit it anyway (SEO's http-status-code says so).
-         "--ignore-status-code"],
-        env=tool_env(), check=True,
+        [
+            str(binary),
+            url,
+            "--preset=desktop",
+            f"--only-categories={','.join(categories)}",
+            "--output=json",
+            f"--output-path={out}",
+            "--quiet",
+            f"--chrome-flags={shlex.join(CHROMIUM_ARGS)}",
+            *headers,
+            # The not-found page answers 404, as it must: audit it anyway (SEO's http-status-code says so).
+            "--ignore-status-code",
+        ],
+        env=tool_env(),
+        check=True,
     )
     return json.loads(out.read_text())
 
@@ -103,8 +136,11 @@ def failing_audits(report: dict) -> list[tuple[str, str, bool]]:
                 items = (result.get("details") or {}).get("items") or []
                 where = "; ".join(_item_text(item) for item in items[:3])
                 status_only = ref["id"] in STATUS_AUDITS and all(
-                    (item.get("sourceLocation") or {}).get("url") == page_url for item in items)
-                failing.append((category, f"{ref['id']} ({result['title']})" + (f": {where}" if where else ""), status_only))
+                    (item.get("sourceLocation") or {}).get("url") == page_url for item in items
+                )
+                failing.append(
+                    (category, f"{ref['id']} ({result['title']})" + (f": {where}" if where else ""), status_only)
+                )
     return failing
 
 
@@ -159,7 +195,9 @@ def quality(binary: Path, base: str, paths: list[str], minimum: int, out: Path) 
         scores = [round((report["categories"][c]["score"] or 0) * 100) for c in CATEGORIES]
         failing = failing_audits(report)
         # On the not-found page a category is excused when its only failing audits are the 404 itself.
-        excused = {c for c, _, _ in failing if all(s for c2, _, s in failing if c2 == c)} if path == NOT_FOUND else set()
+        excused = (
+            {c for c, _, _ in failing if all(s for c2, _, s in failing if c2 == c)} if path == NOT_FOUND else set()
+        )
         below += any(score < minimum and c not in excused for c, score in zip(CATEGORIES, scores))
         print(f"{path:<34} {scores[0]:>5} {scores[1]:>5} {scores[2]:>5}", flush=True)
         for category, text, status_only in failing:
@@ -175,10 +213,14 @@ def speed(binary: Path, base: str, pages: list[tuple[str, str, str | None]], out
     flagged = 0
     print(f"\n{HEADER}")
     for i, (label, path, cookie) in enumerate(pages):
-        reports = [audit(binary, f"{base}{path}", out / f"performance-{i}-{n}.json", ("performance",), cookie)
-                   for n in range(runs)]
-        measured = sorted(((performance(r), r["finalDisplayedUrl"].removeprefix(base)) for r in reports),
-                          key=lambda pair: (pair[0].score or 0, -pair[0].lcp_ms))
+        reports = [
+            audit(binary, f"{base}{path}", out / f"performance-{i}-{n}.json", ("performance",), cookie)
+            for n in range(runs)
+        ]
+        measured = sorted(
+            ((performance(r), r["finalDisplayedUrl"].removeprefix(base)) for r in reports),
+            key=lambda pair: (pair[0].score or 0, -pair[0].lcp_ms),
+        )
         perf, _ = measured[len(measured) // 2]
         print(perf.row(label), flush=True)
         if runs > 1:
@@ -197,10 +239,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", help="a running portal (default: start one)")
     parser.add_argument("--database-url", help="the database of the portal given with --url (for the signed-in pages)")
-    parser.add_argument("--path", action="append", help="a page to audit, signed out (repeatable; default: the page lists)")
-    parser.add_argument("--only", choices=("quality", "performance"), help="only accessibility/best practices/SEO, or only performance")
+    parser.add_argument(
+        "--path", action="append", help="a page to audit, signed out (repeatable; default: the page lists)"
+    )
+    parser.add_argument(
+        "--only", choices=("quality", "performance"), help="only accessibility/best practices/SEO, or only performance"
+    )
     parser.add_argument("--min", type=int, default=100, help="the lowest acceptable quality score (default 100)")
-    parser.add_argument("--runs", type=int, default=1, help="performance runs per page; the median run is shown (default 1)")
+    parser.add_argument(
+        "--runs", type=int, default=1, help="performance runs per page; the median run is shown (default 1)"
+    )
     args = parser.parse_args()
     binary = lighthouse_bin()
     proc, database_url = None, args.database_url
@@ -216,10 +264,19 @@ def main() -> int:
             below = quality(binary, base, [p.format(public_test=public_test) for p in paths], args.min, out)
         if args.only != "quality":
             cookie, invited_test = invited_participant(database_url) if database_url else (None, None)
-            pages = [(p, p, None) for p in args.path] if args.path else [
-                (label, path.format(public_test=public_test, invited_test=invited_test), cookie if signed_in else None)
-                for label, path, signed_in in PERFORMANCE_PAGES
-                if (cookie or not signed_in) and (public_test is not None or "{public_test}" not in path)]
+            pages = (
+                [(p, p, None) for p in args.path]
+                if args.path
+                else [
+                    (
+                        label,
+                        path.format(public_test=public_test, invited_test=invited_test),
+                        cookie if signed_in else None,
+                    )
+                    for label, path, signed_in in PERFORMANCE_PAGES
+                    if (cookie or not signed_in) and (public_test is not None or "{public_test}" not in path)
+                ]
+            )
             flagged = speed(binary, base, pages, out, max(1, args.runs))
         print(f"\nreports: {out}")
         return 1 if below or flagged else 0

@@ -30,12 +30,16 @@ class Performance:
 
     def row(self, label: str) -> str:
         score = "-" if self.score is None else str(self.score)
-        return (f"{label:<40} {score:>5} {self.lcp_ms:>7.0f} {self.fcp_ms:>7.0f} {self.tbt_ms:>6.0f} {self.cls:>6.3f} "
-                f"{len(self.redirects):>6} {len(self.short_cache):>6} {self.unused_js_kb:>8.0f} {self.total_kb:>8.0f}")
+        return (
+            f"{label:<40} {score:>5} {self.lcp_ms:>7.0f} {self.fcp_ms:>7.0f} {self.tbt_ms:>6.0f} {self.cls:>6.3f} "
+            f"{len(self.redirects):>6} {len(self.short_cache):>6} {self.unused_js_kb:>8.0f} {self.total_kb:>8.0f}"
+        )
 
 
-HEADER = (f"{'page':<40} {'perf':>5} {'LCP ms':>7} {'FCP ms':>7} {'TBT ms':>6} {'CLS':>6} "
-          f"{'redir':>6} {'cache':>6} {'unusedJS':>8} {'total KB':>8}")
+HEADER = (
+    f"{'page':<40} {'perf':>5} {'LCP ms':>7} {'FCP ms':>7} {'TBT ms':>6} {'CLS':>6} "
+    f"{'redir':>6} {'cache':>6} {'unusedJS':>8} {'total KB':>8}"
+)
 
 
 def _items(report: dict, audit_id: str) -> list[dict]:
@@ -59,26 +63,38 @@ def performance(report: dict) -> Performance:
     # redirect. Any other request answered 3xx (a script, a stylesheet, an image) is listed too.
     chain = _items(report, "redirects")
     hops = [item.get("url") for item in chain]
-    redirects = [f"{hop} -> {chain[n + 1].get('url')} ({chain[n].get('wastedMs', 0):.0f} ms)"
-                 for n, hop in enumerate(hops[:-1])]
-    redirects += [f"{item['url']} ({item.get('statusCode')})" for item in _items(report, "network-requests")
-                  if 300 <= (item.get("statusCode") or 0) < 400 and item["url"] not in hops]
-    short = [f"{item['url']}: {_ttl(item.get('cacheLifetimeMs', 0) / 1000)}"
-             for item in _items(report, CACHE_AUDIT)]
+    redirects = [
+        f"{hop} -> {chain[n + 1].get('url')} ({chain[n].get('wastedMs', 0):.0f} ms)" for n, hop in enumerate(hops[:-1])
+    ]
+    redirects += [
+        f"{item['url']} ({item.get('statusCode')})"
+        for item in _items(report, "network-requests")
+        if 300 <= (item.get("statusCode") or 0) < 400 and item["url"] not in hops
+    ]
+    short = [f"{item['url']}: {_ttl(item.get('cacheLifetimeMs', 0) / 1000)}" for item in _items(report, CACHE_AUDIT)]
     unused = _items(report, "unused-javascript")
     total = audits.get("total-byte-weight", {}).get("numericValue") or 0
     return Performance(
         score=None if category.get("score") is None else round(category["score"] * 100),
-        lcp_ms=lcp, fcp_ms=fcp, tbt_ms=tbt, cls=cls, redirects=redirects, short_cache=short,
+        lcp_ms=lcp,
+        fcp_ms=fcp,
+        tbt_ms=tbt,
+        cls=cls,
+        redirects=redirects,
+        short_cache=short,
         unused_js_kb=sum(item.get("wastedBytes", 0) for item in unused) / 1024,
-        unused_js=[f"{item['url']}: {item.get('wastedBytes', 0) / 1024:.0f} KB of {item.get('totalBytes', 0) / 1024:.0f} KB"
-                   for item in unused],
+        unused_js=[
+            f"{item['url']}: {item.get('wastedBytes', 0) / 1024:.0f} KB of {item.get('totalBytes', 0) / 1024:.0f} KB"
+            for item in unused
+        ],
         total_kb=total / 1024,
     )
 
 
 def details(perf: Performance) -> list[str]:
     """The lines under a page's row: each redirect, each short cache lifetime, each unused script."""
-    return ([f"    redirect: {r}" for r in perf.redirects]
-            + [f"    short cache lifetime: {c}" for c in perf.short_cache]
-            + [f"    unused JavaScript: {u}" for u in perf.unused_js])
+    return (
+        [f"    redirect: {r}" for r in perf.redirects]
+        + [f"    short cache lifetime: {c}" for c in perf.short_cache]
+        + [f"    unused JavaScript: {u}" for u in perf.unused_js]
+    )

@@ -30,7 +30,6 @@ from wsproto.events import (
     TextMessage,
 )
 
-
 # The Socket.IO namespace and the websocket path are both the event endpoint (the browser
 # connects `io("ws://host/_event", {path: "/_event"})`).
 NAMESPACE = "/_event"
@@ -156,7 +155,7 @@ class ReflexClient:
     def _on_socketio(self, packet: str) -> None:
         kind, body = packet[:1], packet[1:]
         if body.startswith(NAMESPACE + ","):
-            body = body[len(NAMESPACE) + 1:]
+            body = body[len(NAMESPACE) + 1 :]
         if kind == "2":  # EVENT: ["name", data]
             name, *args = json.loads(body)
             if name == "event" and args:

@@ -90,7 +90,7 @@ BLANK_REDIS = "redis://127.0.0.1:6379/10"
 MAX_ERROR_SAMPLES = 3
 LOCK_EXPIRED = "Lock expired for token"  # Reflex's LockExpiredError message, logged with the event's error
 
-BLANK_CONFIG = '''import os
+BLANK_CONFIG = """import os
 
 import reflex as rx
 
@@ -102,7 +102,7 @@ config = rx.Config(
     redis_lock_expiration=60_000,  # the portal's (rxconfig.py)
     disable_plugins=[rx.plugins.SitemapPlugin],
 )
-'''
+"""
 
 BLANK_APP = '''import reflex as rx
 
@@ -125,6 +125,7 @@ app.add_page(index, route="/test/[rate_test_id]/rate")
 
 
 # --- servers --------------------------------------------------------------------------------
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -180,19 +181,23 @@ def trace_env(opts: argparse.Namespace) -> dict[str, str]:
     """--trace FILE: bench/trace/sitecustomize.py in the portal (per-event and per-db.run server times)."""
     if not getattr(opts, "trace", None):
         return {}
-    return {"PYTHONPATH": os.pathsep.join([str(ROOT / "bench" / "trace"), str(ROOT)]),
-            "BENCH_TRACE_FILE": str(Path(opts.trace).resolve())}
+    return {
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "bench" / "trace"), str(ROOT)]),
+        "BENCH_TRACE_FILE": str(Path(opts.trace).resolve()),
+    }
 
 
-def start_server(env: dict[str, str], port: int, log_path: Path, cwd: Path, ready: str,
-                 backend_only: bool = False) -> subprocess.Popen:
+def start_server(
+    env: dict[str, str], port: int, log_path: Path, cwd: Path, ready: str, backend_only: bool = False
+) -> subprocess.Popen:
     """`reflex run --env prod` in `cwd`: the portal on one port as production serves it (its frontend
     built first), the blank app's backend alone (it has no pages to serve; nothing here reads one)."""
     from tests.support.portal_server import start_portal
 
     try:
-        return start_portal(port, env, log_path, timeout=STARTUP_TIMEOUT, ready_paths=(ready,),
-                            backend_only=backend_only, cwd=cwd)
+        return start_portal(
+            port, env, log_path, timeout=STARTUP_TIMEOUT, ready_paths=(ready,), backend_only=backend_only, cwd=cwd
+        )
     except RuntimeError as error:
         raise SystemExit(str(error)) from None
 
@@ -296,16 +301,27 @@ def running_stack(opts: argparse.Namespace, database_url: str, workers: int | No
         else:
             port = free_port()
             log(f"starting the portal on port {port} (workers: {workers or 'project default'})")
-            proc = start_server(server_env(port, port, PORTAL_REDIS, workers, DATABASE_URL=database_url, **trace_env(opts)),
-                                port, folder / f"portal-{port}.log", ROOT, "/api/health")
+            proc = start_server(
+                server_env(port, port, PORTAL_REDIS, workers, DATABASE_URL=database_url, **trace_env(opts)),
+                port,
+                folder / f"portal-{port}.log",
+                ROOT,
+                "/api/health",
+            )
             started.append(proc)
             stack = Stack(f"http://localhost:{port}", [proc], portal_logs=[folder / f"portal-{port}.log"])
             flush_redis(BLANK_REDIS)
             port = free_port()
             same = workers or len(group_pids(proc.pid)) - 1  # the portal's own default: its workers, counted
             log(f"starting the blank app on port {port} (workers: {same})")
-            blank = start_server(server_env(port, port, BLANK_REDIS, same), port, folder / f"blank-{port}.log",
-                                 write_blank_app(folder / "blank-app"), "/ping", backend_only=True)
+            blank = start_server(
+                server_env(port, port, BLANK_REDIS, same),
+                port,
+                folder / f"blank-{port}.log",
+                write_blank_app(folder / "blank-app"),
+                "/ping",
+                backend_only=True,
+            )
             started.append(blank)
             stack.blank_url, stack.blank_proc = f"http://localhost:{port}", blank
         log("  processes: " + ", ".join(f"{p.pid}: {len(group_pids(p.pid))}" for p in started))
@@ -315,8 +331,9 @@ def running_stack(opts: argparse.Namespace, database_url: str, workers: int | No
             stop_server(proc)
 
 
-def start_proxied_portals(database_url: str, workers: int | None, folder: Path,
-                          started: list[subprocess.Popen]) -> Stack:
+def start_proxied_portals(
+    database_url: str, workers: int | None, folder: Path, started: list[subprocess.Popen]
+) -> Stack:
     """Two portal processes on two ports, one round-robin proxy in front; browsers use the proxy's port."""
     proxy_port, ports = free_port(), [free_port(), free_port()]
     for port in ports:
@@ -325,13 +342,27 @@ def start_proxied_portals(database_url: str, workers: int | None, folder: Path,
         started.append(start_server(env, port, folder / f"portal-{port}.log", ROOT, "/api/health"))
     proxy_log = folder / "proxy.log"
     proxy = subprocess.Popen(
-        [sys.executable, str(ROOT / "bench" / "round_robin_proxy.py"), "--port", str(proxy_port),
-         "--log", str(proxy_log), *[a for p in ports for a in ("--backend", f"127.0.0.1:{p}")]],
-        stdout=(folder / "proxy.out").open("w"), stderr=subprocess.STDOUT, start_new_session=True)
+        [
+            sys.executable,
+            str(ROOT / "bench" / "round_robin_proxy.py"),
+            "--port",
+            str(proxy_port),
+            "--log",
+            str(proxy_log),
+            *[a for p in ports for a in ("--backend", f"127.0.0.1:{p}")],
+        ],
+        stdout=(folder / "proxy.out").open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     started.append(proxy)
     wait_for_port(proxy_port)
-    return Stack(f"http://localhost:{proxy_port}", started[:2], proxy_log=proxy_log,
-                 portal_logs=[folder / f"portal-{p}.log" for p in ports])
+    return Stack(
+        f"http://localhost:{proxy_port}",
+        started[:2],
+        proxy_log=proxy_log,
+        portal_logs=[folder / f"portal-{p}.log" for p in ports],
+    )
 
 
 def wait_for_port(port: int, timeout: float = 30) -> None:
@@ -344,6 +375,7 @@ def wait_for_port(port: int, timeout: float = 30) -> None:
 
 
 # --- the participants' side -----------------------------------------------------------------
+
 
 @dataclass
 class Person:
@@ -405,8 +437,9 @@ async def open_all(people: list[Person], phase: Phase, parallel: int, opener) ->
     return opened
 
 
-async def take_survey(person: Person, events: Events, answers: dict[str, dict[str, Any]], think_ms: float,
-                      reconnect: bool, phase: Phase) -> None:
+async def take_survey(
+    person: Person, events: Events, answers: dict[str, dict[str, Any]], think_ms: float, reconnect: bool, phase: Phase
+) -> None:
     """Start, then per question think, answer (measured) and go next; the last answer stays a draft."""
     tab = person.tab
     await asyncio.sleep(random.uniform(0, think_ms / 1000))
@@ -469,7 +502,9 @@ async def run_all(people: list[Person], phase: Phase, flow) -> list[Person]:
     return [p for p in await asyncio.gather(*(one(p) for p in people)) if p is not None]
 
 
-async def saturate(people: list[Person], name: str, payloads: list[dict[str, Any]], seconds: float, phase: Phase) -> None:
+async def saturate(
+    people: list[Person], name: str, payloads: list[dict[str, Any]], seconds: float, phase: Phase
+) -> None:
     """Every tab sends the event back to back for `seconds`, taking the payloads in turn (answers that
     change each time, so each is saved, not skipped as unchanged): events acknowledged per second."""
     deadline = time.perf_counter() + seconds
@@ -497,7 +532,9 @@ async def close_all(people: list[Person]) -> None:
     await asyncio.gather(*(p.tab.close() for p in people), return_exceptions=True)
 
 
-async def portal_level(url: str, accounts: list[tuple[int, str]], test_id: int, opts: argparse.Namespace) -> tuple[Phase, list[Person]]:
+async def portal_level(
+    url: str, accounts: list[tuple[int, str]], test_id: int, opts: argparse.Namespace
+) -> tuple[Phase, list[Person]]:
     events, answers, phase = Events.survey(), answer_objects(), Phase()
     people = [Person(aid, Tab(url, cookie, test_id, events, Samples())) for aid, cookie in accounts]
     opened = await open_all(people, phase, opts.open_parallel, lambda p: p.tab.open_page())
@@ -509,9 +546,13 @@ async def portal_level(url: str, accounts: list[tuple[int, str]], test_id: int, 
     last_key = DECIDER_ROUTE[-1][0]
     edited = {**answers[last_key], "value": f"{answers[last_key]['value']} (edited)"}
     log("  portal: saturation")  # a marker for a profiler started alongside
-    await saturate(done[: opts.saturation_tabs], events.answer,
-                   [{"key": last_key, "answer": edited}, {"key": last_key, "answer": answers[last_key]}],
-                   opts.saturation_seconds, phase)
+    await saturate(
+        done[: opts.saturation_tabs],
+        events.answer,
+        [{"key": last_key, "answer": edited}, {"key": last_key, "answer": answers[last_key]}],
+        opts.saturation_seconds,
+        phase,
+    )
     await close_all(people)
     return phase, people
 
@@ -524,8 +565,9 @@ class BlankTab(Tab):
 
     async def open_page(self, until_phase: str = "") -> None:
         marker, router_data = self._router_data()
-        await self.client.connect({"name": self.events.hydrate, "payload": self._hydrate_payload(),
-                                   "router_data": router_data})
+        await self.client.connect(
+            {"name": self.events.hydrate, "payload": self._hydrate_payload(), "router_data": router_data}
+        )
         update = await self._until_echo(marker)
         while True:
             names = [k for k in update.delta if k.endswith("blank_state")]
@@ -540,8 +582,16 @@ class BlankTab(Tab):
 async def blank_level(url: str, count: int, opts: argparse.Namespace) -> Phase:
     from reflex.state import State
 
-    events = Events(hydrate=f"{State.get_full_name()}.hydrate_and_load", answer="", noop="", start="", next="",
-                    begin="", survey_state="-", rate_state="-")
+    events = Events(
+        hydrate=f"{State.get_full_name()}.hydrate_and_load",
+        answer="",
+        noop="",
+        start="",
+        next="",
+        begin="",
+        survey_state="-",
+        rate_state="-",
+    )
     phase = Phase()
     people = [Person(0, BlankTab(url, "", 1, events, Samples())) for _ in range(count)]
     opened = await open_all(people, phase, opts.open_parallel, lambda p: p.tab.open_page())
@@ -557,6 +607,7 @@ async def blank_level(url: str, count: int, opts: argparse.Namespace) -> Phase:
 
 # --- the stored drafts ----------------------------------------------------------------------
 
+
 def stored_drafts(database_url: str, test_id: int, account_ids: list[int]) -> dict[int, dict[str, Any]]:
     """Each account's active review session draft for the test, as the database holds it."""
     import psycopg
@@ -565,7 +616,8 @@ def stored_drafts(database_url: str, test_id: int, account_ids: list[int]) -> di
         rows = conn.execute(
             "SELECT account_id, draft_answers FROM review_session"
             " WHERE test_id = %s AND account_id = ANY(%s) AND status = 'active'",
-            (test_id, account_ids)).fetchall()
+            (test_id, account_ids),
+        ).fetchall()
     return {aid: (answers if isinstance(answers, dict) else json.loads(answers or "{}")) for aid, answers in rows}
 
 
@@ -611,6 +663,7 @@ def redis_footprint(url: str) -> tuple[int, int]:
 
 # --- the proxy's log ------------------------------------------------------------------------
 
+
 def connection_spread(people: list[Person], proxy_log: Path) -> dict[str, int]:
     """Which process served each connection (the proxy's log, by the client's local port)."""
     backend_of: dict[int, int] = {}
@@ -623,11 +676,16 @@ def connection_spread(people: list[Person], proxy_log: Path) -> dict[str, int]:
         connections += len(seq)
         switched += sum(1 for a, b in zip(seq, seq[1:]) if a != b)
         both += len(set(seq)) > 1
-    return {"connections": connections, "consecutive_switched": switched,
-            "consecutive_pairs": sum(max(0, len(p.ports) - 1) for p in people), "participants_on_both": both}
+    return {
+        "connections": connections,
+        "consecutive_switched": switched,
+        "consecutive_pairs": sum(max(0, len(p.ports) - 1) for p in people),
+        "participants_on_both": both,
+    }
 
 
 # --- a level --------------------------------------------------------------------------------
+
 
 def cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -642,8 +700,9 @@ def ratio(a: float | None, b: float | None) -> float | None:
     return round(a / b, 2) if a is not None and b else None
 
 
-def run_level(stack: Stack, database_url: str, test_id: int, count: int, workers: int | None,
-              opts: argparse.Namespace) -> dict[str, Any]:
+def run_level(
+    stack: Stack, database_url: str, test_id: int, count: int, workers: int | None, opts: argparse.Namespace
+) -> dict[str, Any]:
     """One level: the portal side, its stored drafts, then the blank app; one dict of figures."""
     accounts = make_participant_accounts(database_url, test_id, count)
     load, cpu0, wall0 = os.getloadavg()[0], cpu_seconds(), time.perf_counter()
@@ -665,14 +724,19 @@ def run_level(stack: Stack, database_url: str, test_id: int, count: int, workers
         blank_cpu = group_cpu_seconds([stack.blank_proc.pid]) - blank_cpu0
     wall = time.perf_counter() - wall0
     row = figures(count, workers, stack, portal, missing, blank, portal_rss.peak, blank_rss.peak if blank_rss else None)
-    row.update(lock_expired=lock_expired, answers_confirmed=sum(len(p.acked) for p in people),
-               unconfirmed_pending=sum(p.unconfirmed for p in people),
-               # answered, neither confirmed nor pending (by question): the server never called it a change
-               never_confirmed=dict(collections.Counter(k for p in people for k in p.answered - set(p.acked))),
-               client_cpu_percent=round(100 * (cpu_seconds() - cpu0) / wall, 1), load_average_before=round(load, 2),
-               think_ms=opts.think_ms, arrivals_only=opts.arrivals_only,
-               portal_redis_keys_per_tab=round(redis_keys[0] / max(1, portal.opened), 1),
-               portal_redis_bytes_per_tab=round(redis_keys[1] / max(1, portal.opened)))
+    row.update(
+        lock_expired=lock_expired,
+        answers_confirmed=sum(len(p.acked) for p in people),
+        unconfirmed_pending=sum(p.unconfirmed for p in people),
+        # answered, neither confirmed nor pending (by question): the server never called it a change
+        never_confirmed=dict(collections.Counter(k for p in people for k in p.answered - set(p.acked))),
+        client_cpu_percent=round(100 * (cpu_seconds() - cpu0) / wall, 1),
+        load_average_before=round(load, 2),
+        think_ms=opts.think_ms,
+        arrivals_only=opts.arrivals_only,
+        portal_redis_keys_per_tab=round(redis_keys[0] / max(1, portal.opened), 1),
+        portal_redis_bytes_per_tab=round(redis_keys[1] / max(1, portal.opened)),
+    )
     if opts.arrivals_only:  # the servers' CPU over the arrivals (and the tabs' closing), per tab opened
         row["portal_cpu_ms_per_tab"] = round(1000 * portal_cpu / max(1, portal.opened), 1)
         if blank is not None:
@@ -683,8 +747,16 @@ def run_level(stack: Stack, database_url: str, test_id: int, count: int, workers
     return row
 
 
-def figures(count: int, workers: int | None, stack: Stack, portal: Phase, missing: int, blank: Phase | None,
-            portal_rss: float, blank_rss: float | None) -> dict[str, Any]:
+def figures(
+    count: int,
+    workers: int | None,
+    stack: Stack,
+    portal: Phase,
+    missing: int,
+    blank: Phase | None,
+    portal_rss: float,
+    blank_rss: float | None,
+) -> dict[str, Any]:
     a50, a95, a99 = (rounded(v) for v in percentiles(portal.latencies))
     processes = sum(len(group_pids(p)) for p in stack.portal_pgids)
     row: dict[str, Any] = {
@@ -694,7 +766,9 @@ def figures(count: int, workers: int | None, stack: Stack, portal: Phase, missin
         "workers": (processes - len(stack.portal_pgids)) // max(1, len(stack.portal_pgids)) if processes else workers,
         "workers_asked": workers or "default",
         "server_processes": processes,
-        "answer_p50_ms": a50, "answer_p95_ms": a95, "answer_p99_ms": a99,
+        "answer_p50_ms": a50,
+        "answer_p95_ms": a95,
+        "answer_p99_ms": a99,
         "answer_p95_by_10s": by_window(portal),
         "answers": len(portal.latencies),
         "errors": len(portal.errors),
@@ -707,13 +781,17 @@ def figures(count: int, workers: int | None, stack: Stack, portal: Phase, missin
     }
     if blank is not None:
         b50, b95, b99 = (rounded(v) for v in percentiles(blank.latencies))
-        row.update({
-            "blank_noop_p50_ms": b50, "blank_noop_p95_ms": b95, "blank_noop_p99_ms": b99,
-            "blank_errors": len(blank.errors),
-            "blank_tabs_per_s": rounded(blank.opened / blank.open_seconds if blank.open_seconds else float("nan")),
-            "blank_noop_events_per_s": rounded(rate(blank)),
-            "blank_rss_mb": round(blank_rss or 0, 1),
-        })
+        row.update(
+            {
+                "blank_noop_p50_ms": b50,
+                "blank_noop_p95_ms": b95,
+                "blank_noop_p99_ms": b99,
+                "blank_errors": len(blank.errors),
+                "blank_tabs_per_s": rounded(blank.opened / blank.open_seconds if blank.open_seconds else float("nan")),
+                "blank_noop_events_per_s": rounded(rate(blank)),
+                "blank_rss_mb": round(blank_rss or 0, 1),
+            }
+        )
         row["ratios_portal_over_blank"] = {
             "p95": ratio(a95, b95),
             "events_per_s": ratio(row["answer_events_per_s"], row["blank_noop_events_per_s"]),
@@ -738,17 +816,26 @@ def rate(phase: Phase) -> float:
 
 # --- output ---------------------------------------------------------------------------------
 
+
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
 COLUMNS = [  # (header, key, format)
-    ("workers", "workers", "{}"), ("N", "participants", "{}"), ("ans p50", "answer_p50_ms", "{}"),
-    ("p95", "answer_p95_ms", "{}"), ("p99", "answer_p99_ms", "{}"), ("errors", "errors", "{}"),
-    ("missing", "acknowledged_missing", "{}"), ("tabs/s", "tabs_per_s", "{}"),
-    ("ans ev/s", "answer_events_per_s", "{}"), ("RSS MB", "portal_rss_mb", "{}"),
-    ("blank p95", "blank_noop_p95_ms", "{}"), ("tabs/s", "blank_tabs_per_s", "{}"),
-    ("noop ev/s", "blank_noop_events_per_s", "{}"), ("RSS MB", "blank_rss_mb", "{}"),
+    ("workers", "workers", "{}"),
+    ("N", "participants", "{}"),
+    ("ans p50", "answer_p50_ms", "{}"),
+    ("p95", "answer_p95_ms", "{}"),
+    ("p99", "answer_p99_ms", "{}"),
+    ("errors", "errors", "{}"),
+    ("missing", "acknowledged_missing", "{}"),
+    ("tabs/s", "tabs_per_s", "{}"),
+    ("ans ev/s", "answer_events_per_s", "{}"),
+    ("RSS MB", "portal_rss_mb", "{}"),
+    ("blank p95", "blank_noop_p95_ms", "{}"),
+    ("tabs/s", "blank_tabs_per_s", "{}"),
+    ("noop ev/s", "blank_noop_events_per_s", "{}"),
+    ("RSS MB", "blank_rss_mb", "{}"),
     ("client CPU %", "client_cpu_percent", "{}"),
 ]
 
@@ -758,44 +845,71 @@ def print_table(rows: list[dict[str, Any]]) -> None:
     print("".join(f"{h:>11}" for h, _, _ in COLUMNS))
     for row in rows:
         print("".join(f"{fmt.format(row.get(key, '-')):>11}" for _, key, fmt in COLUMNS))
-    print("\nportal / blank: " + "; ".join(
-        f"N={r['participants']} w={r['workers']}: " + ", ".join(f"{k} {v}" for k, v in r.get("ratios_portal_over_blank", {}).items())
-        for r in rows))
+    print(
+        "\nportal / blank: "
+        + "; ".join(
+            f"N={r['participants']} w={r['workers']}: "
+            + ", ".join(f"{k} {v}" for k, v in r.get("ratios_portal_over_blank", {}).items())
+            for r in rows
+        )
+    )
     for row in rows:
         if "connections" in row:
-            print(f"N={row['participants']} via the proxy: {row['connections']} connections, "
-                  f"{row['consecutive_switched']} of {row['consecutive_pairs']} consecutive pairs on different processes, "
-                  f"{row['participants_on_both']} participants served by both")
+            print(
+                f"N={row['participants']} via the proxy: {row['connections']} connections, "
+                f"{row['consecutive_switched']} of {row['consecutive_pairs']} consecutive pairs on different processes, "
+                f"{row['participants_on_both']} participants served by both"
+            )
         for sample in row["error_samples"]:
             print(f"N={row['participants']} error: {sample}")
 
 
 # --- main -----------------------------------------------------------------------------------
 
+
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", type=int, nargs="+", default=[100, 300, 1000, 2000], help="participants per level")
-    parser.add_argument("--workers", type=int, nargs="+", default=[0],
-                        help="Granian workers per server, one run per value (0: the project's default)")
-    parser.add_argument("--think-ms", type=float, default=5000, help="mean pause before each answer (jittered 0.5-1.5x)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        nargs="+",
+        default=[0],
+        help="Granian workers per server, one run per value (0: the project's default)",
+    )
+    parser.add_argument(
+        "--think-ms", type=float, default=5000, help="mean pause before each answer (jittered 0.5-1.5x)"
+    )
     parser.add_argument("--open-parallel", type=int, default=100, help="handshakes in flight during the arrivals")
     parser.add_argument("--saturation-tabs", type=int, default=200)
     parser.add_argument("--saturation-seconds", type=float, default=10)
-    parser.add_argument("--proxy", action="store_true",
-                        help="two portal processes behind a round-robin proxy; participants reconnect before each answer")
+    parser.add_argument(
+        "--proxy",
+        action="store_true",
+        help="two portal processes behind a round-robin proxy; participants reconnect before each answer",
+    )
     parser.add_argument("--url", help="measure a portal already running here (with --database-url; no blank app)")
     parser.add_argument("--database-url", help="the PostgreSQL database of the portal given with --url")
     parser.add_argument("--json", action="store_true", help="one JSON object per level on stdout")
-    parser.add_argument("--arrivals-only", action="store_true",
-                        help="only the wave of arrivals (tabs opened per second), portal and blank app; no survey")
-    parser.add_argument("--trace", metavar="FILE",
-                        help="the portal's per-event and per-db.run times appended to FILE (bench/trace, as survey_load.py --trace)")
+    parser.add_argument(
+        "--arrivals-only",
+        action="store_true",
+        help="only the wave of arrivals (tabs opened per second), portal and blank app; no survey",
+    )
+    parser.add_argument(
+        "--trace",
+        metavar="FILE",
+        help="the portal's per-event and per-db.run times appended to FILE (bench/trace, as survey_load.py --trace)",
+    )
     parser.add_argument("--pg-name", default=PG_NAME, help="the PostgreSQL database made for the run (dropped first)")
     parser.add_argument("--portal-redis", default=PORTAL_REDIS, help="the portal's Redis db (flushed)")
     parser.add_argument("--blank-redis", default=BLANK_REDIS, help="the blank app's Redis db (flushed)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (server logs)")
-    parser.add_argument("--no-hashes", action="store_true",
-                        help="first hydrates without the hashes of the page's compiled defaults (a browser sends them)")
+    parser.add_argument(
+        "--no-hashes",
+        action="store_true",
+        help="first hydrates without the hashes of the page's compiled defaults (a browser sends them)",
+    )
     return parser.parse_args()
 
 

@@ -28,10 +28,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=30)
     args = parser.parse_args()
 
-    from alembic import command
     from alembic.config import Config
     from sqlmodel import Session
 
+    from alembic import command
     from portal.db import make_engine
     from portal.services.errors import SignInError
     from portal.services.sign_in import sign_in_with_password

@@ -48,10 +48,12 @@ UPDATE_TIMEOUT = 180
 
 # --- database and participants --------------------------------------------------------------
 
+
 def prepare_database(backend: str, data_dir: Path, pg_name: str = PG_NAME) -> str:
     """A fresh, migrated database for the run (PostgreSQL: `pg_name`, dropped and re-created); returns its URL."""
-    from alembic import command
     from alembic.config import Config
+
+    from alembic import command
 
     if backend == "sqlite":
         url = f"sqlite:///{data_dir / 'survey-bench.db'}"
@@ -114,8 +116,15 @@ def make_participant_accounts(database_url: str, test_id: int, count: int) -> li
         for _ in range(count):
             account = make_participant(session, password_hash=password_hash)
             now = utcnow()
-            session.add(Invite(account_id=account.id, test_id=test_id, amount_cents=2000,
-                               created_at=now, expires_at=now + timedelta(hours=24)))
+            session.add(
+                Invite(
+                    account_id=account.id,
+                    test_id=test_id,
+                    amount_cents=2000,
+                    created_at=now,
+                    expires_at=now + timedelta(hours=24),
+                )
+            )
             token = create_session(session=session, account_id=account.id, user_agent="bench/survey_load")
             session.commit()
             cookies.append((account.id, f"{SESSION_COOKIE}={token}"))
@@ -124,6 +133,7 @@ def make_participant_accounts(database_url: str, test_id: int, count: int) -> li
 
 
 # --- one participant ------------------------------------------------------------------------
+
 
 @dataclass
 class Events:
@@ -183,7 +193,7 @@ def portal_survey_calls(code: str) -> list[tuple[str, list[Any]]]:
     if at < 0:
         return []
     name_end = code.index("(", at)
-    name, rest, args = code[at + len(marker):name_end], code[name_end + 1:], []
+    name, rest, args = code[at + len(marker) : name_end], code[name_end + 1 :], []
     decoder = json.JSONDecoder()
     while rest and not rest.startswith(")"):
         value, end = decoder.raw_decode(rest)
@@ -246,8 +256,14 @@ def frontend_hashes(app_dir: Path, module: str) -> tuple[list[str], list[str]]:
     compiled default state, worked out as the compiler does): the server then sends only the vars that
     differ from the defaults the page already holds. Computed in a fresh interpreter in the app's folder;
     with the full names of the app's states."""
-    out = subprocess.run([str(VENV_BIN / "python"), "-c", HASHES_SCRIPT.replace("{module}", module)], cwd=app_dir,
-                         capture_output=True, text=True, check=True, timeout=300)
+    out = subprocess.run(
+        [str(VENV_BIN / "python"), "-c", HASHES_SCRIPT.replace("{module}", module)],
+        cwd=app_dir,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
     found = json.loads(out.stdout.strip().splitlines()[-1])
     return found["hashes"], found["states"]
 
@@ -331,8 +347,9 @@ class Tab:
             if status != 200:
                 raise FlowError(f"GET {self.path}: {status}")
         marker, router_data = self._router_data()
-        await self.client.connect({"name": self.events.hydrate, "payload": self._hydrate_payload(),
-                                   "router_data": router_data})
+        await self.client.connect(
+            {"name": self.events.hydrate, "payload": self._hydrate_payload(), "router_data": router_data}
+        )
         await self._until_echo(marker)
         # on_load_internal -> RateState.load_page: the view is 'survey', entered in the same event
         while not (self.hydrated and self.view == "survey"):

@@ -59,12 +59,18 @@ from bench.survey_flow import (  # noqa: E402 - after the path
     prepare_database,
 )
 
-
 # --- the portal server ----------------------------------------------------------------------
 
-def start_server(database_url: str, port: int, log_path: Path, trace_path: Path | None = None,
-                 profile_event: str | None = None, switch_interval: float | None = None,
-                 redis_url: str = "") -> subprocess.Popen:
+
+def start_server(
+    database_url: str,
+    port: int,
+    log_path: Path,
+    trace_path: Path | None = None,
+    profile_event: str | None = None,
+    switch_interval: float | None = None,
+    redis_url: str = "",
+) -> subprocess.Popen:
     from tests.support.portal_server import start_portal
 
     env = dict(os.environ)
@@ -98,8 +104,17 @@ def stop_server(proc: subprocess.Popen) -> None:
     stop_portal(proc)
 
 
-async def participant(base_url: str, cookie: str, test_id: int, events: Events, samples: Samples,
-                      gate: asyncio.Semaphore, ready: asyncio.Barrier, go: asyncio.Event, think_ms: float) -> None:
+async def participant(
+    base_url: str,
+    cookie: str,
+    test_id: int,
+    events: Events,
+    samples: Samples,
+    gate: asyncio.Semaphore,
+    ready: asyncio.Barrier,
+    go: asyncio.Event,
+    think_ms: float,
+) -> None:
     tab = Tab(base_url, cookie, test_id, events, samples)
     try:
         async with gate:  # connections open a few at a time, as people arrive
@@ -138,6 +153,7 @@ async def participant(base_url: str, cookie: str, test_id: int, events: Events, 
 
 # --- a run ----------------------------------------------------------------------------------
 
+
 @dataclass
 class Result:
     participants: int
@@ -150,15 +166,18 @@ class Result:
     percentiles = staticmethod(percentiles)
 
 
-async def run_load(base_url: str, cookies: list[str], test_id: int, events: Events, think_ms: float,
-                   connect_parallel: int = 20) -> tuple[Samples, float]:
+async def run_load(
+    base_url: str, cookies: list[str], test_id: int, events: Events, think_ms: float, connect_parallel: int = 20
+) -> tuple[Samples, float]:
     samples = Samples()
     ready = asyncio.Barrier(len(cookies) + 1)
     go = asyncio.Event()
     gate = asyncio.Semaphore(connect_parallel)
 
-    tasks = [asyncio.create_task(participant(base_url, cookie, test_id, events, samples, gate, ready, go, think_ms))
-             for cookie in cookies]
+    tasks = [
+        asyncio.create_task(participant(base_url, cookie, test_id, events, samples, gate, ready, go, think_ms))
+        for cookie in cookies
+    ]
     waiter = asyncio.create_task(ready.wait())
     done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
     if waiter not in done:  # a participant failed before everyone was ready
@@ -178,33 +197,47 @@ def summarize_trace(trace_path: Path) -> list[str]:
         rows.setdefault((event, kind, label), []).append((float(ms), float(inside)))
     counts = {event: len(v) for (event, kind, _), v in rows.items() if kind == "execute"}
     out = [f"  {'event':<38}{'part':<40}{'calls':>7}{'mean':>8}{'p50':>8}{'p95':>8}{'inside':>8}"]
-    for (event, kind, label), values in sorted(rows.items(), key=lambda kv: (kv[0][0], {"execute": 0, "handler": 1, "db": 2}.get(kv[0][1], 3))):
+    for (event, kind, label), values in sorted(
+        rows.items(), key=lambda kv: (kv[0][0], {"execute": 0, "handler": 1, "db": 2}.get(kv[0][1], 3))
+    ):
         if counts.get(event, 0) < 5:
             continue
         ms = [v[0] for v in values]
         p95 = statistics.quantiles(ms, n=20, method="inclusive")[18] if len(ms) > 1 else ms[0]
         inside = statistics.fmean(v[1] for v in values) if kind == "db" else math.nan
-        part = {"execute": "event under its lock (load, run, save)", "handler": "handler + delta"}.get(kind, f"db.run {label}")
-        out.append(f"  {event:<38}{part[:39]:<40}{len(ms):>7}{statistics.fmean(ms):>8.2f}{statistics.median(ms):>8.2f}"
-                   f"{p95:>8.2f}{'' if math.isnan(inside) else f'{inside:.2f}':>8}")
+        part = {"execute": "event under its lock (load, run, save)", "handler": "handler + delta"}.get(
+            kind, f"db.run {label}"
+        )
+        out.append(
+            f"  {event:<38}{part[:39]:<40}{len(ms):>7}{statistics.fmean(ms):>8.2f}{statistics.median(ms):>8.2f}"
+            f"{p95:>8.2f}{'' if math.isnan(inside) else f'{inside:.2f}':>8}"
+        )
     return out
 
 
 def print_table(results: list[Result]) -> None:
-    header = (f"{'N':>4} {'backend':<9}{'answer p50':>11}{'p95':>8}{'p99':>8}{'noop p50':>10}{'p95':>8}{'p99':>8}"
-              f"{'answers/s':>11}{'events/s':>10}{'p95 ratio':>10}")
+    header = (
+        f"{'N':>4} {'backend':<9}{'answer p50':>11}{'p95':>8}{'p99':>8}{'noop p50':>10}{'p95':>8}{'p99':>8}"
+        f"{'answers/s':>11}{'events/s':>10}{'p95 ratio':>10}"
+    )
     print("\nlatency from sending an event to its state update (ms); events/s over the whole run")
     print(header)
     for r in results:
         a = r.percentiles(r.samples.answer)
         n = r.percentiles(r.samples.noop)
-        print(f"{r.participants:>4} {r.backend:<9}{a[0]:>11.1f}{a[1]:>8.1f}{a[2]:>8.1f}{n[0]:>10.1f}{n[1]:>8.1f}{n[2]:>8.1f}"
-              f"{len(r.samples.answer) / r.seconds:>11.1f}{r.samples.events_sent / r.seconds:>10.1f}{a[1] / n[1]:>10.2f}")
-    print("\nload generator CPU (this process, share of one core): "
-          + ", ".join(f"N={r.participants} {r.client_cpu / r.seconds:.0%}" for r in results))
+        print(
+            f"{r.participants:>4} {r.backend:<9}{a[0]:>11.1f}{a[1]:>8.1f}{a[2]:>8.1f}{n[0]:>10.1f}{n[1]:>8.1f}{n[2]:>8.1f}"
+            f"{len(r.samples.answer) / r.seconds:>11.1f}{r.samples.events_sent / r.seconds:>10.1f}{a[1] / n[1]:>10.2f}"
+        )
+    print(
+        "\nload generator CPU (this process, share of one core): "
+        + ", ".join(f"N={r.participants} {r.client_cpu / r.seconds:.0%}" for r in results)
+    )
     for r in results:
         if r.trace:
-            print(f"\nserver time per event, N={r.participants} {r.backend} (ms; 'inside' = the service function alone)")
+            print(
+                f"\nserver time per event, N={r.participants} {r.backend} (ms; 'inside' = the service function alone)"
+            )
             print("\n".join(r.trace))
 
 
@@ -212,21 +245,41 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--participants", type=int, nargs="+", default=[1, 50, 200])
-    parser.add_argument("--think-ms", type=float, default=0,
-                        help="mean pause before each answer, no-op and next (0: back to back, the server saturated)")
-    parser.add_argument("--min-answers", type=int, default=240,
-                        help="small N run several passes (fresh participants) until this many answers are measured")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0,
+        help="mean pause before each answer, no-op and next (0: back to back, the server saturated)",
+    )
+    parser.add_argument(
+        "--min-answers",
+        type=int,
+        default=240,
+        help="small N run several passes (fresh participants) until this many answers are measured",
+    )
     parser.add_argument("--port", type=int, default=3301)
-    parser.add_argument("--pg-name", default=PG_NAME,
-                        help="the PostgreSQL database to drop, re-create and use (--backend postgres)")
-    parser.add_argument("--redis-url", default="",
-                        help="keep the portal's state in this Redis database instead of on disk")
-    parser.add_argument("--trace", action="store_true",
-                        help="timing logs in the server (bench/trace/sitecustomize.py): where an event's time goes")
-    parser.add_argument("--profile-event", metavar="HANDLER",
-                        help="with --trace: run this handler under cProfile (e.g. SurveyState.set_answer; use one participant)")
-    parser.add_argument("--switch-interval", type=float, metavar="SECONDS",
-                        help="experiment: sys.setswitchinterval in the portal (Python's default is 0.005)")
+    parser.add_argument(
+        "--pg-name", default=PG_NAME, help="the PostgreSQL database to drop, re-create and use (--backend postgres)"
+    )
+    parser.add_argument(
+        "--redis-url", default="", help="keep the portal's state in this Redis database instead of on disk"
+    )
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="timing logs in the server (bench/trace/sitecustomize.py): where an event's time goes",
+    )
+    parser.add_argument(
+        "--profile-event",
+        metavar="HANDLER",
+        help="with --trace: run this handler under cProfile (e.g. SurveyState.set_answer; use one participant)",
+    )
+    parser.add_argument(
+        "--switch-interval",
+        type=float,
+        metavar="SECONDS",
+        help="experiment: sys.setswitchinterval in the portal (Python's default is 0.005)",
+    )
     parser.add_argument("--url", help="measure a portal already running here (with --database-url)")
     parser.add_argument("--database-url", help="the database of the portal given with --url")
     args = parser.parse_args()
@@ -246,8 +299,15 @@ def main() -> None:
         base_url = f"http://localhost:{args.port}"
         print(f"starting the portal on {base_url} ({args.backend}); log in {data_dir / 'server.log'}", flush=True)
         started = time.perf_counter()
-        proc = start_server(database_url, args.port, data_dir / "server.log", trace_path, args.profile_event,
-                            args.switch_interval, redis_url=args.redis_url)
+        proc = start_server(
+            database_url,
+            args.port,
+            data_dir / "server.log",
+            trace_path,
+            args.profile_event,
+            args.switch_interval,
+            redis_url=args.redis_url,
+        )
         print(f"  up after {time.perf_counter() - started:.0f} s", flush=True)
     results = []
     try:
@@ -271,8 +331,11 @@ def main() -> None:
                 seconds += elapsed
             trace = summarize_trace(trace_path) if trace_path is not None and proc is not None else []
             results.append(Result(n, args.backend, total, seconds, cpu, trace))
-            print(f"  N={n}: {passes} pass(es), {len(total.answer)} answers, {len(total.noop)} no-ops "
-                  f"in {seconds:.1f} s (load average before: {load:.2f})", flush=True)
+            print(
+                f"  N={n}: {passes} pass(es), {len(total.answer)} answers, {len(total.noop)} no-ops "
+                f"in {seconds:.1f} s (load average before: {load:.2f})",
+                flush=True,
+            )
     finally:
         if proc is not None:
             stop_server(proc)

@@ -26,10 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
-from alembic import command  # noqa: E402
 from alembic.config import Config  # noqa: E402
 from sqlmodel import Session  # noqa: E402
 
+from alembic import command  # noqa: E402
 from portal.db import make_engine  # noqa: E402
 from portal.services import invites, rewards  # noqa: E402
 
@@ -57,61 +57,105 @@ def step(conn: psycopg.Connection, label: str, sql: str, params: dict | None = N
     print(f"  {label}: {time.perf_counter() - started:.1f} s", flush=True)
 
 
-def fill(url: str, participants: int, n_invites: int, n_reviews: int, n_tests: int, heavy: int, heavy_rows: int) -> None:
+def fill(
+    url: str, participants: int, n_invites: int, n_reviews: int, n_tests: int, heavy: int, heavy_rows: int
+) -> None:
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("DROP SCHEMA IF EXISTS public CASCADE")
         conn.execute("CREATE SCHEMA public")
     migrate(url)
-    p = {"participants": participants, "tests": n_tests, "heavy": heavy, "heavy_rows": heavy_rows,
-         "light_invites": max(n_invites - heavy * heavy_rows, 0), "light_reviews": max(n_reviews - heavy * heavy_rows, 0),
-         "light_accounts": max(participants - heavy, 1), "types": PRODUCT_TYPES}
+    p = {
+        "participants": participants,
+        "tests": n_tests,
+        "heavy": heavy,
+        "heavy_rows": heavy_rows,
+        "light_invites": max(n_invites - heavy * heavy_rows, 0),
+        "light_reviews": max(n_reviews - heavy * heavy_rows, 0),
+        "light_accounts": max(participants - heavy, 1),
+        "types": PRODUCT_TYPES,
+    }
     if heavy_rows > n_tests:
         raise SystemExit("--heavy-rows must not exceed --tests (one review per participant and test)")
     print(f"filling {url}: {p}", flush=True)
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("SET synchronous_commit = off")
         conn.execute("SET maintenance_work_mem = '256MB'")
-        step(conn, "accounts", """
+        step(
+            conn,
+            "accounts",
+            """
             INSERT INTO account (id, email, is_registration_complete, stage, verified, is_subscribed_to_referral,
                                  created_at, updated_at, signup_tracking)
             SELECT g, 'bench-' || g || '@example.com', true, 'completed', true, false, now(), now(), '{}'
-            FROM generate_series(1, %(participants)s) g""", p)
-        step(conn, "tests", """
+            FROM generate_series(1, %(participants)s) g""",
+            p,
+        )
+        step(
+            conn,
+            "tests",
+            """
             INSERT INTO test (id, name, status, panel, product_type, audience_country, welcome_modal, survey, questions,
                               selected_areas, preference_test, is_freemium, session_seconds, seniority_limits,
                               is_surveys_conditional_enabled, payout_cents, created_at, updated_at, url)
             SELECT g, 'Messaging study ' || g, 'running', 'b2b', (%(types)s::text[])[1 + g %% 7], 'US', '{}', '{}', '{}',
                    '[]', '{}', false, 3600, '{}', true, 1500 + (g %% 8) * 500, now(), now(), 'https://example.com/' || g
-            FROM generate_series(1, %(tests)s) g""", p)
+            FROM generate_series(1, %(tests)s) g""",
+            p,
+        )
         # Heavy participants (ids 1..heavy): heavy_rows invites and reviews each, one per test.
-        step(conn, "invites (heavy)", """
+        step(
+            conn,
+            "invites (heavy)",
+            """
             INSERT INTO invite (account_id, test_id, status, amount_cents, created_at, expires_at)
             SELECT a, t, (ARRAY['open','filled','completed','expired','canceled'])[1 + (a + t) %% 5], 2000,
                    now() - (t * interval '37 minutes'), now() - (t * interval '37 minutes') + interval '24 hours'
-            FROM generate_series(1, %(heavy)s) a, generate_series(1, %(heavy_rows)s) t""", p)
-        step(conn, "invites (others)", """
+            FROM generate_series(1, %(heavy)s) a, generate_series(1, %(heavy_rows)s) t""",
+            p,
+        )
+        step(
+            conn,
+            "invites (others)",
+            """
             INSERT INTO invite (account_id, test_id, status, amount_cents, created_at, expires_at)
             SELECT %(heavy)s + 1 + (g %% %(light_accounts)s), 1 + (g::bigint * 7919) %% %(tests)s,
                    (ARRAY['open','filled','completed','expired','canceled'])[1 + g %% 5], 2000,
                    now() - ((g %% 525600) * interval '1 minute'),
                    now() - ((g %% 525600) * interval '1 minute') + interval '24 hours'
-            FROM generate_series(1, %(light_invites)s) g""", p)
-        step(conn, "reviews (heavy)", """
+            FROM generate_series(1, %(light_invites)s) g""",
+            p,
+        )
+        step(
+            conn,
+            "reviews (heavy)",
+            """
             INSERT INTO review (test_id, account_id, respondent_key, kind, answers, worker_data, options_order, created_at)
             SELECT t, a, 'account:' || a, 'survey', '{}', '{}', '[]', now() - (t * interval '41 minutes')
-            FROM generate_series(1, %(heavy)s) a, generate_series(1, %(heavy_rows)s) t""", p)
+            FROM generate_series(1, %(heavy)s) a, generate_series(1, %(heavy_rows)s) t""",
+            p,
+        )
         # Others: review n -> account heavy+1 + n mod light_accounts, test 1 + n div light_accounts (unique per account).
-        step(conn, "reviews (others)", """
+        step(
+            conn,
+            "reviews (others)",
+            """
             INSERT INTO review (test_id, account_id, respondent_key, kind, answers, worker_data, options_order, created_at)
             SELECT 1 + (g / %(light_accounts)s) %% %(tests)s, %(heavy)s + 1 + (g %% %(light_accounts)s),
                    'account:' || (%(heavy)s + 1 + (g %% %(light_accounts)s)), 'survey', '{}', '{}', '[]',
                    now() - ((g %% 525600) * interval '1 minute')
-            FROM generate_series(0, %(light_reviews)s - 1) g""", p)
-        step(conn, "rewards", """
+            FROM generate_series(0, %(light_reviews)s - 1) g""",
+            p,
+        )
+        step(
+            conn,
+            "rewards",
+            """
             INSERT INTO reward (review_id, account_id, amount_cents, status, paid_on, created_at, test_id, product_type)
             SELECT v.id, v.account_id, 2000, (ARRAY['PENDING','EXECUTED','FAILED','CANCELED'])[1 + v.id %% 4],
                    CASE WHEN v.id %% 4 = 1 THEN v.created_at + interval '3 days' END, v.created_at, v.test_id, t.product_type
-            FROM review v JOIN test t ON t.id = v.test_id""", p)
+            FROM review v JOIN test t ON t.id = v.test_id""",
+            p,
+        )
         for table in ("account", "test", "invite", "review", "reward"):
             conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
         step(conn, "vacuum analyze", "VACUUM ANALYZE")
@@ -120,7 +164,10 @@ def fill(url: str, participants: int, n_invites: int, n_reviews: int, n_tests: i
 def counts(url: str) -> dict[str, int]:
     with psycopg.connect(url) as conn:
         try:
-            return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("account", "invite", "review", "reward")}
+            return {
+                t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                for t in ("account", "invite", "review", "reward")
+            }
         except psycopg.Error:
             return {}
 
@@ -148,13 +195,20 @@ LEFT JOIN (SELECT r.id, r.amount_cents, r.status, r.paid_on, r.created_at, r.tes
              AND r.account_id = %(a)s) page ON true
 ORDER BY page.{column} {dir}, page.id {dir}"""
 # As the services do for a search (set_config(..., true) there, for the event's transaction).
-SEARCH_PLAN = "SELECT set_config('plan_cache_mode', 'force_custom_plan', false), set_config('enable_seqscan', 'off', false)"
+SEARCH_PLAN = (
+    "SELECT set_config('plan_cache_mode', 'force_custom_plan', false), set_config('enable_seqscan', 'off', false)"
+)
 SEARCH_PLAN_RESET = "SELECT set_config('plan_cache_mode', 'auto', false), set_config('enable_seqscan', 'on', false)"
 
 
 def _params(account: int, page: int, size: int, search: str) -> dict:
-    return {"a": account, "limit": size, "offset": (page - 1) * size, "pattern": f"%{search}%",
-            "type_pattern": f"%{search.replace(' ', '-')}%"}
+    return {
+        "a": account,
+        "limit": size,
+        "offset": (page - 1) * size,
+        "pattern": f"%{search}%",
+        "type_pattern": f"%{search.replace(' ', '-')}%",
+    }
 
 
 def bare_invites(conn, account: int, page: int, size: int, ascending: bool, search: str) -> None:
@@ -206,7 +260,13 @@ def run(url: str, rounds: int, heavy_account: int, light_account: int) -> list[t
         ("rewards page 100 (heavy)", "r", heavy_account, dict(page=100), ""),
         ("rewards sort Completion date asc (heavy)", "r", heavy_account, dict(page=1, sort_direction=1), ""),
         ("rewards sort Test type desc (heavy)", "r", heavy_account, dict(page=1, sort_by="testType"), ""),
-        ("rewards sort Test type asc (heavy)", "r", heavy_account, dict(page=1, sort_by="testType", sort_direction=1), ""),
+        (
+            "rewards sort Test type asc (heavy)",
+            "r",
+            heavy_account,
+            dict(page=1, sort_by="testType", sort_direction=1),
+            "",
+        ),
         ("rewards search (heavy)", "r", heavy_account, dict(page=1), "study 12"),
     ]
     with Session(engine) as session, psycopg.connect(url, autocommit=True) as conn:
@@ -231,7 +291,8 @@ def run(url: str, rounds: int, heavy_account: int, light_account: int) -> list[t
             page = service()
             assert page.rows or search or query.page > 1, f"{name}: no rows"
             for _ in range(3):  # warm both paths
-                service(); bare()
+                service()
+                bare()
             svc_times, bare_times = [], []
             # Interleaved so both see the same cache and load. The service runs on an open session
             # (as inside db.run); the per-event transaction (pool checkout, commit) is not in either figure.
@@ -241,11 +302,21 @@ def run(url: str, rounds: int, heavy_account: int, light_account: int) -> list[t
                     session.rollback()  # SET LOCAL ends with the transaction, as after each event in the app
                 bare_times += measure(1, bare)
             session.rollback()
-            row = (name, len(page.rows), page.total, statistics.median(svc_times), percentile(svc_times, 0.95),
-                   statistics.median(bare_times), percentile(bare_times, 0.95))
+            row = (
+                name,
+                len(page.rows),
+                page.total,
+                statistics.median(svc_times),
+                percentile(svc_times, 0.95),
+                statistics.median(bare_times),
+                percentile(bare_times, 0.95),
+            )
             results.append(row)
-            print(f"{name:46s} rows={row[1]:3d} total={row[2]:6d}  service p50 {row[3]:6.2f} p95 {row[4]:6.2f} ms"
-                  f"  | bare SQL p50 {row[5]:6.2f} p95 {row[6]:6.2f} ms  | p95 ratio {row[4] / row[6]:.2f}", flush=True)
+            print(
+                f"{name:46s} rows={row[1]:3d} total={row[2]:6d}  service p50 {row[3]:6.2f} p95 {row[4]:6.2f} ms"
+                f"  | bare SQL p50 {row[5]:6.2f} p95 {row[6]:6.2f} ms  | p95 ratio {row[4] / row[6]:.2f}",
+                flush=True,
+            )
     engine.dispose()
     return results
 

@@ -20,8 +20,8 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from portal.settings import ROOT, settings
 from portal.domain.staff.roles import ROLES
+from portal.settings import ROOT, settings
 
 EXIT_USAGE = 2
 EXIT_DATABASE = 1
@@ -60,8 +60,9 @@ def _cell(value: Any) -> str:
 
 
 def cmd_migrate(_args: argparse.Namespace) -> None:
-    from alembic import command
     from alembic.config import Config
+
+    from alembic import command
 
     config = Config(str(ROOT / "alembic.ini"))
     config.set_main_option("sqlalchemy.url", settings.database_url)
@@ -87,8 +88,10 @@ def cmd_seed_demo(_args: argparse.Namespace) -> None:
     print("Demo data is in place. Demo accounts:\n")
     print_table(("role", "email", "password"), accounts)
     if settings.local_oidc_active:
-        print(f"\nLinkedIn and Google are not configured: their buttons open the local sign-in stand-in at "
-              f"{settings.base_url}/local-oidc/ (not LinkedIn or Google; see README.md).")
+        print(
+            f"\nLinkedIn and Google are not configured: their buttons open the local sign-in stand-in at "
+            f"{settings.base_url}/local-oidc/ (not LinkedIn or Google; see README.md)."
+        )
 
 
 def cmd_import_test(args: argparse.Namespace) -> None:
@@ -204,7 +207,11 @@ def build_parser() -> argparse.ArgumentParser:
     outbox = add("outbox", cmd_outbox, "List e-mails in the outbox, newest first.")
     outbox.add_argument("--limit", type=int, default=50, help="how many rows to show (default 50)")
     outbox.add_argument("--pending", action="store_true", help="only e-mails not sent yet")
-    add("auto-approve-reviews", cmd_auto_approve, "Approve reviews nobody decided in AUTO_APPROVE_DAYS (the hourly job, once).")
+    add(
+        "auto-approve-reviews",
+        cmd_auto_approve,
+        "Approve reviews nobody decided in AUTO_APPROVE_DAYS (the hourly job, once).",
+    )
     paid = add("mark-reward-paid", cmd_mark_reward_paid, "Mark a reward paid (EXECUTED) and credit any referral bonus.")
     paid.add_argument("reward_id", metavar="REWARD_ID", type=int)
     return parser
@@ -219,8 +226,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.status
     except SQLAlchemyError as exc:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-        print(f"Database error: {reason}\n(Is DATABASE_URL right, and has `python -m portal.cli migrate` been run?)",
-              file=sys.stderr)
+        print(
+            f"Database error: {reason}\n(Is DATABASE_URL right, and has `python -m portal.cli migrate` been run?)",
+            file=sys.stderr,
+        )
         return EXIT_DATABASE
     except KeyboardInterrupt:
         print("Interrupted.", file=sys.stderr)

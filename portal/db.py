@@ -27,7 +27,7 @@ def normalize_url(url: str) -> str:
     """Use the psycopg 3 driver for plain postgres URLs."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 

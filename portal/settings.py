@@ -109,7 +109,9 @@ class Settings:
     # (127.0.0.1) on a loopback BASE_URL, every interface (0.0.0.0) otherwise; see `listen_address`.
     listen_host: str = field(default_factory=lambda: _env("LISTEN_HOST"))
     # Cookies get the Secure flag when the portal is served over https.
-    cookie_secure: bool = field(default_factory=lambda: _env_bool("COOKIE_SECURE", _env("BASE_URL").startswith("https://")))
+    cookie_secure: bool = field(
+        default_factory=lambda: _env_bool("COOKIE_SECURE", _env("BASE_URL").startswith("https://"))
+    )
     session_idle_minutes: int = field(default_factory=lambda: _env_int("SESSION_IDLE_MINUTES", 60 * 24 * 7))
     session_absolute_days: int = field(default_factory=lambda: _env_int("SESSION_ABSOLUTE_DAYS", 30))
     help_center_url: str = field(default_factory=lambda: _env("HELP_CENTER_URL", "https://help.example.com"))
@@ -160,10 +162,18 @@ class Settings:
     # LinkedIn and Google sign-in (OpenID Connect). A provider with no client id is not configured: no button.
     linkedin_client_id: str = field(default_factory=lambda: _env("LINKEDIN_CLIENT_ID"))
     linkedin_client_secret: str = field(default_factory=lambda: _env("LINKEDIN_CLIENT_SECRET"))
-    linkedin_metadata_url: str = field(default_factory=lambda: _env("LINKEDIN_METADATA_URL", "https://www.linkedin.com/oauth/.well-known/openid-configuration"))
+    linkedin_metadata_url: str = field(
+        default_factory=lambda: _env(
+            "LINKEDIN_METADATA_URL", "https://www.linkedin.com/oauth/.well-known/openid-configuration"
+        )
+    )
     google_client_id: str = field(default_factory=lambda: _env("GOOGLE_CLIENT_ID"))
     google_client_secret: str = field(default_factory=lambda: _env("GOOGLE_CLIENT_SECRET"))
-    google_metadata_url: str = field(default_factory=lambda: _env("GOOGLE_METADATA_URL", "https://accounts.google.com/.well-known/openid-configuration"))
+    google_metadata_url: str = field(
+        default_factory=lambda: _env(
+            "GOOGLE_METADATA_URL", "https://accounts.google.com/.well-known/openid-configuration"
+        )
+    )
     # The local sign-in stand-in (portal/domain/local_oidc.py): auto | on | off. When it runs, both
     # providers above point at it (see __post_init__) and `local_oidc_active` is True.
     local_oidc: str = field(default_factory=lambda: _env("LOCAL_OIDC", "auto"))
@@ -183,7 +193,9 @@ class Settings:
     # (Not under uploaded_files/: Reflex serves that directory as it is at /_upload.)
     media_dir: Path = field(default_factory=lambda: Path(_env("MEDIA_DIR", str(ROOT / "media"))))
     # Uploads are written here while they arrive (on disk, never held in memory), then stored.
-    upload_tmp_dir: Path = field(default_factory=lambda: Path(_env("UPLOAD_TMP_DIR", str(ROOT / "media" / ".incoming"))))
+    upload_tmp_dir: Path = field(
+        default_factory=lambda: Path(_env("UPLOAD_TMP_DIR", str(ROOT / "media" / ".incoming")))
+    )
     s3_bucket: str = field(default_factory=lambda: _env("S3_BUCKET"))
     s3_endpoint_url: str = field(default_factory=lambda: _env("S3_ENDPOINT_URL"))
     s3_region: str = field(default_factory=lambda: _env("S3_REGION", "us-east-1"))
@@ -193,13 +205,16 @@ class Settings:
 
     def __post_init__(self) -> None:
         if not 0 <= self.state_lease_seconds <= MAX_STATE_LEASE_SECONDS:
-            raise SystemExit(f"Setting STATE_LEASE_SECONDS must be 0 to {MAX_STATE_LEASE_SECONDS}, "
-                             f"got {self.state_lease_seconds}")
+            raise SystemExit(
+                f"Setting STATE_LEASE_SECONDS must be 0 to {MAX_STATE_LEASE_SECONDS}, got {self.state_lease_seconds}"
+            )
         if self.listen_host:
             try:
                 ipaddress.ip_address(self.listen_host)
             except ValueError:
-                raise SystemExit(f"Setting LISTEN_HOST must be an IP address (e.g. 0.0.0.0), got {self.listen_host!r}") from None
+                raise SystemExit(
+                    f"Setting LISTEN_HOST must be an IP address (e.g. 0.0.0.0), got {self.listen_host!r}"
+                ) from None
         configured = tuple(p for p in local_oidc.TENANTS if getattr(self, f"{p}_client_id"))
         if not local_oidc.active(self.local_oidc, self.base_url, configured):
             return
@@ -248,8 +263,11 @@ class Settings:
         parts = urlsplit(self.base_origin)
         if parts.hostname in _LOOPBACK_NAMES:
             port = f":{parts.port}" if parts.port else ""
-            origins += [f"{parts.scheme}://{name}{port}" for name in ("localhost", "127.0.0.1", "[::1]")
-                        if f"{parts.scheme}://{name}{port}" not in origins]
+            origins += [
+                f"{parts.scheme}://{name}{port}"
+                for name in ("localhost", "127.0.0.1", "[::1]")
+                if f"{parts.scheme}://{name}{port}" not in origins
+            ]
         origins += [o for o in self.cors_extra_origins if o not in origins]
         return origins
 

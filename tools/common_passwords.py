@@ -95,7 +95,24 @@ september october november december monday friday america london chicago jordan
 hunter killer soccer hockey computer internet google facebook samsung iphone
 """.split()
 
-SUFFIXES = ["1", "12", "123", "1234", "12345", "123456", "!", "1!", "12!", "123!", "1234!", "123456!", "@123", "#1", "!!", "01"]
+SUFFIXES = [
+    "1",
+    "12",
+    "123",
+    "1234",
+    "12345",
+    "123456",
+    "!",
+    "1!",
+    "12!",
+    "123!",
+    "1234!",
+    "123456!",
+    "@123",
+    "#1",
+    "!!",
+    "01",
+]
 YEARS = [str(y) for y in range(2015, 2027)] + ["1990", "1995", "1999", "2000", "2005", "2010"]
 
 

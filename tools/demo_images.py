@@ -94,7 +94,7 @@ class Canvas:
         row = bytes(color) * max(0, x1 - x0)
         for y in range(max(0, y0), min(self.height, y1)):
             start = (y * self.width + x0) * 3
-            self.pixels[start:start + len(row)] = row
+            self.pixels[start : start + len(row)] = row
 
     def frame(self, x0: int, y0: int, x1: int, y1: int, color: Color, width: int = 2) -> None:
         self.rect(x0, y0, x1, y0 + width, color)
@@ -130,14 +130,16 @@ class Canvas:
 
     def save(self, path: Path) -> None:
         raw = b"".join(
-            b"\x00" + bytes(self.pixels[y * self.width * 3:(y + 1) * self.width * 3]) for y in range(self.height)
+            b"\x00" + bytes(self.pixels[y * self.width * 3 : (y + 1) * self.width * 3]) for y in range(self.height)
         )
 
         def chunk(kind: bytes, data: bytes) -> bytes:
             return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
         header = struct.pack(">IIBBBBB", self.width, self.height, 8, 2, 0, 0, 0)
-        png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+        png = (
+            b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+        )
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(png)
 

@@ -39,8 +39,9 @@ def _log(kind: str, event: str, label: str, ms: float, inside: float = 0.0) -> N
 
 
 def _install() -> None:
-    from portal import db
     from reflex_base.event.processor import base_state_processor as bsp
+
+    from portal import db
 
     original_run = db.run
 
@@ -58,7 +59,13 @@ def _install() -> None:
         try:
             return await original_run(timed, *args, **kwargs)
         finally:
-            _log("db", _current.get(), getattr(fn, "__qualname__", str(fn)), (time.perf_counter() - started) * 1000, inside[0])
+            _log(
+                "db",
+                _current.get(),
+                getattr(fn, "__qualname__", str(fn)),
+                (time.perf_counter() - started) * 1000,
+                inside[0],
+            )
 
     db.run = run
 
@@ -112,8 +119,13 @@ def _install_gc_timing() -> None:
         if phase == "start":
             started[0] = time.perf_counter()
         else:
-            _log("gc", "-", f"gen{info.get('generation')}", (time.perf_counter() - started[0]) * 1000,
-                 float(info.get("collected", 0)))
+            _log(
+                "gc",
+                "-",
+                f"gen{info.get('generation')}",
+                (time.perf_counter() - started[0]) * 1000,
+                float(info.get("collected", 0)),
+            )
 
     gc.callbacks.append(callback)
 

@@ -13,6 +13,7 @@ from portal.pages.not_found import not_found_page
 from portal.states.admin.guard import StaffState
 from portal.states.auth import current_path
 
+
 def _nav() -> rx.Component:
     """The admin menu: every declared staff page with a menu entry, shown to the roles that may open it."""
     links = []
@@ -21,8 +22,13 @@ def _nav() -> rx.Component:
         active: rx.Var[bool] = current_path().startswith(page.route)
         for alias in page.also_at:
             active = active | (current_path() == alias)
-        link = rx.el.a(page.menu, href=href, class_name="admin-nav-link", data_active=rx.cond(active, "true", "false"),
-                       aria_current=rx.cond(active, "page", None))
+        link = rx.el.a(
+            page.menu,
+            href=href,
+            class_name="admin-nav-link",
+            data_active=rx.cond(active, "true", "false"),
+            aria_current=rx.cond(active, "page", None),
+        )
         links.append(rx.cond(StaffState.can[page.permission], link) if page.permission != roles.VIEW else link)
     return rx.el.nav(*links, class_name="admin-nav", aria_label="Admin")
 
@@ -50,31 +56,63 @@ def admin_layout(*children: rx.Component, actions: rx.Component | None = None, t
     permission = declared.permission
     title = declared.title if title is None else title
     body = rx.box(
-        rx.hstack(rx.heading(title, size="6", as_="h1"), rx.spacer(), actions or rx.fragment(), align="center",
-                  wrap="wrap", spacing="3", width="100%"),
+        rx.hstack(
+            rx.heading(title, size="6", as_="h1"),
+            rx.spacer(),
+            actions or rx.fragment(),
+            align="center",
+            wrap="wrap",
+            spacing="3",
+            width="100%",
+        ),
         rx.cond(
             StaffState.can[permission],
             rx.box(*children, width="100%"),
-            rx.callout("Your role does not include this page.", icon="lock", color_scheme="gray", id="admin-no-permission"),
+            rx.callout(
+                "Your role does not include this page.", icon="lock", color_scheme="gray", id="admin-no-permission"
+            ),
         ),
         class_name="portal-main admin-main",
     )
     page = rx.box(_header(), rx.el.main(body, style={"flex": "1"}), footer(), class_name="portal-page admin-page")
-    return rx.cond(StaffState.checked, rx.cond(StaffState.allowed, page, not_found_page()),
-                   rx.center(rx.spinner(size="3"), min_height="100vh", aria_label="Loading"))
+    return rx.cond(
+        StaffState.checked,
+        rx.cond(StaffState.allowed, page, not_found_page()),
+        rx.center(rx.spinner(size="3"), min_height="100vh", aria_label="Loading"),
+    )
 
 
-def confirm_dialog(open_: Any, title: Any, body: Any, confirm_label: Any, on_confirm: Any, on_cancel: Any,
-                   dialog_id: str, color: str = "indigo", dismiss_label: str = "Cancel") -> rx.Component:
+def confirm_dialog(
+    open_: Any,
+    title: Any,
+    body: Any,
+    confirm_label: Any,
+    on_confirm: Any,
+    on_cancel: Any,
+    dialog_id: str,
+    color: str = "indigo",
+    dismiss_label: str = "Cancel",
+) -> rx.Component:
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title(title, id=f"{dialog_id}-title"),
             rx.alert_dialog.description(body, size="2", id=f"{dialog_id}-body"),
             rx.hstack(
-                rx.alert_dialog.cancel(rx.button(dismiss_label, variant="soft", color_scheme="gray", on_click=on_cancel,
-                                                 id=f"{dialog_id}-dismiss")),
-                rx.alert_dialog.action(rx.button(confirm_label, color_scheme=color, on_click=on_confirm, id=f"{dialog_id}-confirm")),
-                justify="end", spacing="3", margin_top="16px",
+                rx.alert_dialog.cancel(
+                    rx.button(
+                        dismiss_label,
+                        variant="soft",
+                        color_scheme="gray",
+                        on_click=on_cancel,
+                        id=f"{dialog_id}-dismiss",
+                    )
+                ),
+                rx.alert_dialog.action(
+                    rx.button(confirm_label, color_scheme=color, on_click=on_confirm, id=f"{dialog_id}-confirm")
+                ),
+                justify="end",
+                spacing="3",
+                margin_top="16px",
             ),
             id=dialog_id,
         ),
@@ -83,7 +121,21 @@ def confirm_dialog(open_: Any, title: Any, body: Any, confirm_label: Any, on_con
 
 
 def status_badge(text: Any) -> rx.Component:
-    color = rx.match(text, ("Verified", "green"), ("Approved", "green"), ("Paid", "green"), ("Payable", "blue"),
-                     ("Active", "green"), ("running", "green"), ("Running", "green"), ("Rejected", "red"), ("Failed", "red"),
-                     ("Deactivated", "red"), ("Canceled", "gray"), ("Submitted", "amber"), ("Pending", "amber"), "gray")
+    color = rx.match(
+        text,
+        ("Verified", "green"),
+        ("Approved", "green"),
+        ("Paid", "green"),
+        ("Payable", "blue"),
+        ("Active", "green"),
+        ("running", "green"),
+        ("Running", "green"),
+        ("Rejected", "red"),
+        ("Failed", "red"),
+        ("Deactivated", "red"),
+        ("Canceled", "gray"),
+        ("Submitted", "amber"),
+        ("Pending", "amber"),
+        "gray",
+    )
     return rx.badge(text, color_scheme=color, variant="soft")

@@ -29,8 +29,15 @@ PAGES: list[StaffPage] = []
 _building: list[StaffPage] = []
 
 
-def staff_page(route: str, title: str, *, on_load: Sequence[Any] = (), permission: str = roles.VIEW,
-               menu: str | None = None, also_at: Sequence[str] = ()) -> Callable[[Callable[[], rx.Component]], Callable[[], rx.Component]]:
+def staff_page(
+    route: str,
+    title: str,
+    *,
+    on_load: Sequence[Any] = (),
+    permission: str = roles.VIEW,
+    menu: str | None = None,
+    also_at: Sequence[str] = (),
+) -> Callable[[Callable[[], rx.Component]], Callable[[], rx.Component]]:
     """Declare a staff page. `permission`: what its body needs (staff without it see 'Your role does not
     include this page'; anyone but staff sees the not-found page); `menu`: its entry in the admin menu."""
     if permission not in roles.MATRIX:

@@ -26,8 +26,14 @@ def test_tabs(active: str) -> rx.Component:
     """Links between the pages of one test; `active` is the key of the page showing them."""
     base = test_base_path()
     links = [
-        rx.el.a(label, href=base + path, class_name="admin-nav-link", data_active="true" if key == active else "false",
-                aria_current="page" if key == active else None, id=f"test-tab-{key}")
+        rx.el.a(
+            label,
+            href=base + path,
+            class_name="admin-nav-link",
+            data_active="true" if key == active else "false",
+            aria_current="page" if key == active else None,
+            id=f"test-tab-{key}",
+        )
         for key, label, path in TEST_PAGES
     ]
     return rx.box(

@@ -58,22 +58,29 @@ def _sort_header(state: Any, table_id: str, column: Column) -> rx.Component:
         rx.icon("arrow-up-down", size=14, color="var(--gray-8)"),
     )
     return rx.el.button(
-        column.label, icon,
+        column.label,
+        icon,
         on_click=state.sort(column.sort_key),
         class_name="dt-sort",
         id=f"{table_id}-sort-{column.sort_key}",
         aria_label=f"Sort by {column.label}",
-        data_direction=rx.cond(active, rx.cond(state.sort_direction == rules.ASCENDING, "ascending", "descending"), "none"),
+        data_direction=rx.cond(
+            active, rx.cond(state.sort_direction == rules.ASCENDING, "ascending", "descending"), "none"
+        ),
     )
 
 
-def _header(state: Any, table_id: str, columns: list[Column], actions: list[RowAction], selectable: bool) -> rx.Component:
+def _header(
+    state: Any, table_id: str, columns: list[Column], actions: list[RowAction], selectable: bool
+) -> rx.Component:
     cells = [rx.table.column_header_cell("", width="40px")] if selectable else []
     for column in columns:
         content = _sort_header(state, table_id, column) if column.sort_key else column.label
         cells.append(rx.table.column_header_cell(content, min_width=column.min_width, white_space="nowrap"))
     if actions:
-        cells.append(rx.table.column_header_cell(rx.el.span("Actions", class_name="dt-sr-only"), class_name="dt-actions-head"))
+        cells.append(
+            rx.table.column_header_cell(rx.el.span("Actions", class_name="dt-sr-only"), class_name="dt-actions-head")
+        )
     return rx.table.header(rx.table.row(*cells))
 
 
@@ -87,7 +94,8 @@ def _actions_cell(actions: list[RowAction], row: Row) -> rx.Component:
     buttons = []
     for action in actions:
         button = rx.button(
-            *( [rx.icon(action.icon, size=14)] if action.icon else [] ), action.label,
+            *([rx.icon(action.icon, size=14)] if action.icon else []),
+            action.label,
             size="1",
             on_click=action.on_click(row).stop_propagation,
             class_name="dt-action",
@@ -96,16 +104,27 @@ def _actions_cell(actions: list[RowAction], row: Row) -> rx.Component:
     return rx.table.cell(rx.hstack(*buttons, spacing="2", justify="end"), white_space="nowrap", class_name="dt-actions")
 
 
-def _body(state: Any, columns: list[Column], actions: list[RowAction], selectable: bool,
-          on_row_click: Callable[[Row], Any] | None, strong_when: str | None, row_prefix: str) -> rx.Component:
+def _body(
+    state: Any,
+    columns: list[Column],
+    actions: list[RowAction],
+    selectable: bool,
+    on_row_click: Callable[[Row], Any] | None,
+    strong_when: str | None,
+    row_prefix: str,
+) -> rx.Component:
     def render_row(row: Row) -> rx.Component:
         cells = []
         if selectable:
-            cells.append(rx.table.cell(rx.checkbox(
-                checked=state.selected_ids.contains(row["id"]),
-                on_change=lambda _checked: state.toggle_selected(row["id"]),
-                aria_label="Select row",
-            )))
+            cells.append(
+                rx.table.cell(
+                    rx.checkbox(
+                        checked=state.selected_ids.contains(row["id"]),
+                        on_change=lambda _checked: state.toggle_selected(row["id"]),
+                        aria_label="Select row",
+                    )
+                )
+            )
         cells += [_cell(c, row) for c in columns]
         if actions:
             cells.append(_actions_cell(actions, row))
@@ -140,20 +159,36 @@ def _filters_panel(state: Any, table_id: str, filters: list[FilterSpec]) -> rx.C
     groups = []
     for spec in filters:
         if spec.type == "range":
-            groups.append(rx.vstack(
-                rx.text(spec.label, weight="medium", size="2"),
-                rx.hstack(
-                    rx.input(type="date", default_value=state.draft_range_from, on_blur=state.set_range_from,
-                             key=state.range_key.to_string() + "-from",
-                             id=f"{table_id}-range-from", aria_label=f"{spec.label} from", size="2"),
-                    rx.text("to", size="2", color="var(--gray-11)"),
-                    rx.input(type="date", default_value=state.draft_range_to, on_blur=state.set_range_to,
-                             key=state.range_key.to_string() + "-to",
-                             id=f"{table_id}-range-to", aria_label=f"{spec.label} to", size="2"),
-                    align="center", spacing="2", wrap="wrap",
-                ),
-                spacing="2",
-            ))
+            groups.append(
+                rx.vstack(
+                    rx.text(spec.label, weight="medium", size="2"),
+                    rx.hstack(
+                        rx.input(
+                            type="date",
+                            default_value=state.draft_range_from,
+                            on_blur=state.set_range_from,
+                            key=state.range_key.to_string() + "-from",
+                            id=f"{table_id}-range-from",
+                            aria_label=f"{spec.label} from",
+                            size="2",
+                        ),
+                        rx.text("to", size="2", color="var(--gray-11)"),
+                        rx.input(
+                            type="date",
+                            default_value=state.draft_range_to,
+                            on_blur=state.set_range_to,
+                            key=state.range_key.to_string() + "-to",
+                            id=f"{table_id}-range-to",
+                            aria_label=f"{spec.label} to",
+                            size="2",
+                        ),
+                        align="center",
+                        spacing="2",
+                        wrap="wrap",
+                    ),
+                    spacing="2",
+                )
+            )
             continue
         options = [
             rx.el.label(
@@ -167,31 +202,45 @@ def _filters_panel(state: Any, table_id: str, filters: list[FilterSpec]) -> rx.C
             )
             for option in spec.options
         ]
-        groups.append(rx.vstack(
-            rx.hstack(
-                rx.text(spec.label, weight="medium", size="2"),
-                rx.spacer(),
-                rx.select.root(
-                    rx.select.trigger(variant="ghost", aria_label=f"{spec.label} filter mode"),
-                    rx.select.content(rx.select.item("is any of", value="list"), rx.select.item("is none of", value="exclude")),
-                    value=rx.cond(state.draft_excluded.contains(spec.name), "exclude", "list"),
-                    on_change=lambda mode, n=spec.name: state.set_filter_mode(n, mode),
-                    size="1",
+        groups.append(
+            rx.vstack(
+                rx.hstack(
+                    rx.text(spec.label, weight="medium", size="2"),
+                    rx.spacer(),
+                    rx.select.root(
+                        rx.select.trigger(variant="ghost", aria_label=f"{spec.label} filter mode"),
+                        rx.select.content(
+                            rx.select.item("is any of", value="list"), rx.select.item("is none of", value="exclude")
+                        ),
+                        value=rx.cond(state.draft_excluded.contains(spec.name), "exclude", "list"),
+                        on_change=lambda mode, n=spec.name: state.set_filter_mode(n, mode),
+                        size="1",
+                    ),
+                    width="100%",
+                    align="center",
                 ),
-                width="100%", align="center",
-            ),
-            rx.flex(*options, wrap="wrap", gap="8px 16px"),
-            spacing="2", width="100%",
-        ))
+                rx.flex(*options, wrap="wrap", gap="8px 16px"),
+                spacing="2",
+                width="100%",
+            )
+        )
     return rx.cond(
         state.filters_open,
         rx.box(
             rx.vstack(
                 *groups,
                 rx.hstack(
-                    rx.button("Reset", variant="soft", color_scheme="gray", on_click=state.reset_filters, id=f"{table_id}-filters-reset"),
+                    rx.button(
+                        "Reset",
+                        variant="soft",
+                        color_scheme="gray",
+                        on_click=state.reset_filters,
+                        id=f"{table_id}-filters-reset",
+                    ),
                     rx.button("Apply", on_click=state.apply_filters, id=f"{table_id}-filters-apply"),
-                    justify="end", width="100%", spacing="2",
+                    justify="end",
+                    width="100%",
+                    spacing="2",
                 ),
                 spacing="4",
             ),
@@ -207,9 +256,15 @@ def _range_dialog(state: Any, table_id: str) -> rx.Component:
             rx.alert_dialog.title("Date range"),
             rx.alert_dialog.description(state.range_question, id=f"{table_id}-range-question"),
             rx.hstack(
-                rx.alert_dialog.cancel(rx.button("Cancel", variant="soft", color_scheme="gray", on_click=state.cancel_range)),
-                rx.alert_dialog.action(rx.button(rules.RANGE_CONFIRM_BUTTON, on_click=state.confirm_range, id=f"{table_id}-use-range")),
-                justify="end", spacing="2", margin_top="16px",
+                rx.alert_dialog.cancel(
+                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=state.cancel_range)
+                ),
+                rx.alert_dialog.action(
+                    rx.button(rules.RANGE_CONFIRM_BUTTON, on_click=state.confirm_range, id=f"{table_id}-use-range")
+                ),
+                justify="end",
+                spacing="2",
+                margin_top="16px",
             ),
             max_width="440px",
         ),
@@ -232,7 +287,8 @@ def _toolbar(state: Any, table_id: str, filters: list[FilterSpec], search_placeh
         debounce_timeout=rules.SEARCH_DEBOUNCE_MS,
     )
     filter_button = rx.button(
-        rx.icon("sliders-horizontal", size=16), "Filters",
+        rx.icon("sliders-horizontal", size=16),
+        "Filters",
         rx.cond(state.applied_filter_count > 0, rx.badge(state.applied_filter_count, radius="full", variant="solid")),
         variant=rx.cond(state.filters_open, "solid", "soft"),
         color_scheme="gray",
@@ -240,8 +296,15 @@ def _toolbar(state: Any, table_id: str, filters: list[FilterSpec], search_placeh
         id=f"{table_id}-filters-toggle",
     )
     # data-search: the search the rows below were loaded for (tests wait for it instead of the debounce).
-    return rx.flex(search, filter_button if filters else rx.fragment(), gap="8px", align="center", class_name="dt-toolbar",
-                   id=f"{table_id}-toolbar", data_search=state.search_text)
+    return rx.flex(
+        search,
+        filter_button if filters else rx.fragment(),
+        gap="8px",
+        align="center",
+        class_name="dt-toolbar",
+        id=f"{table_id}-toolbar",
+        data_search=state.search_text,
+    )
 
 
 def _pagination(state: Any, table_id: str) -> rx.Component:
@@ -250,22 +313,48 @@ def _pagination(state: Any, table_id: str) -> rx.Component:
         rx.flex(
             rx.hstack(
                 rx.text("Rows per page", size="2", color="var(--gray-11)"),
-                rx.select(state.page_size_choices, value=state.page_size.to_string(), on_change=state.set_page_size,
-                          size="1", id=f"{table_id}-page-size", aria_label="Rows per page"),
-                align="center", spacing="2",
+                rx.select(
+                    state.page_size_choices,
+                    value=state.page_size.to_string(),
+                    on_change=state.set_page_size,
+                    size="1",
+                    id=f"{table_id}-page-size",
+                    aria_label="Rows per page",
+                ),
+                align="center",
+                spacing="2",
             ),
             rx.hstack(
                 rx.text(state.range_text, size="2", color="var(--gray-11)", id=f"{table_id}-range"),
-                rx.icon_button(rx.icon("chevron-left", size=16), variant="soft", color_scheme="gray", size="1",
-                               disabled=state.page <= 1, on_click=state.previous_page, aria_label="Previous page",
-                               id=f"{table_id}-prev"),
+                rx.icon_button(
+                    rx.icon("chevron-left", size=16),
+                    variant="soft",
+                    color_scheme="gray",
+                    size="1",
+                    disabled=state.page <= 1,
+                    on_click=state.previous_page,
+                    aria_label="Previous page",
+                    id=f"{table_id}-prev",
+                ),
                 rx.text("Page ", state.page, " of ", state.page_count, size="2", id=f"{table_id}-page"),
-                rx.icon_button(rx.icon("chevron-right", size=16), variant="soft", color_scheme="gray", size="1",
-                               disabled=state.page >= state.page_count, on_click=state.next_page, aria_label="Next page",
-                               id=f"{table_id}-next"),
-                align="center", spacing="2",
+                rx.icon_button(
+                    rx.icon("chevron-right", size=16),
+                    variant="soft",
+                    color_scheme="gray",
+                    size="1",
+                    disabled=state.page >= state.page_count,
+                    on_click=state.next_page,
+                    aria_label="Next page",
+                    id=f"{table_id}-next",
+                ),
+                align="center",
+                spacing="2",
             ),
-            justify="between", align="center", wrap="wrap", gap="12px", class_name="dt-pagination",
+            justify="between",
+            align="center",
+            wrap="wrap",
+            gap="12px",
+            class_name="dt-pagination",
             id=f"{table_id}-pagination",
         ),
     )
@@ -292,7 +381,10 @@ def data_table(
     table = rx.table.root(
         _header(state, table_id, columns, actions, selectable),
         _body(state, columns, actions, selectable, on_row_click, strong_when, table_id),
-        variant="ghost", size="2", width="100%", class_name="dt-table",
+        variant="ghost",
+        size="2",
+        width="100%",
+        class_name="dt-table",
     )
     content = rx.cond(
         state.error,
@@ -300,18 +392,26 @@ def data_table(
         rx.cond(
             ~state.loaded,
             rx.center(rx.spinner(size="3"), padding="48px"),
-            rx.cond(state.total > 0, rx.box(table, class_name="dt-scroll"),
-                    _message("inbox", state.empty_message, None, f"{table_id}-empty")),
+            rx.cond(
+                state.total > 0,
+                rx.box(table, class_name="dt-scroll"),
+                _message("inbox", state.empty_message, None, f"{table_id}-empty"),
+            ),
         ),
     )
-    selection = rx.cond(
-        state.selected_ids.length() > 0,
-        rx.hstack(
-            rx.text(state.selected_ids.length(), f" {selection_noun} selected", size="2", weight="medium"),
-            rx.button("Clear", size="1", variant="ghost", on_click=state.clear_selection),
-            class_name="dt-selection", align="center",
-        ),
-    ) if selectable else rx.fragment()
+    selection = (
+        rx.cond(
+            state.selected_ids.length() > 0,
+            rx.hstack(
+                rx.text(state.selected_ids.length(), f" {selection_noun} selected", size="2", weight="medium"),
+                rx.button("Clear", size="1", variant="ghost", on_click=state.clear_selection),
+                class_name="dt-selection",
+                align="center",
+            ),
+        )
+        if selectable
+        else rx.fragment()
+    )
     body = rx.vstack(
         _toolbar(state, table_id, filters, search_placeholder),
         _filters_panel(state, table_id, filters) if filters else rx.fragment(),
@@ -319,7 +419,8 @@ def data_table(
         content,
         _pagination(state, table_id),
         _range_dialog(state, table_id) if any(f.type == "range" for f in filters) else rx.fragment(),
-        spacing="3", width="100%",
+        spacing="3",
+        width="100%",
         id=table_id,
     )
     return ErrorBoundary.create(body, fallback_render=render_failure(), on_error=state.log_render_failure)

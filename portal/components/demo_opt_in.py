@@ -14,8 +14,13 @@ def demo_opt_in_modal() -> rx.Component:
             rx.flex(
                 rx.dialog.title(rules.TITLE, margin="0", id="demo-opt-in-title"),
                 rx.dialog.close(
-                    rx.icon_button(rx.icon("x", size=16), variant="ghost", color_scheme="gray", aria_label="Close",
-                                   id="demo-opt-in-close"),
+                    rx.icon_button(
+                        rx.icon("x", size=16),
+                        variant="ghost",
+                        color_scheme="gray",
+                        aria_label="Close",
+                        id="demo-opt-in-close",
+                    ),
                 ),
                 justify="between",
                 align="start",
@@ -23,10 +28,17 @@ def demo_opt_in_modal() -> rx.Component:
             ),
             rx.dialog.description(rules.BODY, margin_top="8px"),
             rx.flex(
-                rx.button(rules.NO, variant="soft", color_scheme="gray", on_click=DemoOptInState.answer(False),
-                          disabled=DemoOptInState.saving, id="demo-opt-in-no"),
-                rx.button(rules.YES, on_click=DemoOptInState.answer(True), loading=DemoOptInState.saving,
-                          id="demo-opt-in-yes"),
+                rx.button(
+                    rules.NO,
+                    variant="soft",
+                    color_scheme="gray",
+                    on_click=DemoOptInState.answer(False),
+                    disabled=DemoOptInState.saving,
+                    id="demo-opt-in-no",
+                ),
+                rx.button(
+                    rules.YES, on_click=DemoOptInState.answer(True), loading=DemoOptInState.saving, id="demo-opt-in-yes"
+                ),
                 justify="end",
                 gap="12px",
                 margin_top="20px",

@@ -14,7 +14,9 @@ from portal.states.table import InvitesTableState, RewardsTableState
 def _status_badge(row) -> rx.Component:
     color = rx.match(
         row["status"],
-        ("open", "green"), ("completed", "indigo"), ("filled", "amber"),
+        ("open", "green"),
+        ("completed", "indigo"),
+        ("filled", "amber"),
         "gray",
     )
     return rx.badge(row["status_label"], color_scheme=color, variant="soft", radius="full")
@@ -22,17 +24,39 @@ def _status_badge(row) -> rx.Component:
 
 def _payment_badge(row) -> rx.Component:
     color = rx.match(row["payment_status"], ("EXECUTED", "green"), ("PENDING", "amber"), ("FAILED", "red"), "gray")
-    return rx.cond(row["payment_label"] != "", rx.badge(row["payment_label"], color_scheme=color, variant="soft", radius="full"))
+    return rx.cond(
+        row["payment_label"] != "", rx.badge(row["payment_label"], color_scheme=color, variant="soft", radius="full")
+    )
 
 
 def _stage(row) -> rx.Component:
     """Where the reward stands (staff's decision and the payment), with the date or the reason under it."""
-    color = rx.match(row["stage"], ("Paid", "green"), ("Approved", "blue"), ("Submitted", "amber"), ("Rejected", "red"),
-                     ("Failed", "red"), "gray")
+    color = rx.match(
+        row["stage"],
+        ("Paid", "green"),
+        ("Approved", "blue"),
+        ("Submitted", "amber"),
+        ("Rejected", "red"),
+        ("Failed", "red"),
+        "gray",
+    )
     return rx.vstack(
-        rx.badge(row["stage"], color_scheme=color, variant="soft", radius="full", custom_attrs={"data-testid": "reward-stage"}),
-        rx.cond(row["stage_detail"] != "", rx.text(row["stage_detail"], size="1", color="var(--gray-11)",
-                                                   custom_attrs={"data-testid": "reward-stage-detail"})),
+        rx.badge(
+            row["stage"],
+            color_scheme=color,
+            variant="soft",
+            radius="full",
+            custom_attrs={"data-testid": "reward-stage"},
+        ),
+        rx.cond(
+            row["stage_detail"] != "",
+            rx.text(
+                row["stage_detail"],
+                size="1",
+                color="var(--gray-11)",
+                custom_attrs={"data-testid": "reward-stage-detail"},
+            ),
+        ),
         spacing="1",
     )
 
@@ -40,7 +64,9 @@ def _stage(row) -> rx.Component:
 def _test_link(row) -> rx.Component:
     return rx.cond(
         row["test_url"] != "",
-        rx.link(rx.icon("external-link", size=16), href=row["test_url"], is_external=True, aria_label="Open the tested page"),
+        rx.link(
+            rx.icon("external-link", size=16), href=row["test_url"], is_external=True, aria_label="Open the tested page"
+        ),
         rx.icon("file-text", size=16, color="var(--gray-9)"),
     )
 
@@ -53,8 +79,12 @@ INVITE_COLUMNS = [
     Column("status_label", "Invite status", render=_status_badge, min_width="120px"),
 ]
 INVITE_FILTERS = [
-    FilterSpec("status", "Invite status", "list",
-               tuple(FilterOption(s, invite_rules.status_label(s)) for s in invite_rules.STATUSES)),
+    FilterSpec(
+        "status",
+        "Invite status",
+        "list",
+        tuple(FilterOption(s, invite_rules.status_label(s)) for s in invite_rules.STATUSES),
+    ),
     FilterSpec("createdOn", "Invitation date", "range"),
 ]
 REWARD_COLUMNS = [
@@ -69,8 +99,12 @@ REWARD_COLUMNS = [
     Column("paid_on", "Payment date", min_width="120px"),
 ]
 REWARD_FILTERS = [
-    FilterSpec("paymentStatus", "Payment status", "list",
-               tuple(FilterOption(s, rules.payment_status_label(s)) for s in PAYMENT_STATUSES)),
+    FilterSpec(
+        "paymentStatus",
+        "Payment status",
+        "list",
+        tuple(FilterOption(s, rules.payment_status_label(s)) for s in PAYMENT_STATUSES),
+    ),
     FilterSpec("createdOn", "Completion date", "range"),
 ]
 
@@ -80,7 +114,11 @@ def invites_table() -> rx.Component:
         InvitesTableState,
         table_id="invites",
         columns=INVITE_COLUMNS,
-        actions=[RowAction("Start test", lambda row: InvitesTableState.open_invite(row["id"]), available_when="open", icon="play")],
+        actions=[
+            RowAction(
+                "Start test", lambda row: InvitesTableState.open_invite(row["id"]), available_when="open", icon="play"
+            )
+        ],
         filters=INVITE_FILTERS,
         on_row_click=lambda row: InvitesTableState.open_invite(row["id"]),
         strong_when="open",
@@ -102,7 +140,9 @@ def home_tables() -> rx.Component:
     return rx.card(
         rx.tabs.root(
             rx.tabs.list(
-                rx.tabs.trigger(rx.text("Invites (", InvitesTableState.total_open, ")"), value="invites", id="tab-invites"),
+                rx.tabs.trigger(
+                    rx.text("Invites (", InvitesTableState.total_open, ")"), value="invites", id="tab-invites"
+                ),
                 rx.tabs.trigger("Rewards", value="rewards", id="tab-rewards"),
                 size="2",
             ),

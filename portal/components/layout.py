@@ -62,7 +62,9 @@ def avatar() -> rx.Component:
 
 def _menu_tail(prefix: str) -> list[rx.Component]:
     return [
-        rx.box(rx.text(SessionState.email, size="2", color="var(--gray-11)"), padding="6px 12px", id=f"{prefix}-menu-email"),
+        rx.box(
+            rx.text(SessionState.email, size="2", color="var(--gray-11)"), padding="6px 12px", id=f"{prefix}-menu-email"
+        ),
         rx.menu.separator(),
         rx.menu.item("Sign Out", color="red", on_select=_sign_out_script(), id=f"{prefix}-sign-out"),
     ]
@@ -90,7 +92,14 @@ def mobile_menu() -> rx.Component:
     """Below 820 px every menu entry lives behind one button."""
     return rx.menu.root(
         rx.menu.trigger(
-            rx.button(avatar(), rx.icon("menu", size=18), variant="ghost", color_scheme="gray", aria_label="Menu", id="mobile-menu"),
+            rx.button(
+                avatar(),
+                rx.icon("menu", size=18),
+                variant="ghost",
+                color_scheme="gray",
+                aria_label="Menu",
+                id="mobile-menu",
+            ),
         ),
         rx.menu.content(
             rx.box(rx.text(SessionState.full_name, weight="bold", size="2"), padding="6px 12px"),
@@ -166,7 +175,12 @@ def main_layout(*children: rx.Component, show_navigation: bool = True, private: 
     content = rx.box(verification_banners(), *children, class_name="portal-main")
     if private:
         content = rx.cond(SessionState.signed_in, content, loading())
-    return rx.box(header(show_navigation=show_navigation), rx.el.main(content, style={"flex": "1"}), footer(), class_name="portal-page")
+    return rx.box(
+        header(show_navigation=show_navigation),
+        rx.el.main(content, style={"flex": "1"}),
+        footer(),
+        class_name="portal-page",
+    )
 
 
 def auth_layout(*children: rx.Component) -> rx.Component:

@@ -35,7 +35,9 @@ def provider_button(
     )
 
 
-def linkedin_button(label: str, on_click, *, button_id: str, badge: rx.Component | None = None, **props) -> rx.Component:
+def linkedin_button(
+    label: str, on_click, *, button_id: str, badge: rx.Component | None = None, **props
+) -> rx.Component:
     return provider_button("linkedin", label, on_click, button_id=button_id, badge=badge, **props)
 
 
@@ -61,7 +63,11 @@ def sign_in_providers(badge_for) -> list[rx.Component]:
                         "Sign up with LinkedIn to create one, or log in another way below.",
                         id="no-account-found-text",
                     ),
-                    linkedin_button("Sign Up with LinkedIn", oauth_script("linkedin", "{signUp: true}"), button_id="no-account-sign-up"),
+                    linkedin_button(
+                        "Sign Up with LinkedIn",
+                        oauth_script("linkedin", "{signUp: true}"),
+                        button_id="no-account-sign-up",
+                    ),
                     rx.divider(),
                     spacing="3",
                     width="100%",
@@ -92,4 +98,6 @@ def sign_in_providers(badge_for) -> list[rx.Component]:
 def no_account_found_heading(default: rx.Component) -> rx.Component:
     """'No account found' in place of the sign-in title when the query says the LinkedIn account does not exist."""
 
-    return rx.cond(OidcState.no_account_found, rx.heading(NO_ACCOUNT_FOUND, size="6", as_="h1", id="no-account-title"), default)
+    return rx.cond(
+        OidcState.no_account_found, rx.heading(NO_ACCOUNT_FOUND, size="6", as_="h1", id="no-account-title"), default
+    )

@@ -19,7 +19,9 @@ def fallback() -> rx.Component:
         rx.el.h1(TITLE),
         rx.el.p(TEXT),
         rx.el.a("Go to the home page", href="/"),
-        class_name="portal-page-failure", role="alert", id="page-failure",
+        class_name="portal-page-failure",
+        role="alert",
+        id="page-failure",
     )
 
 

@@ -19,10 +19,10 @@ _ERROR_NAME = re.compile(r"[A-Za-z_$][\w$]{0,79}")
 
 @dataclass(frozen=True)
 class BrowserError:
-    where: str           # which boundary caught it: "page", "table AdminTestsState", ...
-    error_type: str      # the JavaScript error's name ("TypeError"), "Error" when it has none
-    message: str         # its message, one line
-    stack: str           # the JavaScript stack, truncated
+    where: str  # which boundary caught it: "page", "table AdminTestsState", ...
+    error_type: str  # the JavaScript error's name ("TypeError"), "Error" when it has none
+    message: str  # its message, one line
+    stack: str  # the JavaScript stack, truncated
     component_stack: str  # the React component stack, truncated
 
     @property

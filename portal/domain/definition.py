@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from portal.domain import geography
-from portal.domain.taking import kinds
 from portal.domain.definition_checks import Checker, DefinitionError, join
 from portal.domain.reference_data import (
     PANELS,
@@ -26,13 +25,28 @@ from portal.domain.reference_data import (
     TEST_SENIORITY_KEYS,
     TEST_STATUSES,
 )
+from portal.domain.taking import kinds
 
 MAX_PAYOUT_CENTS = 100_000
 
 COMMON_FIELDS = (
-    "name", "status", "panel", "productType", "audienceCountry", "sessionSeconds", "payoutCents",
-    "participantLimit", "seniorityLimits", "isFreemium", "frameOfMind", "welcomeModal", "qualifications",
-    "screenerQuestion", "isSurveysConditionalEnabled", "url", "screenshotUrl",
+    "name",
+    "status",
+    "panel",
+    "productType",
+    "audienceCountry",
+    "sessionSeconds",
+    "payoutCents",
+    "participantLimit",
+    "seniorityLimits",
+    "isFreemium",
+    "frameOfMind",
+    "welcomeModal",
+    "qualifications",
+    "screenerQuestion",
+    "isSurveysConditionalEnabled",
+    "url",
+    "screenshotUrl",
 )
 KIND_FIELDS: dict[str, tuple[str, ...]] = {name: k.fields for name, k in kinds.KINDS.items()}
 ALL_FIELDS = frozenset(COMMON_FIELDS) | kinds.all_fields()

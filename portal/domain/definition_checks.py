@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, TypeGuard
 from urllib.parse import urlsplit
 
+
 @dataclass(frozen=True)
 class DefinitionError:
     """One problem: where (a dotted path with [index]es) and what, in words."""
@@ -93,8 +94,15 @@ class Checker:
         return self.obj(value, join(path, key), allowed) or {}
 
     def array(
-        self, data: dict[str, Any], key: str, path: str, *, min_items: int = 0, max_items: int | None = None,
-        what: str = "items", required: bool = False,
+        self,
+        data: dict[str, Any],
+        key: str,
+        path: str,
+        *,
+        min_items: int = 0,
+        max_items: int | None = None,
+        what: str = "items",
+        required: bool = False,
     ) -> list[Any]:
         """A list field; `min_items`/`max_items` give messages such as 'needs at least 2 options'."""
         field_path = join(path, key)
@@ -115,7 +123,13 @@ class Checker:
     # --- scalars --------------------------------------------------------------
 
     def string(
-        self, data: dict[str, Any], key: str, path: str, *, required: bool = False, max_length: int | None = None,
+        self,
+        data: dict[str, Any],
+        key: str,
+        path: str,
+        *,
+        required: bool = False,
+        max_length: int | None = None,
     ) -> str | None:
         value = data.get(key)
         field_path = join(path, key)
@@ -140,8 +154,15 @@ class Checker:
         return value
 
     def integer(
-        self, data: dict[str, Any], key: str, path: str, *, default: int | None = None,
-        minimum: int | None = None, maximum: int | None = None, required: bool = False,
+        self,
+        data: dict[str, Any],
+        key: str,
+        path: str,
+        *,
+        default: int | None = None,
+        minimum: int | None = None,
+        maximum: int | None = None,
+        required: bool = False,
     ) -> int | None:
         value = data.get(key)
         field_path = join(path, key)
@@ -159,7 +180,13 @@ class Checker:
         return value
 
     def choice(
-        self, data: dict[str, Any], key: str, path: str, choices: Iterable[Any], *, default: Any = None,
+        self,
+        data: dict[str, Any],
+        key: str,
+        path: str,
+        choices: Iterable[Any],
+        *,
+        default: Any = None,
         required: bool = False,
     ) -> Any:
         options = tuple(choices)
@@ -174,7 +201,9 @@ class Checker:
             return default
         return value
 
-    def url(self, data: dict[str, Any], key: str, path: str, *, required: bool = False, allow_path: bool = False) -> str | None:
+    def url(
+        self, data: dict[str, Any], key: str, path: str, *, required: bool = False, allow_path: bool = False
+    ) -> str | None:
         value = data.get(key)
         field_path = join(path, key)
         if value in (None, ""):

@@ -11,22 +11,48 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from portal.domain.taking import kinds
 from portal.domain.definition import COMMON_FIELDS
+from portal.domain.taking import kinds
 
 # Definition field -> Test column (fields not listed are written by their own rule below).
 COLUMN_OF: dict[str, str] = {
-    "name": "name", "status": "status", "panel": "panel", "productType": "product_type",
-    "audienceCountry": "audience_country", "sessionSeconds": "session_seconds", "payoutCents": "payout_cents",
-    "participantLimit": "participant_limit", "seniorityLimits": "seniority_limits", "isFreemium": "is_freemium",
-    "frameOfMind": "frame_of_mind", "welcomeModal": "welcome_modal", "screenerQuestion": "screener_question",
-    "isSurveysConditionalEnabled": "is_surveys_conditional_enabled", "url": "url", "screenshotUrl": "screenshot_url",
-    "survey": "survey", "questions": "questions", "selectedAreas": "selected_areas", "preferenceTest": "preference_test",
-    "pricingUrl": "pricing_url", "pricingScreenshotUrl": "pricing_screenshot_url",
+    "name": "name",
+    "status": "status",
+    "panel": "panel",
+    "productType": "product_type",
+    "audienceCountry": "audience_country",
+    "sessionSeconds": "session_seconds",
+    "payoutCents": "payout_cents",
+    "participantLimit": "participant_limit",
+    "seniorityLimits": "seniority_limits",
+    "isFreemium": "is_freemium",
+    "frameOfMind": "frame_of_mind",
+    "welcomeModal": "welcome_modal",
+    "screenerQuestion": "screener_question",
+    "isSurveysConditionalEnabled": "is_surveys_conditional_enabled",
+    "url": "url",
+    "screenshotUrl": "screenshot_url",
+    "survey": "survey",
+    "questions": "questions",
+    "selectedAreas": "selected_areas",
+    "preferenceTest": "preference_test",
+    "pricingUrl": "pricing_url",
+    "pricingScreenshotUrl": "pricing_screenshot_url",
 }
 # Written even when false (their import default is True, or they say something when false).
-_ALWAYS = frozenset({"name", "status", "panel", "productType", "audienceCountry", "sessionSeconds", "payoutCents",
-                     "isSurveysConditionalEnabled", "isFreemium"})
+_ALWAYS = frozenset(
+    {
+        "name",
+        "status",
+        "panel",
+        "productType",
+        "audienceCountry",
+        "sessionSeconds",
+        "payoutCents",
+        "isSurveysConditionalEnabled",
+        "isFreemium",
+    }
+)
 
 
 def _empty(value: Any) -> bool:

@@ -23,26 +23,54 @@ FILTERED = "[Filtered]"
 
 # Keys whose values never leave, wherever they sit (case-insensitive; a key containing the word).
 SENSITIVE_KEY_PARTS = (
-    "password", "passwd", "secret", "token", "auth", "cookie", "session", "csrf", "xsrf",
-    "api_key", "apikey", "private_key", "credential", "signature",
-    "email", "e_mail", "e-mail", "phone",
-    "answer", "draft", "body", "params", "query", "forwarded", "remote_addr", "ip_address",
+    "password",
+    "passwd",
+    "secret",
+    "token",
+    "auth",
+    "cookie",
+    "session",
+    "csrf",
+    "xsrf",
+    "api_key",
+    "apikey",
+    "private_key",
+    "credential",
+    "signature",
+    "email",
+    "e_mail",
+    "e-mail",
+    "phone",
+    "answer",
+    "draft",
+    "body",
+    "params",
+    "query",
+    "forwarded",
+    "remote_addr",
+    "ip_address",
 )
 # Short keys that name a secret only when they are the whole key (`code` of an OAuth callback).
 SENSITIVE_KEYS = frozenset({"code", "state", "nonce", "key", "sid", "ip", "data", "x-real-ip"})
 
 # Request headers an error report keeps (everything else, cookies and authorization first, is dropped).
-KEPT_HEADERS = frozenset({"user-agent", "content-type", "content-length", "accept", "accept-language", "host", "origin"})
+KEPT_HEADERS = frozenset(
+    {"user-agent", "content-type", "content-length", "accept", "accept-language", "host", "origin"}
+)
 
-_SECRET_NAMES = (r"(?:access_token|id_token|refresh_token|token|code|state|nonce|password|secret|"
-                 r"session|session_id|sid|key|sig|signature|auth|authorization|cookie)")
+_SECRET_NAMES = (
+    r"(?:access_token|id_token|refresh_token|token|code|state|nonce|password|secret|"
+    r"session|session_id|sid|key|sig|signature|auth|authorization|cookie)"
+)
 # name=value or "name": "value" (a URL query, a form, a cookie header, JSON in a message).
 SECRET_PAIR = re.compile(r"(?i)(?<![A-Za-z0-9_])(" + _SECRET_NAMES + r"""["']?\s*[=:]\s*["']?)([^&\s#"',;<>}\])]+)""")
 AUTH_VALUE = re.compile(r"(?i)\b(Bearer|Basic|Token|Digest)\s+[A-Za-z0-9._~+/=-]{6,}")
 EMAIL = re.compile(r"[A-Za-z0-9.!#$%&*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)+")
 # A run of 32+ URL-safe characters with upper- and lower-case letters: a random token (a 256-bit
 # token_urlsafe has both with near certainty), never a snake_case name, a hex hash or a trace id.
-OPAQUE = re.compile(r"(?<![A-Za-z0-9_-])(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])")
+OPAQUE = re.compile(
+    r"(?<![A-Za-z0-9_-])(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])"
+)
 IPV4 = re.compile(r"(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\d.])")
 
 
@@ -95,8 +123,11 @@ def _scrub_request(request: Any) -> dict[str, Any]:
         kept["url"] = scrub_url(request["url"])
     headers = request.get("headers")
     if isinstance(headers, dict):
-        kept["headers"] = {k: scrub_text(v) if isinstance(v, str) else FILTERED
-                           for k, v in headers.items() if isinstance(k, str) and k.lower() in KEPT_HEADERS}
+        kept["headers"] = {
+            k: scrub_text(v) if isinstance(v, str) else FILTERED
+            for k, v in headers.items()
+            if isinstance(k, str) and k.lower() in KEPT_HEADERS
+        }
     return kept  # no query_string, cookies, data (the body) or env (the client address)
 
 
@@ -150,8 +181,10 @@ def scrub_breadcrumb(crumb: Any) -> dict[str, Any] | None:
         out["message"] = scrub_text(out["message"])
     data = out.get("data")
     if isinstance(data, dict):
-        out["data"] = {k: scrub_url(v) if k == "url" else (FILTERED if is_sensitive_key(k) else scrub_value(v))
-                       for k, v in data.items()}
+        out["data"] = {
+            k: scrub_url(v) if k == "url" else (FILTERED if is_sensitive_key(k) else scrub_value(v))
+            for k, v in data.items()
+        }
     return out
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from portal.domain.taking import kinds
 from portal.domain.definition_checks import Checker, DefinitionError
+from portal.domain.taking import kinds
 
 MAX_AREAS = 50  # areas the editor lets one draw on a test (an imported test may have more)
 MAX_QUESTIONS = 20  # questions per area in the editor
@@ -104,15 +104,25 @@ def with_type(question: dict[str, Any], kind: str) -> dict[str, Any]:
     return changed
 
 
-def problems(areas: Any, *, product_type: str, blocks: Any, pricing_url: str | None = None,
-             pricing_screenshot_url: str | None = None) -> list[DefinitionError]:
+def problems(
+    areas: Any,
+    *,
+    product_type: str,
+    blocks: Any,
+    pricing_url: str | None = None,
+    pricing_screenshot_url: str | None = None,
+) -> list[DefinitionError]:
     """Every problem of `areas` as the JSON import reports it (paths such as
     'selectedAreas[1].questions[0].text'): the kind's own reader over the test's blocks and these areas."""
     if not has_areas(product_type):
         return [DefinitionError("selectedAreas", NO_AREAS)]
     ck = Checker()
-    doc = {"questions": blocks if isinstance(blocks, dict) else {}, "selectedAreas": areas,
-           "pricingUrl": pricing_url, "pricingScreenshotUrl": pricing_screenshot_url}
+    doc = {
+        "questions": blocks if isinstance(blocks, dict) else {},
+        "selectedAreas": areas,
+        "pricingUrl": pricing_url,
+        "pricingScreenshotUrl": pricing_screenshot_url,
+    }
     kinds.kind_of(product_type).read(ck, doc, product_type=product_type, seen_keys={}, columns={})
     return ck.errors
 

@@ -83,8 +83,12 @@ class Slot:
     concept_index: int | None = None  # 0-based index into preferenceTest.images
 
 
-def slots(product_type: str, screenshot_url: str | None, pricing_screenshot_url: str | None,
-          preference_test: dict[str, Any] | None) -> list[Slot]:
+def slots(
+    product_type: str,
+    screenshot_url: str | None,
+    pricing_screenshot_url: str | None,
+    preference_test: dict[str, Any] | None,
+) -> list[Slot]:
     """The image slots of a test of this product type, with their current images."""
     kind = kind_of(product_type)
     found: list[Slot] = []
@@ -92,7 +96,11 @@ def slots(product_type: str, screenshot_url: str | None, pricing_screenshot_url:
         found.append(Slot(SCREENSHOT, "Page screenshot", screenshot_url or ""))
     if "pricingScreenshotUrl" in kind.fields:
         found.append(Slot(PRICING_SCREENSHOT, "Pricing page screenshot", pricing_screenshot_url or ""))
-    if "preferenceTest" in kind.fields and isinstance(preference_test, dict) and preference_test.get("preferenceType") == "image":
+    if (
+        "preferenceTest" in kind.fields
+        and isinstance(preference_test, dict)
+        and preference_test.get("preferenceType") == "image"
+    ):
         images = got if isinstance(got := preference_test.get("images"), list) else []
         for i, image in enumerate(images):
             if isinstance(image, dict):

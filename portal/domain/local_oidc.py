@@ -26,8 +26,10 @@ LABELS = {"linkedin": "LinkedIn", "google": "Google"}
 
 
 NOT_LOCAL = "The local sign-in stand-in only answers this computer."
-STAFF_REFUSED = ("This e-mail belongs to a staff account. The local sign-in stand-in never signs in to a staff "
-                 "account: sign in with its e-mail and password instead.")
+STAFF_REFUSED = (
+    "This e-mail belongs to a staff account. The local sign-in stand-in never signs in to a staff "
+    "account: sign in with its e-mail and password instead."
+)
 
 
 class LocalOidcRefused(RuntimeError):
@@ -60,8 +62,10 @@ def is_loopback_client(*addresses: str) -> bool:
 def refusal(base_url: str, configured: tuple[str, ...]) -> str | None:
     """Why the stand-in may not run here (None: it may)."""
     if not is_loopback(base_url):
-        return (f"The local sign-in stand-in only runs on a loopback BASE_URL (localhost), not on {base_url}: "
-                "configure LinkedIn and Google (LINKEDIN_CLIENT_ID, GOOGLE_CLIENT_ID) instead.")
+        return (
+            f"The local sign-in stand-in only runs on a loopback BASE_URL (localhost), not on {base_url}: "
+            "configure LinkedIn and Google (LINKEDIN_CLIENT_ID, GOOGLE_CLIENT_ID) instead."
+        )
     if configured:
         names = " and ".join(LABELS[p] for p in configured)
         return f"The local sign-in stand-in never replaces a configured provider ({names} is configured)."

@@ -87,7 +87,9 @@ def is_passphrase(password: str) -> bool:
 # --- common passwords ---------------------------------------------------------------------
 
 # Look-alike characters read back as the letters they stand for ('P@ssw0rd' -> 'password').
-_LEET = str.maketrans({"@": "a", "4": "a", "3": "e", "1": "i", "!": "i", "|": "i", "0": "o", "$": "s", "5": "s", "7": "t", "+": "t"})
+_LEET = str.maketrans(
+    {"@": "a", "4": "a", "3": "e", "1": "i", "!": "i", "|": "i", "0": "o", "$": "s", "5": "s", "7": "t", "+": "t"}
+)
 _EDGES = re.compile(r"^[^a-z]+|[^a-z]+$")
 _NON_LETTERS = re.compile(r"[^a-z]+")
 

@@ -25,7 +25,12 @@ RESET_DONE = "Your password has been changed. Please sign in with your new passw
 
 
 def link_usable(
-    *, created_at: datetime, expires_at: datetime, used_at: datetime | None, password_changed_at: datetime | None, now: datetime
+    *,
+    created_at: datetime,
+    expires_at: datetime,
+    used_at: datetime | None,
+    password_changed_at: datetime | None,
+    now: datetime,
 ) -> bool:
     """Single use, not expired, and issued after the account's last password change."""
     if used_at is not None or now >= expires_at:

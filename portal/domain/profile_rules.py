@@ -18,8 +18,7 @@ from urllib.parse import urlsplit
 import phonenumbers
 from email_validator import EmailNotValidError, validate_email
 
-from portal.domain import geography, messages
-from portal.domain import work_email
+from portal.domain import geography, messages, work_email
 from portal.domain.accounts import normalize_email
 from portal.domain.ids import whole_number
 from portal.domain.reference_data import LANGUAGE_OPTIONS, SENIORITY_KEYS, Option
@@ -92,8 +91,13 @@ GENDER_OPTIONS = _options("Woman", "Man", "Non-binary", SELF_DESCRIBE, PREFER_NO
 PRONOUN_OPTIONS = _options("She/her", "He/him", "They/them", "Other", PREFER_NOT)
 SEX_ORIENTATION_OPTIONS = _options("Heterosexual or straight", "Gay or lesbian", "Bisexual", SELF_DESCRIBE, PREFER_NOT)
 RACE_OPTIONS = _options(
-    "American Indian or Alaska Native", "Asian", "Black or African American",
-    "Native Hawaiian or Other Pacific Islander", "White", "Two or more races", PREFER_NOT,
+    "American Indian or Alaska Native",
+    "Asian",
+    "Black or African American",
+    "Native Hawaiian or Other Pacific Islander",
+    "White",
+    "Two or more races",
+    PREFER_NOT,
 )
 ETHNICITY_OPTIONS = _options("Hispanic or Latino", "Not Hispanic or Latino", PREFER_NOT)
 VETERAN_OPTIONS = _options("Yes", "No", PREFER_NOT)
@@ -116,11 +120,26 @@ ENGLISH = "english"
 
 # The form's text fields (key -> the longest value kept).
 TEXT_FIELDS: dict[str, int] = {
-    "firstName": NAME_MAX, "lastName": NAME_MAX, "email": EMAIL_MAX, "workEmail": EMAIL_MAX,
-    "phoneNumber": 40, "linkedin": LINKEDIN_MAX, "birthYear": 8, "country": 8, "state": 16,
-    "jobTitle": TEXT_MAX, "companySize": 32, "companyName": TEXT_MAX,
-    "gender": 64, "pronoun": 64, "gender_custom": CUSTOM_MAX, "sex_orientation": 64,
-    "sex_orientation_custom": CUSTOM_MAX, "race": 64, "ethnicity": 64, "veteran": 64,
+    "firstName": NAME_MAX,
+    "lastName": NAME_MAX,
+    "email": EMAIL_MAX,
+    "workEmail": EMAIL_MAX,
+    "phoneNumber": 40,
+    "linkedin": LINKEDIN_MAX,
+    "birthYear": 8,
+    "country": 8,
+    "state": 16,
+    "jobTitle": TEXT_MAX,
+    "companySize": 32,
+    "companyName": TEXT_MAX,
+    "gender": 64,
+    "pronoun": 64,
+    "gender_custom": CUSTOM_MAX,
+    "sex_orientation": 64,
+    "sex_orientation_custom": CUSTOM_MAX,
+    "race": 64,
+    "ethnicity": 64,
+    "veteran": 64,
 }
 BOOL_FIELDS: tuple[str, ...] = ("hasAnonymizationEnabled", "linkedinPrivacy", "hasExperience")
 ID_LIST_FIELDS: tuple[str, ...] = ("industries", "roles", "audiences")  # ids of reference rows
@@ -450,6 +469,7 @@ def list_load_failed(what: str) -> str:
 
 def _job_title_matches(job_title: str, linkedin_title: str) -> bool:
     """The job title must be found in the LinkedIn title (headline), case and spacing ignored."""
+
     def norm(s: str) -> str:
         return " ".join(s.casefold().split())
 

@@ -44,7 +44,12 @@ assert set(TYPE_FIELDS) == set(QUESTION_TYPES)
 
 
 def check_questions(
-    ck: Checker, questions: list[Any], path: str, *, branching: bool, seen_keys: dict[str, str],
+    ck: Checker,
+    questions: list[Any],
+    path: str,
+    *,
+    branching: bool,
+    seen_keys: dict[str, str],
 ) -> None:
     """Validate a list of questions at `path`. `seen_keys` (key -> path) spans the whole test."""
     branches: list[tuple[str, int, int]] = []  # (path, source page, target page)
@@ -142,7 +147,9 @@ def _check_page(ck: Checker, question: dict[str, Any], qpath: str, *, branching:
 
 def _check_by_type(ck: Checker, question: dict[str, Any], qpath: str, qtype: str) -> None:
     if qtype in SINGLE_CHOICE or qtype in MULTI_CHOICE or qtype == "rank":
-        options = _value_labels(ck, question, "options", qpath, qtype=qtype, what="options", minimum=2, extra={"conditional"})
+        options = _value_labels(
+            ck, question, "options", qpath, qtype=qtype, what="options", minimum=2, extra={"conditional"}
+        )
         ck.boolean(question, "isRandomized", qpath)
         with_other = ck.boolean(question, "withOtherOption", qpath)
         if qtype in MULTI_CHOICE:
@@ -163,8 +170,16 @@ def _check_by_type(ck: Checker, question: dict[str, Any], qpath: str, qtype: str
 
 
 def _value_labels(
-    ck: Checker, question: dict[str, Any], field: str, qpath: str, *, qtype: str, what: str, minimum: int,
-    numeric: bool = False, extra: set[str] | None = None,
+    ck: Checker,
+    question: dict[str, Any],
+    field: str,
+    qpath: str,
+    *,
+    qtype: str,
+    what: str,
+    minimum: int,
+    numeric: bool = False,
+    extra: set[str] | None = None,
 ) -> list[dict[str, Any]]:
     """A list of {value, label} with unique values; the count rule names the question type."""
     fpath = join(qpath, field)
@@ -220,7 +235,13 @@ def _check_choice_limit(ck: Checker, question: dict[str, Any], qpath: str, *, av
 
 
 def _branches(
-    ck: Checker, question: dict[str, Any], qpath: str, qtype: str, *, branching: bool, page: int,
+    ck: Checker,
+    question: dict[str, Any],
+    qpath: str,
+    qtype: str,
+    *,
+    branching: bool,
+    page: int,
 ) -> list[tuple[str, int, int]]:
     conditional = ck.boolean(question, "withConditional", qpath) if qtype in SINGLE_CHOICE else False
     if conditional and not branching:

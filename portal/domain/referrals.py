@@ -17,7 +17,10 @@ TITLE = "Help to grow the participant community. Earn extra cash."
 BONUS_TEXT = "Earn $20 for every person you refer: the reward is paid once they are paid for their first test."
 STEPS = (
     ("Share your link", "Send your personal referral link to colleagues and friends who work in B2B."),
-    ("They sign up and get invites", "Your referee signs up with LinkedIn through your link and starts receiving invites to paid tests."),
+    (
+        "They sign up and get invites",
+        "Your referee signs up with LinkedIn through your link and starts receiving invites to paid tests.",
+    ),
     ("You get your reward", "Once your referee is paid for their first test, you earn $20."),
 )
 NO_REFEREES = "Nobody has signed up through your link yet."

@@ -13,9 +13,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from portal.domain import geography
+from portal.domain import geography, work_email
 from portal.domain import profile_rules as profile
-from portal.domain import work_email
 from portal.domain.accounts import normalize_email
 
 # --- spec strings (section 5) ---------------------------------------------------------
@@ -35,7 +34,15 @@ COUNTRY_UNKNOWN = profile.COUNTRY_UNKNOWN
 TOO_LONG = profile.TOO_LONG
 WORK_EMAIL_LOCKED = "Your work email is verified and cannot be changed here."
 
-FIELDS: tuple[str, ...] = ("firstName", "lastName", "jobTitle", "email", "companyName", "workEmail", "employerHqCountry")
+FIELDS: tuple[str, ...] = (
+    "firstName",
+    "lastName",
+    "jobTitle",
+    "email",
+    "companyName",
+    "workEmail",
+    "employerHqCountry",
+)
 LABELS: dict[str, str] = {
     "firstName": "First name",
     "lastName": "Last name",

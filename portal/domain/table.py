@@ -28,8 +28,7 @@ NO_ITEMS = "There are no items yet"
 ERROR_TITLE = "Error loading data"
 ERROR_BODY = "Please try refreshing the page."
 RENDER_FAILURE = (
-    "Unable to display table - There was a problem loading this table. "
-    "Please refresh the page or contact support."
+    "Unable to display table - There was a problem loading this table. Please refresh the page or contact support."
 )
 RANGE_CONFIRM_BUTTON = "Use range"
 
@@ -68,13 +67,16 @@ def clean_page(value: Any) -> int:
     return clean_int(value, 1, low=1, high=MAX_PAGE)
 
 
-def clean_page_size(value: Any, options: list[int] | tuple[int, ...] = PAGE_SIZES, default: int = DEFAULT_PAGE_SIZE) -> int:
+def clean_page_size(
+    value: Any, options: list[int] | tuple[int, ...] = PAGE_SIZES, default: int = DEFAULT_PAGE_SIZE
+) -> int:
     size = clean_int(value, default, low=1, high=10_000)
     return size if size in options else default
 
 
-def clean_sort(sort_by: Any, sort_direction: Any, allowed: tuple[str, ...] | list[str] | set[str],
-               default: str = DEFAULT_SORT_BY) -> tuple[str, int]:
+def clean_sort(
+    sort_by: Any, sort_direction: Any, allowed: tuple[str, ...] | list[str] | set[str], default: str = DEFAULT_SORT_BY
+) -> tuple[str, int]:
     """A whitelisted column and 1 or -1."""
     column = sort_by if isinstance(sort_by, str) and sort_by in allowed else default
     return column, ASCENDING if is_ascending(sort_direction) else DESCENDING

@@ -36,7 +36,9 @@ def longest_wait(times_by_key: Mapping[str, Iterable[datetime]], limits: Iterabl
     """0 when every limit allows one more event now, else the seconds until all of them do."""
     return max(
         (
-            retry_after_seconds(list(times_by_key.get(rule.key, ())), limit=rule.limit, window_seconds=rule.window_seconds, now=now)
+            retry_after_seconds(
+                list(times_by_key.get(rule.key, ())), limit=rule.limit, window_seconds=rule.window_seconds, now=now
+            )
             for rule in limits
             if rule.limit > 0 and rule.window_seconds > 0
         ),

@@ -57,7 +57,9 @@ async def sign_in(request: Request) -> JSONResponse:
         with session_scope() as session:
             try:
                 # The captcha token is spent in this same transaction (one writer on SQLite).
-                verify_captcha(_text(body, "captchaToken"), action="sign_in", remote_ip=client_ip(request), session=session)
+                verify_captcha(
+                    _text(body, "captchaToken"), action="sign_in", remote_ip=client_ip(request), session=session
+                )
                 result = sign_in_with_password(
                     session=session,
                     email=email,

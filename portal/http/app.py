@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from portal.http import account_routes, errors, oauth_routes, verification_routes
-from portal.http import password_routes
-from portal.http import health_routes, image_routes, local_oidc_routes, media_routes
+from portal.http import (
+    account_routes,
+    errors,
+    health_routes,
+    image_routes,
+    local_oidc_routes,
+    media_routes,
+    oauth_routes,
+    password_routes,
+    verification_routes,
+)
 from portal.settings import settings
 
 

@@ -54,8 +54,15 @@ class UnhandledErrorMiddleware:
         except Exception as exc:
             detail = " ".join(str(exc).split())[:300]
             # One log line; the exception with its stack goes to Sentry when it is configured.
-            report_exception(exc, "unhandled error in %s %s: %s: %s", scope.get("method"), scope.get("path"),
-                             type(exc).__name__, detail, logger=log)
+            report_exception(
+                exc,
+                "unhandled error in %s %s: %s: %s",
+                scope.get("method"),
+                scope.get("path"),
+                type(exc).__name__,
+                detail,
+                logger=log,
+            )
             log.debug("traceback of the unhandled error", exc_info=True)
             if not started:  # once the answer has begun there is nothing left to say
                 await global_error(messages.SOMETHING_WENT_WRONG, 500)(scope, receive, send)

@@ -33,12 +33,12 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from portal import db
-from portal.domain.taking import survey_view
 from portal.domain.taking import access as test_access
+from portal.domain.taking import survey_view
 from portal.http.client import SESSION_COOKIE
 from portal.http.static_paths import static_dir
-from portal.services.taking.rating_page import FirstView, first_view
 from portal.services.taking.definitions import TestDefinition
+from portal.services.taking.rating_page import FirstView, first_view
 
 log = logging.getLogger(__name__)
 
@@ -58,10 +58,14 @@ def _survey_welcome(definition: TestDefinition) -> str:
     parts.append(text.format(extra=" rt-r-weight-medium", body=html.escape(survey_view.AGREEMENTS_INTRO)))
     items = "".join(f"<li>{text.format(extra='', body=html.escape(item))}</li>" for item in survey_view.AGREEMENTS)
     parts.append(f'<ul class="first-view-list">{items}</ul>')
-    parts.append('<button class="rt-reset rt-BaseButton rt-r-size-3 rt-variant-solid rt-Button" disabled '
-                 f'aria-disabled="true">{html.escape(start)}</button>')
-    return ('<div class="rt-reset rt-BaseCard rt-Card rt-r-size-4 rt-variant-surface first-view-card">'
-            f'<div class="rt-Flex rt-r-fd-column rt-r-ai-start rt-r-gap-4 rx-Stack">{"".join(parts)}</div></div>')
+    parts.append(
+        '<button class="rt-reset rt-BaseButton rt-r-size-3 rt-variant-solid rt-Button" disabled '
+        f'aria-disabled="true">{html.escape(start)}</button>'
+    )
+    return (
+        '<div class="rt-reset rt-BaseCard rt-Card rt-r-size-4 rt-variant-surface first-view-card">'
+        f'<div class="rt-Flex rt-r-fd-column rt-r-ai-start rt-r-gap-4 rx-Stack">{"".join(parts)}</div></div>'
+    )
 
 
 # The kinds whose welcome is drawn on the server: the test's view -> its welcome in HTML.
@@ -92,7 +96,7 @@ class Shell:
 def _between(text: str, start: str, end: str) -> str | None:
     begin = text.find(start)
     stop = text.find(end, begin)
-    return text[begin:stop + len(end)] if begin >= 0 and stop >= 0 else None
+    return text[begin : stop + len(end)] if begin >= 0 and stop >= 0 else None
 
 
 def _shell_parts(fallback: bytes, layout: str) -> tuple[bytes, str, str, str] | None:
@@ -119,9 +123,11 @@ def page_with(view: FirstView, shell: tuple[bytes, str, str, str]) -> bytes | No
     if render is None:
         return None
     fallback, attributes, header, footer = shell
-    layer = (f'<div id="first-view" class="first-view radix-themes" {attributes}><div class="rt-Box portal-page">'
-             f'{header}<main class="first-view-main"><div class="rt-Box portal-main"><div class="first-view-banners"></div>'
-             f"{render(view.definition)}</div></main>{footer}</div></div>")
+    layer = (
+        f'<div id="first-view" class="first-view radix-themes" {attributes}><div class="rt-Box portal-page">'
+        f'{header}<main class="first-view-main"><div class="rt-Box portal-main"><div class="first-view-banners"></div>'
+        f"{render(view.definition)}</div></main>{footer}</div></div>"
+    )
     return fallback.replace(b"</body>", layer.encode() + b"</body>", 1)
 
 
@@ -135,7 +141,11 @@ class FirstViewPages:
         return Shell(self.directory or static_dir())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        found = RATING_PAGE.match(scope.get("path", "")) if scope["type"] == "http" and scope.get("method") == "GET" else None
+        found = (
+            RATING_PAGE.match(scope.get("path", ""))
+            if scope["type"] == "http" and scope.get("method") == "GET"
+            else None
+        )
         shell = self.shell.parts() if found is not None else None
         if found is None or shell is None:
             await self.app(scope, receive, send)
@@ -155,8 +165,9 @@ class FirstViewPages:
             return None
         completed = test_id in test_access.completed_tests(conn.cookies.get(test_access.COMPLETED_COOKIE))
         try:
-            view = await db.run(first_view, token=token, test_id=test_id, completed=completed,
-                                views=frozenset(RENDERERS))
+            view = await db.run(
+                first_view, token=token, test_id=test_id, completed=completed, views=frozenset(RENDERERS)
+            )
         except Exception:  # noqa: BLE001 - the page works without its first view
             log.exception("first view of test %s failed; the page is served without it", test_id)
             return None
@@ -164,8 +175,11 @@ class FirstViewPages:
 
 
 async def _answer(scope: Scope, send: Send, body: bytes) -> None:
-    headers = [(b"content-type", b"text/html; charset=utf-8"), (b"cache-control", NO_STORE.encode()),
-               (b"vary", b"Cookie, Accept-Encoding")]
+    headers = [
+        (b"content-type", b"text/html; charset=utf-8"),
+        (b"cache-control", NO_STORE.encode()),
+        (b"vary", b"Cookie, Accept-Encoding"),
+    ]
     if b"gzip" in Headers(scope=scope).get("accept-encoding", "").encode():
         body = gzip.compress(body, compresslevel=5, mtime=0)
         headers.append((b"content-encoding", b"gzip"))

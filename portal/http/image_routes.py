@@ -110,8 +110,14 @@ async def upload_image(request: Request, test_id: str, slot: str) -> JSONRespons
     except ClientDisconnect:
         return _refused(messages.SOMETHING_WENT_WRONG, 400)
     try:
-        url = await asyncio.to_thread(service.keep_upload, session_factory=session_scope, actor_id=actor,
-                                      test_id=test_id, slot=slot, upload=upload)
+        url = await asyncio.to_thread(
+            service.keep_upload,
+            session_factory=session_scope,
+            actor_id=actor,
+            test_id=test_id,
+            slot=slot,
+            upload=upload,
+        )
     except ServiceError as err:
         return _refused(err.message, _status_of(err))
     finally:

@@ -18,8 +18,8 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from portal.domain import local_oidc as rules
 from portal.db import session_scope
+from portal.domain import local_oidc as rules
 from portal.http.client import client_ip, is_same_origin
 from portal.services import local_oidc as provider
 from portal.settings import Settings, settings
@@ -44,24 +44,34 @@ button:focus-visible, input:focus-visible { outline: 3px solid #3e63dd; outline-
 
 
 def _hidden(request: dict[str, str]) -> str:
-    return "".join(f'<input type="hidden" name="{html.escape(k)}" value="{html.escape(v)}">' for k, v in request.items())
+    return "".join(
+        f'<input type="hidden" name="{html.escape(k)}" value="{html.escape(v)}">' for k, v in request.items()
+    )
 
 
 def _field(name: str, label: str, kind: str, value: str, error: str | None, autocomplete: str) -> str:
     described = f' aria-describedby="{name}-error" aria-invalid="true"' if error else ""
     message = f'<p class="error" id="{name}-error">{html.escape(error)}</p>' if error else ""
-    return (f'<label for="{name}">{label}</label><input id="{name}" name="{name}" type="{kind}" value="{html.escape(value)}" '
-            f'autocomplete="{autocomplete}" required{described}>{message}')
+    return (
+        f'<label for="{name}">{label}</label><input id="{name}" name="{name}" type="{kind}" value="{html.escape(value)}" '
+        f'autocomplete="{autocomplete}" required{described}>{message}'
+    )
 
 
-def _page(tenant: str, request: dict[str, str], typed: dict[str, str] | None = None,
-          problems: dict[str, str] | None = None, status: int = 200) -> HTMLResponse:
+def _page(
+    tenant: str,
+    request: dict[str, str],
+    typed: dict[str, str] | None = None,
+    problems: dict[str, str] | None = None,
+    status: int = 200,
+) -> HTMLResponse:
     name = rules.LABELS[tenant]
     typed, problems = typed or {}, problems or {}
     people = "".join(
         f'<button class="person" type="submit" name="person" value="{i}" id="local-oidc-person-{i}">'
-        f'<strong>{html.escape(p.label)}</strong>{html.escape(p.email)}</button>'
-        for i, p in enumerate(provider.READY_MADE))
+        f"<strong>{html.escape(p.label)}</strong>{html.escape(p.email)}</button>"
+        for i, p in enumerate(provider.READY_MADE)
+    )
     body = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="description" content="Local sign-in stand-in for trying the portal on this computer.">
@@ -84,7 +94,9 @@ Nothing is sent to {name}.</p>
 
 
 def _refused(error: provider.ProtocolError) -> Response:
-    return JSONResponse({"error": error.error, "error_description": error.description}, status_code=error.status, headers=NO_STORE)
+    return JSONResponse(
+        {"error": error.error, "error_description": error.description}, status_code=error.status, headers=NO_STORE
+    )
 
 
 def _staff_email(email: str) -> bool:
@@ -100,7 +112,9 @@ def router(config: Settings = settings, is_staff_email: Callable[[str], bool] = 
     """The stand-in's routes. Refuses (LocalOidcRefused) where the stand-in may not run.
     `is_staff_email`: whether an e-mail is a staff account's (the app's database by default)."""
     if not config.local_oidc_active:  # Settings applied the rule: off, another address, or a configured provider
-        raise rules.LocalOidcRefused("The local sign-in stand-in does not run here (LOCAL_OIDC, BASE_URL or a configured provider).")
+        raise rules.LocalOidcRefused(
+            "The local sign-in stand-in does not run here (LOCAL_OIDC, BASE_URL or a configured provider)."
+        )
     reason = rules.refusal(config.base_url, ())  # the address once more, in case settings were built by hand
     if reason is not None:
         raise rules.LocalOidcRefused(reason)
@@ -162,8 +176,12 @@ def router(config: Settings = settings, is_staff_email: Callable[[str], bool] = 
         else:
             return _page(tenant, kept, status=400)
         if await asyncio.to_thread(is_staff_email, person.email):
-            return _page(tenant, kept, {"given_name": person.given_name, "family_name": person.family_name, "email": person.email},
-                         {"email": rules.STAFF_REFUSED})  # the form again, saying why (as for any refused person)
+            return _page(
+                tenant,
+                kept,
+                {"given_name": person.given_name, "family_name": person.family_name, "email": person.email},
+                {"email": rules.STAFF_REFUSED},
+            )  # the form again, saying why (as for any refused person)
         answer["code"] = provider.issue_code(config, tenant, kept, person)
         return RedirectResponse(f"{kept['redirect_uri']}?{urlencode(answer)}", status_code=303)
 
@@ -175,7 +193,9 @@ def router(config: Settings = settings, is_staff_email: Callable[[str], bool] = 
             return JSONResponse({"error": "too_large"}, status_code=413)
         form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
         try:
-            return JSONResponse(provider.exchange(config, tenant, form, request.headers.get("authorization", "")), headers=NO_STORE)
+            return JSONResponse(
+                provider.exchange(config, tenant, form, request.headers.get("authorization", "")), headers=NO_STORE
+            )
         except provider.ProtocolError as error:
             return _refused(error)
 

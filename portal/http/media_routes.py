@@ -21,7 +21,11 @@ NOT_FOUND = "Not found."
 
 
 def _headers() -> dict[str, str]:
-    return {"Cache-Control": CACHE, "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox"}
+    return {
+        "Cache-Control": CACHE,
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "default-src 'none'; sandbox",
+    }
 
 
 @router.api_route(MEDIA_PREFIX + "/{key:path}", methods=["GET", "HEAD"])

@@ -41,7 +41,11 @@ FLOW_MAX_AGE = 600  # seconds a started flow may take
 LOGIN_METHOD_COOKIE = "portal_login_method"
 
 _CLIENT_KWARGS = {
-    "linkedin": {"scope": "openid profile email", "code_challenge_method": "S256", "token_endpoint_auth_method": "client_secret_post"},
+    "linkedin": {
+        "scope": "openid profile email",
+        "code_challenge_method": "S256",
+        "token_endpoint_auth_method": "client_secret_post",
+    },
     "google": {"scope": "openid profile email", "code_challenge_method": "S256"},
 }
 
@@ -154,7 +158,9 @@ async def callback(request: Request) -> Response:
     response = _go(outcome.redirect)
     if outcome.token:
         set_session_cookie(response, outcome.token)
-        response.set_cookie(LOGIN_METHOD_COOKIE, provider, max_age=300, path="/", samesite="lax", secure=settings.cookie_secure)
+        response.set_cookie(
+            LOGIN_METHOD_COOKIE, provider, max_age=300, path="/", samesite="lax", secure=settings.cookie_secure
+        )
     return response
 
 

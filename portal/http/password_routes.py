@@ -76,7 +76,9 @@ async def forgot_password(request: Request) -> JSONResponse:
 @router.get("/reset-password/check-token")
 async def check_token(request: Request) -> JSONResponse:
     try:
-        await _in_transaction(check_token_throttled, token=request.query_params.get("token", ""), ip_address=client_ip(request))
+        await _in_transaction(
+            check_token_throttled, token=request.query_params.get("token", ""), ip_address=client_ip(request)
+        )
     except ServiceError as err:
         return _error_response(err)
     except Exception:

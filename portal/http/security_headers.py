@@ -61,15 +61,31 @@ CAPTCHA_SOURCES: dict[str, dict[str, tuple[str, ...]]] = {
 PERMISSIONS_POLICY = ", ".join(
     f"{feature}=()"
     for feature in (
-        "accelerometer", "camera", "display-capture", "geolocation", "gyroscope", "magnetometer",
-        "microphone", "midi", "payment", "usb",
+        "accelerometer",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "usb",
     )
 )
 HSTS = "max-age=31536000"
-REFERRER_POLICIES = frozenset({
-    "no-referrer", "no-referrer-when-downgrade", "origin", "origin-when-cross-origin", "same-origin",
-    "strict-origin", "strict-origin-when-cross-origin", "unsafe-url",
-})
+REFERRER_POLICIES = frozenset(
+    {
+        "no-referrer",
+        "no-referrer-when-downgrade",
+        "origin",
+        "origin-when-cross-origin",
+        "same-origin",
+        "strict-origin",
+        "strict-origin-when-cross-origin",
+        "unsafe-url",
+    }
+)
 # HTML bodies larger than this are passed on unread (and get no inline-script hashes).
 MAX_HTML_BYTES = 4 * 1024 * 1024
 # Encodings the middleware can read back to hash a page; others are not offered to the app.
@@ -82,7 +98,12 @@ _ATTR = re.compile(rb"""([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
 
 def portal_config_script(config: Settings = settings) -> str:
     """The inline head script with the public browser config (captcha provider and site key)."""
-    data = {"captcha": {"provider": config.captcha_provider if config.captcha_enabled else "none", "siteKey": config.captcha_site_key}}
+    data = {
+        "captcha": {
+            "provider": config.captcha_provider if config.captcha_enabled else "none",
+            "siteKey": config.captcha_site_key,
+        }
+    }
     return f"window.portalConfig = {json.dumps(data)};"
 
 
@@ -227,7 +248,9 @@ def _readable_accept_encoding(scope: Scope) -> Scope:
     for key, value in headers:
         if key == b"accept-encoding":
             offers = [o.strip() for o in value.decode("latin-1").split(",")]
-            value = ", ".join(o for o in offers if o.split(";")[0].strip().lower() in READABLE_ENCODINGS).encode("latin-1")
+            value = ", ".join(o for o in offers if o.split(";")[0].strip().lower() in READABLE_ENCODINGS).encode(
+                "latin-1"
+            )
             if not value:
                 continue
         kept.append((key, value))

@@ -47,7 +47,7 @@ def _has_index(directory: Path, path: str) -> bool:
     relative = path.lstrip("/")
     if not relative or ".." in relative.split("/"):
         return False
-    candidate = (directory / relative / "index.html")
+    candidate = directory / relative / "index.html"
     try:
         return candidate.resolve().is_relative_to(directory) and candidate.is_file()
     except (OSError, ValueError):

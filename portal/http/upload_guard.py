@@ -114,10 +114,17 @@ class _Parts:
         self.parts: list[tuple[str, bool]] = []
         self.ended = False
         self._field, self._value, self._disposition = b"", b"", b""
-        self.parser = MultipartParser(boundary, {
-            "on_part_begin": self._begin, "on_header_field": self._header_field, "on_header_value": self._header_value,
-            "on_header_end": self._header_end, "on_headers_finished": self._headers_finished, "on_end": self._end,
-        })
+        self.parser = MultipartParser(
+            boundary,
+            {
+                "on_part_begin": self._begin,
+                "on_header_field": self._header_field,
+                "on_header_value": self._header_value,
+                "on_header_end": self._header_end,
+                "on_headers_finished": self._headers_finished,
+                "on_end": self._end,
+            },
+        )
 
     def _begin(self) -> None:
         self._disposition = b""
@@ -154,8 +161,13 @@ class _Parts:
 
 
 class UploadGuard:
-    def __init__(self, app: ASGIApp, path: str, doors: dict[str, UploadDoor] = DOORS,
-                 staff_may: Callable[[str | None, str], bool] = _staff_may) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        path: str,
+        doors: dict[str, UploadDoor] = DOORS,
+        staff_may: Callable[[str | None, str], bool] = _staff_may,
+    ) -> None:
         self.app, self.path, self.doors, self.staff_may = app, path, doors, staff_may
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -210,8 +222,7 @@ def _boundary(scope: Scope) -> bytes | None:
     return boundary if kind == b"multipart/form-data" and boundary else None
 
 
-async def _receive_counted(receive: Receive, door: UploadDoor, boundary: bytes | None
-                           ) -> Any:
+async def _receive_counted(receive: Receive, door: UploadDoor, boundary: bytes | None) -> Any:
     """The body in a temporary file, counted and its parts read as it arrives; (status, message, log)
     as soon as it is refused; None when the client disconnected."""
     parts = _Parts(boundary or b"")
@@ -238,7 +249,9 @@ async def _receive_counted(receive: Receive, door: UploadDoor, boundary: bytes |
         return 400, MALFORMED, f"a malformed multipart body for {door.handler[:100]!r}"
     if not parts.parts and size <= len(boundary or b"") + 8:
         body.seek(0)
-        if body.read().strip() == b"--" + (boundary or b"") + b"--":  # no file at all (the browser refused the one dropped)
+        if (
+            body.read().strip() == b"--" + (boundary or b"") + b"--"
+        ):  # no file at all (the browser refused the one dropped)
             body.close()
             return NOTHING_SENT
     problem = parts.problem(door)

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-
-from sqlalchemy import Index
 from typing import Any
 
+from sqlalchemy import Index
 from sqlmodel import Field, SQLModel
 
 from portal.models._base import created_field, json_field
@@ -17,8 +16,13 @@ class Invite(SQLModel, table=True):
     __table_args__ = (
         # The invites table: a participant's page of ids in (created_at, id) order, status filters and
         # search answered from the index alone (PostgreSQL INCLUDE); the count of open invites likewise.
-        Index("ix_invite_account_created_id", "account_id", "created_at", "id",
-              postgresql_include=["status", "expires_at", "test_id"]),
+        Index(
+            "ix_invite_account_created_id",
+            "account_id",
+            "created_at",
+            "id",
+            postgresql_include=["status", "expires_at", "test_id"],
+        ),
         Index("ix_invite_account_status_expires", "account_id", "status", "expires_at"),
         Index("ix_invite_test_account", "test_id", "account_id"),
     )

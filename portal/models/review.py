@@ -87,7 +87,9 @@ class Reward(SQLModel, table=True):
     __tablename__ = "reward"
     __table_args__ = (
         # The rewards table: a participant's page of ids in (created_at, id) order, from the index alone.
-        Index("ix_reward_account_created_id", "account_id", "created_at", "id", postgresql_include=["review_id", "status"]),
+        Index(
+            "ix_reward_account_created_id", "account_id", "created_at", "id", postgresql_include=["review_id", "status"]
+        ),
         # ... sorted by test type: the page's ids in (product_type, id) order.
         Index("ix_reward_account_type_id", "account_id", "product_type", "id"),
         # ... searched: the account's rewards for the tests that match.
@@ -117,7 +119,9 @@ def _fill_test_columns(mapper: Any, connection: Any, target: Reward) -> None:
     if target.test_id is not None and target.product_type is not None:
         return
     found = connection.execute(
-        select(Review.test_id, Test.product_type).join(Test, Test.id == Review.test_id).where(Review.id == target.review_id)
+        select(Review.test_id, Test.product_type)
+        .join(Test, Test.id == Review.test_id)
+        .where(Review.id == target.review_id)
     ).first()
     if found is not None:
         target.test_id, target.product_type = found.test_id, found.product_type

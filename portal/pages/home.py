@@ -23,9 +23,12 @@ def home_page() -> rx.Component:
     return main_layout(
         _page_heading("Tests", "Your invites to paid tests and the rewards you have earned."),
         rx.text(
-            "Welcome back, ", rx.text.strong(SessionState.first_name, id="welcome-name"),
+            "Welcome back, ",
+            rx.text.strong(SessionState.first_name, id="welcome-name"),
             ". New invites arrive by e-mail; each invite is open for 24 hours.",
-            color="var(--gray-11)", size="2", margin_bottom="16px",
+            color="var(--gray-11)",
+            size="2",
+            margin_bottom="16px",
         ),
         home_tables(),
         demo_opt_in_modal(),

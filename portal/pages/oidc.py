@@ -53,7 +53,9 @@ def _existing_found() -> rx.Component:
                 size="3",
                 width="100%",
             ),
-            linkedin_button("Connect LinkedIn", oauth_script("linkedin", "{connectExisting: true}"), button_id="existing-connect"),
+            linkedin_button(
+                "Connect LinkedIn", oauth_script("linkedin", "{connectExisting: true}"), button_id="existing-connect"
+            ),
         ),
         rx.text("Not your account? ", rx.link("Log in another way", href="/sign-in"), size="2"),
         spacing="4",
@@ -79,7 +81,11 @@ def _existing_exists() -> rx.Component:
             "Continue with that LinkedIn account, or contact support to merge your accounts manually.",
             color=_MUTED,
         ),
-        linkedin_button("Continue with LinkedIn", oauth_script("linkedin", "{isSignIn: true}"), button_id="existing-continue-linkedin"),
+        linkedin_button(
+            "Continue with LinkedIn",
+            oauth_script("linkedin", "{isSignIn: true}"),
+            button_id="existing-continue-linkedin",
+        ),
         rx.text("Want one account? ", _support_link("Contact support for a manual merge"), size="2"),
         spacing="4",
         width="100%",
@@ -112,7 +118,9 @@ def linkedin_connect_page() -> rx.Component:
                         "Connect your LinkedIn profile to keep getting invites to paid tests that match your experience.",
                         color=_MUTED,
                     ),
-                    linkedin_button("Connect LinkedIn", oauth_script("linkedin", connect_flags), button_id="linkedin-connect-button")
+                    linkedin_button(
+                        "Connect LinkedIn", oauth_script("linkedin", connect_flags), button_id="linkedin-connect-button"
+                    )
                     if LINKEDIN_CONFIGURED
                     else rx.fragment(),
                     rx.button(
@@ -140,7 +148,12 @@ def linkedin_connect_page() -> rx.Component:
 
 def _send_button() -> rx.Component:
     return rx.button(
-        rx.match(VerifyAccountState.send_status, ("sending", "Sending..."), ("sent", "Email sent!"), "Send verification email"),
+        rx.match(
+            VerifyAccountState.send_status,
+            ("sending", "Sending..."),
+            ("sent", "Email sent!"),
+            "Send verification email",
+        ),
         on_click=VerifyAccountState.send_email,
         disabled=VerifyAccountState.send_status != "idle",
         loading=VerifyAccountState.send_status == "sending",
@@ -155,7 +168,9 @@ def verify_account_page() -> rx.Component:
         SessionState.signed_in,
         rx.cond(
             SessionState.email_verified,
-            rx.link(rx.button("Go to dashboard", size="3", width="100%", id="verify-dashboard"), href="/", width="100%"),
+            rx.link(
+                rx.button("Go to dashboard", size="3", width="100%", id="verify-dashboard"), href="/", width="100%"
+            ),
             _send_button(),
         ),
         rx.vstack(

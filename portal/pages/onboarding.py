@@ -33,14 +33,21 @@ def _bound(key: str) -> dict:
 
 
 def _input(key: str, **props) -> rx.Component:
-    return text_field(fields.LABELS[key], on_blur=lambda value: OnboardingState.set_field(key, value), **_bound(key),
-                      **props)
+    return text_field(
+        fields.LABELS[key], on_blur=lambda value: OnboardingState.set_field(key, value), **_bound(key), **props
+    )
 
 
 def _country_select() -> rx.Component:
     key = "employerHqCountry"
-    return select_field(fields.LABELS[key], options=geography.countries(), native=True, placeholder="Choose a country",
-                        on_change=lambda value: OnboardingState.set_field(key, value), **_bound(key))
+    return select_field(
+        fields.LABELS[key],
+        options=geography.countries(),
+        native=True,
+        placeholder="Choose a country",
+        on_change=lambda value: OnboardingState.set_field(key, value),
+        **_bound(key),
+    )
 
 
 # ---- the step indicator ---------------------------------------------------------------------------
@@ -127,8 +134,11 @@ def _details_step() -> rx.Component:
     work_helper = rx.cond(
         OnboardingState.work_email_verified,
         "Your work email is verified.",
-        rx.cond(OnboardingState.checking_work_email, "Checking...",
-                "The email address of your employer. We will send a verification link to it."),
+        rx.cond(
+            OnboardingState.checking_work_email,
+            "Checking...",
+            "The email address of your employer. We will send a verification link to it.",
+        ),
     )
     return rx.form(
         rx.vstack(
@@ -144,13 +154,25 @@ def _details_step() -> rx.Component:
             _country_select(),
             form_error(OnboardingState.form_message, id="onboarding-form-message"),
             rx.flex(
-                rx.button(steps.GO_BACK, type="button", variant="soft", color_scheme="gray", size="3",
-                          on_click=OnboardingState.go_back, disabled=OnboardingState.submitting, id="onboarding-back",
-                          flex="1"),
+                rx.button(
+                    steps.GO_BACK,
+                    type="button",
+                    variant="soft",
+                    color_scheme="gray",
+                    size="3",
+                    on_click=OnboardingState.go_back,
+                    disabled=OnboardingState.submitting,
+                    id="onboarding-back",
+                    flex="1",
+                ),
                 rx.button(
                     rx.cond(OnboardingState.submitting, steps.SUBMITTING, steps.CONTINUE),
-                    type="submit", size="3", loading=OnboardingState.submitting, disabled=OnboardingState.submitting,
-                    id="onboarding-next", flex="1",
+                    type="submit",
+                    size="3",
+                    loading=OnboardingState.submitting,
+                    disabled=OnboardingState.submitting,
+                    id="onboarding-next",
+                    flex="1",
                 ),
                 gap="3",
                 width="100%",
@@ -194,9 +216,11 @@ def _validate_step() -> rx.Component:
             ~OnboardingState.email_verified,
             rx.vstack(
                 rx.text(
-                    "Your personal email ", rx.text.strong(OnboardingState.stored_email),
+                    "Your personal email ",
+                    rx.text.strong(OnboardingState.stored_email),
                     " is not verified yet either: open the link we sent there as well.",
-                    size="2", color=_MUTED,
+                    size="2",
+                    color=_MUTED,
                 ),
                 _resend_button("personal", "Resend email to your personal email"),
                 spacing="2",
@@ -218,8 +242,11 @@ def onboarding_page() -> rx.Component:
             (steps.DETAILS, _details_step()),
             _validate_step(),
         ),
-        rx.text("Need help? ", rx.link("Contact support", href=settings.help_center_url, is_external=True,
-                                       id="contact-support"), size="2"),
+        rx.text(
+            "Need help? ",
+            rx.link("Contact support", href=settings.help_center_url, is_external=True, id="contact-support"),
+            size="2",
+        ),
         spacing="5",
         width="100%",
     )

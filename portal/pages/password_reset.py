@@ -114,7 +114,19 @@ def forgot_page() -> rx.Component:
         rx.center(rx.icon("mail-check", size=40, color="var(--accent-9)"), width="100%"),
         rx.heading(rules.SENT_TITLE, size="6", as_="h1", id="forgot-sent-title", align="center", width="100%"),
         rx.text(ForgotPasswordState.sent_text, color="var(--gray-11)", size="2", id="forgot-sent-text", align="center"),
-        rx.text("Did not get it? Check your spam folder, or ", rx.link("try again", href=rules.FORGOT_PATH, id="forgot-again", on_click=ForgotPasswordState.load.prevent_default), ".", size="2", align="center", width="100%"),
+        rx.text(
+            "Did not get it? Check your spam folder, or ",
+            rx.link(
+                "try again",
+                href=rules.FORGOT_PATH,
+                id="forgot-again",
+                on_click=ForgotPasswordState.load.prevent_default,
+            ),
+            ".",
+            size="2",
+            align="center",
+            width="100%",
+        ),
         spacing="4",
         width="100%",
         role="status",
@@ -154,7 +166,9 @@ def _requirement(item: ObjectVar[dict[str, str]]) -> rx.Component:
             rx.text(
                 item["label"],
                 size="2",
-                color=rx.match(item["status"], ("met", "var(--gray-12)"), ("waived", "var(--gray-10)"), "var(--gray-11)"),
+                color=rx.match(
+                    item["status"], ("met", "var(--gray-12)"), ("waived", "var(--gray-10)"), "var(--gray-11)"
+                ),
             ),
             spacing="2",
             align="start",

@@ -27,12 +27,19 @@ def _message() -> rx.Component:
                 ),
                 rx.heading(RateState.message_text, size="4", weight="regular", id="access-text"),
             ),
-            rx.cond(RateState.link_label != "", rx.link(rx.button(RateState.link_label, size="3"), href=RateState.link_url, id="access-link")),
+            rx.cond(
+                RateState.link_label != "",
+                rx.link(rx.button(RateState.link_label, size="3"), href=RateState.link_url, id="access-link"),
+            ),
             rx.link("Back to homepage", href="/", size="2"),
-            spacing="3", align="center", text_align="center",
+            spacing="3",
+            align="center",
+            text_align="center",
         ),
-        size="4", style={"maxWidth": "560px", "margin": "48px auto", "width": "100%"},
-        id="access-message", data_access=RateState.access,
+        size="4",
+        style={"maxWidth": "560px", "margin": "48px auto", "width": "100%"},
+        id="access-message",
+        data_access=RateState.access,
     )
 
 
@@ -42,7 +49,9 @@ def _completed(respondent: bool) -> rx.Component:
         rx.vstack(
             rx.icon("circle-check", size=40, color="var(--green-9)"),
             rx.heading("Thank you!", size="6"),
-            rx.text("You have already completed this test. Your answers were submitted.", size="3", id="completed-text"),
+            rx.text(
+                "You have already completed this test. Your answers were submitted.", size="3", id="completed-text"
+            ),
             rx.cond(
                 respondent,
                 rx.text("You can close this window.", size="3"),
@@ -52,9 +61,13 @@ def _completed(respondent: bool) -> rx.Component:
                     rx.link(rx.button("Back to homepage", size="3"), href="/"),
                 ),
             ),
-            spacing="3", align="center", text_align="center",
+            spacing="3",
+            align="center",
+            text_align="center",
         ),
-        size="4", style={"maxWidth": "560px", "margin": "48px auto", "width": "100%"}, id="test-completed",
+        size="4",
+        style={"maxWidth": "560px", "margin": "48px auto", "width": "100%"},
+        id="test-completed",
     )
 
 
@@ -63,24 +76,32 @@ def _not_found() -> rx.Component:
         rx.heading("404", size="9", color="var(--accent-9)"),
         rx.text(PAGE_NOT_FOUND, size="4", id="not-found-text"),
         rx.link(rx.button("Back to home", size="3"), href="/", id="back-home"),
-        align="center", spacing="4", padding="48px",
+        align="center",
+        spacing="4",
+        padding="48px",
     )
 
 
 def rate_page() -> rx.Component:
     return main_layout(
         ready_marker(),
-        rx.box(rx.match(
-            RateState.status,
-            ("message", _message()),
-            ("unavailable", _message()),
-            ("not-found", _not_found()),
-            ("thank-you", _completed(respondent=False)),
-            ("respondent-thank-you", _completed(respondent=True)),
-            ("screener", screener_view()),
-            *[(s.view, s.component(signed_in=SessionState.signed_in, referral=SessionState.referral_enabled))
-              for s in screens()],
-            rx.center(rx.spinner(size="3"), padding="64px", id="rate-loading"),
-        ), key=RateState.loads.to_string(), width="100%"),
+        rx.box(
+            rx.match(
+                RateState.status,
+                ("message", _message()),
+                ("unavailable", _message()),
+                ("not-found", _not_found()),
+                ("thank-you", _completed(respondent=False)),
+                ("respondent-thank-you", _completed(respondent=True)),
+                ("screener", screener_view()),
+                *[
+                    (s.view, s.component(signed_in=SessionState.signed_in, referral=SessionState.referral_enabled))
+                    for s in screens()
+                ],
+                rx.center(rx.spinner(size="3"), padding="64px", id="rate-loading"),
+            ),
+            key=RateState.loads.to_string(),
+            width="100%",
+        ),
         private=False,
     )

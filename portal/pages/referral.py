@@ -47,7 +47,13 @@ def _link_card() -> rx.Component:
                     size="3",
                     on_focus=rx.call_script("document.getElementById('referral-link').select()"),
                 ),
-                rx.button(rx.icon("copy", size=16), "Copy link", on_click=ReferralState.copy_link, id="referral-copy", size="3"),
+                rx.button(
+                    rx.icon("copy", size=16),
+                    "Copy link",
+                    on_click=ReferralState.copy_link,
+                    id="referral-copy",
+                    size="3",
+                ),
                 gap="8px",
                 width="100%",
                 direction=rx.breakpoints(initial="column", sm="row"),
@@ -116,8 +122,11 @@ def _widget() -> rx.Component:
             title="Referral programme",
             id="referral-widget",
             style={"width": "100%", "minHeight": "480px", "border": "0", "borderRadius": "12px"},
-            custom_attrs={"referrerPolicy": "no-referrer", "loading": "lazy",
-                          "sandbox": "allow-scripts allow-same-origin allow-forms allow-popups"},
+            custom_attrs={
+                "referrerPolicy": "no-referrer",
+                "loading": "lazy",
+                "sandbox": "allow-scripts allow-same-origin allow-forms allow-popups",
+            },
         ),
     )
 
@@ -129,7 +138,12 @@ def referral_page() -> rx.Component:
             rx.text(rules.BONUS_TEXT, color="var(--gray-11)"),
             spacing="1",
         ),
-        rx.flex(*[_step(i, title, text) for i, (title, text) in enumerate(rules.STEPS, start=1)], gap="12px", wrap="wrap", width="100%"),
+        rx.flex(
+            *[_step(i, title, text) for i, (title, text) in enumerate(rules.STEPS, start=1)],
+            gap="12px",
+            wrap="wrap",
+            width="100%",
+        ),
         _link_card(),
         _referees(),
         _widget(),
@@ -139,7 +153,11 @@ def referral_page() -> rx.Component:
     return main_layout(
         rx.cond(
             ReferralState.loaded,
-            rx.cond(ReferralState.error != "", rx.callout(ReferralState.error, color_scheme="red", icon="triangle-alert"), content),
+            rx.cond(
+                ReferralState.error != "",
+                rx.callout(ReferralState.error, color_scheme="red", icon="triangle-alert"),
+                content,
+            ),
             loading(),
         )
     )

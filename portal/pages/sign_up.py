@@ -26,11 +26,18 @@ def sign_up_page() -> rx.Component:
     )
     start = rx.vstack(
         rx.heading("Sign up as participant", size="6", as_="h1"),
-        rx.text("Professionals get paid to review B2B messaging: 10 to 15 minutes a test, 15 to 50 dollars.", color="var(--gray-11)"),
+        rx.text(
+            "Professionals get paid to review B2B messaging: 10 to 15 minutes a test, 15 to 50 dollars.",
+            color="var(--gray-11)",
+        ),
         auth_error_callout(OidcState.auth_error),
-        linkedin_button("Sign Up with LinkedIn", oauth_script("linkedin", "{signUp: true}"), button_id="sign-up-with-linkedin")
+        linkedin_button(
+            "Sign Up with LinkedIn", oauth_script("linkedin", "{signUp: true}"), button_id="sign-up-with-linkedin"
+        )
         if LINKEDIN_CONFIGURED
-        else rx.text("Sign-up is not available at the moment. Please try again later.", color="var(--gray-11)", size="2"),
+        else rx.text(
+            "Sign-up is not available at the moment. Please try again later.", color="var(--gray-11)", size="2"
+        ),
         rx.text("Already have an account? ", rx.link("Log in", href="/sign-in"), size="2"),
         spacing="4",
         width="100%",

@@ -40,7 +40,9 @@ GUIDES = [
 def _guide(name: str, steps: list[str]) -> rx.Component:
     return rx.accordion.item(
         header=f"Whitelist us in {name}",
-        content=rx.el.ol(*[rx.el.li(rx.text(step, size="2")) for step in steps], style={"paddingLeft": "20px", "margin": 0}),
+        content=rx.el.ol(
+            *[rx.el.li(rx.text(step, size="2")) for step in steps], style={"paddingLeft": "20px", "margin": 0}
+        ),
         value=name.lower(),
     )
 
@@ -56,7 +58,9 @@ def thank_you_page() -> rx.Component:
                     "if you pass verification.",
                     color="var(--gray-11)",
                 ),
-                rx.heading("So our invites reach your inbox, add us to your safe senders:", as_="h2", size="2", weight="medium"),
+                rx.heading(
+                    "So our invites reach your inbox, add us to your safe senders:", as_="h2", size="2", weight="medium"
+                ),
                 rx.accordion.root(
                     *[_guide(name, steps) for name, steps in GUIDES],
                     type="single",
@@ -66,8 +70,14 @@ def thank_you_page() -> rx.Component:
                 ),
                 rx.link(
                     # The label wraps on a phone: the button grows with it instead of spilling out.
-                    rx.button("You are all set! Back to Dashboard.", size="3", width="100%", height="auto",
-                              min_height="var(--base-button-height)", padding_y="8px"),
+                    rx.button(
+                        "You are all set! Back to Dashboard.",
+                        size="3",
+                        width="100%",
+                        height="auto",
+                        min_height="var(--base-button-height)",
+                        padding_y="8px",
+                    ),
                     href="/",
                     width="100%",
                     id="back-to-dashboard",

@@ -6,13 +6,20 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from portal.domain.definition_checks import DefinitionError, join
 from portal.domain.definition import TestDefinition, TestDefinitionError, parse_test_definition
+from portal.domain.definition_checks import DefinitionError, join
 from portal.domain.definition_document import document_of
 from portal.models import Qualification, Test, TestQualification
 from portal.models._base import utcnow
 
-__all__ = ["TestDefinitionError", "apply_definition", "document_for", "find_test_by_name", "import_test", "qualification_names"]
+__all__ = [
+    "TestDefinitionError",
+    "apply_definition",
+    "document_for",
+    "find_test_by_name",
+    "import_test",
+    "qualification_names",
+]
 
 
 def find_test_by_name(session: Session, name: str) -> Test | None:
@@ -50,8 +57,13 @@ def apply_definition(session: Session, test: Test | None, definition: TestDefini
 
 
 def qualification_names(session: Session, test_id: int) -> list[str]:
-    return sorted(session.exec(select(Qualification.name).join(TestQualification, TestQualification.qualification_id == Qualification.id)
-                               .where(TestQualification.test_id == test_id)).all())
+    return sorted(
+        session.exec(
+            select(Qualification.name)
+            .join(TestQualification, TestQualification.qualification_id == Qualification.id)
+            .where(TestQualification.test_id == test_id)
+        ).all()
+    )
 
 
 def document_for(session: Session, test: Test) -> dict[str, Any]:

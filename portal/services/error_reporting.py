@@ -24,7 +24,8 @@ import sentry_sdk
 from sentry_sdk.integrations.logging import LoggingIntegration
 
 from portal.domain import browser_errors, error_scrubbing
-from portal.settings import Settings, settings as current_settings
+from portal.settings import Settings
+from portal.settings import settings as current_settings
 
 if TYPE_CHECKING:
     from sentry_sdk._types import DataCollectionUserOptions, Event, Hint, Log
@@ -87,7 +88,9 @@ def init(settings: Settings = current_settings) -> bool:
         before_breadcrumb=before_breadcrumb,
         enable_logs=True,
         before_send_log=before_send_log,
-        integrations=[LoggingIntegration(level=logging.INFO, event_level=logging.ERROR, sentry_logs_level=logging.WARNING)],
+        integrations=[
+            LoggingIntegration(level=logging.INFO, event_level=logging.ERROR, sentry_logs_level=logging.WARNING)
+        ],
     )
     log.info("error reporting to Sentry is on (environment %s)", settings.sentry_environment_name)
     return True
@@ -115,11 +118,19 @@ def report_browser_error(where: str, error: Any, component_stack: Any = "", *, l
         scope.set_tag("source", "browser")
         scope.set_tag("boundary", crash.where)
         scope.set_context("browser_error", {"stack": crash.stack, "component_stack": crash.component_stack})
-        sentry_sdk.capture_event({
-            "level": "error",
-            "logger": logger.name,
-            "message": crash.summary,
-            "exception": {"values": [{"type": crash.error_type, "value": crash.message,
-                                      "mechanism": {"type": "react.error_boundary", "handled": True}}]},
-        })
-
+        sentry_sdk.capture_event(
+            {
+                "level": "error",
+                "logger": logger.name,
+                "message": crash.summary,
+                "exception": {
+                    "values": [
+                        {
+                            "type": crash.error_type,
+                            "value": crash.message,
+                            "mechanism": {"type": "react.error_boundary", "handled": True},
+                        }
+                    ]
+                },
+            }
+        )

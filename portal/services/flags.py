@@ -106,8 +106,10 @@ def enabled_flags(
 # its foreign key): one statement, built once.
 _FLAGS_AND_OVERRIDES = (
     select(FeatureFlag.key, FeatureFlag.enabled, FeatureFlag.percentage, FeatureFlagUser.enabled)
-    .outerjoin(FeatureFlagUser, (FeatureFlagUser.flag_key == FeatureFlag.key)
-               & (FeatureFlagUser.account_id == bindparam("account_id")))
+    .outerjoin(
+        FeatureFlagUser,
+        (FeatureFlagUser.flag_key == FeatureFlag.key) & (FeatureFlagUser.account_id == bindparam("account_id")),
+    )
     .where(FeatureFlag.key.in_(bindparam("keys", expanding=True)))
 )
 

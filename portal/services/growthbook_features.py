@@ -166,8 +166,15 @@ class FeatureStore:
             log.debug("GrowthBook features still cannot be fetched: %s", problem)
             return
         self._failing = True
-        kept = ("the features fetched at " + time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(self._snapshot.fetched_at))
-                + " stay in force") if self._snapshot else "GrowthBook's flags count as off until a fetch succeeds"
+        kept = (
+            (
+                "the features fetched at "
+                + time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(self._snapshot.fetched_at))
+                + " stay in force"
+            )
+            if self._snapshot
+            else "GrowthBook's flags count as off until a fetch succeeds"
+        )
         log.warning("GrowthBook features could not be fetched from %s (%s); %s", self.config.api_host, problem, kept)
 
     # --- background refresh --------------------------------------------------------------

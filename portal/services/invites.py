@@ -43,15 +43,28 @@ def _status_is(status: str) -> ColumnElement[bool]:
 TABLE = TableSpec(
     key=Invite.id,
     sortable={"createdOn": Invite.created_at},
-    filters=(Own("status", rules.STATUSES, lambda chosen: or_(*(_status_is(s) for s in chosen))),
-             Dates("createdOn", Invite.created_at)),
+    filters=(
+        Own("status", rules.STATUSES, lambda chosen: or_(*(_status_is(s) for s in chosen))),
+        Dates("createdOn", Invite.created_at),
+    ),
     search=lambda by_id: Invite.test_id.in_(tests_matching(by_id)),
     search_form=searches_an_id,
     scope=(Invite.account_id == _ACCOUNT,),
-    rows=select(Invite.id, Invite.test_id, Invite.status, Invite.amount_cents, Invite.created_at, Invite.expires_at,
-                Test.product_type).join(Test, Test.id == Invite.test_id),
-    totals={"total_open": select(func.count()).select_from(Invite).where(
-        Invite.account_id == _ACCOUNT, Invite.status == rules.OPEN, Invite.expires_at > _NOW).scalar_subquery()},
+    rows=select(
+        Invite.id,
+        Invite.test_id,
+        Invite.status,
+        Invite.amount_cents,
+        Invite.created_at,
+        Invite.expires_at,
+        Test.product_type,
+    ).join(Test, Test.id == Invite.test_id),
+    totals={
+        "total_open": select(func.count())
+        .select_from(Invite)
+        .where(Invite.account_id == _ACCOUNT, Invite.status == rules.OPEN, Invite.expires_at > _NOW)
+        .scalar_subquery()
+    },
 )
 clean_query = TABLE.clean
 
@@ -69,8 +82,16 @@ def _aware(value: datetime | None) -> datetime | None:
     return value
 
 
-def _row(now: datetime, invite_id: int, test_id: int, status: str, amount_cents: int, created_at: Any,
-         expires_at: datetime | None, product_type: str) -> dict[str, str]:
+def _row(
+    now: datetime,
+    invite_id: int,
+    test_id: int,
+    status: str,
+    amount_cents: int,
+    created_at: Any,
+    expires_at: datetime | None,
+    product_type: str,
+) -> dict[str, str]:
     """One row for the browser; after `now`, the columns of TABLE.rows, in order."""
     status = rules.effective_status(status, _aware(expires_at), now)
     return {
@@ -85,13 +106,21 @@ def _row(now: datetime, invite_id: int, test_id: int, status: str, amount_cents:
     }
 
 
-def invite_click(session: Session, *, account_id: int, invite_id: Any, now: datetime | None = None) -> rules.InviteClick:
+def invite_click(
+    session: Session, *, account_id: int, invite_id: Any, now: datetime | None = None
+) -> rules.InviteClick:
     """Where a click on one of the account's invites leads; anything not the account's is 'no longer valid'."""
     now = now or datetime.now(UTC)
     number = table_rules.clean_int(invite_id, 0, low=0, high=2**62)
-    invite = session.execute(
-        select(Invite.test_id, Invite.status, Invite.expires_at).where(Invite.id == number, Invite.account_id == account_id)
-    ).first() if number else None
+    invite = (
+        session.execute(
+            select(Invite.test_id, Invite.status, Invite.expires_at).where(
+                Invite.id == number, Invite.account_id == account_id
+            )
+        ).first()
+        if number
+        else None
+    )
     if invite is None:
         return rules.InviteClick(message=rules.MSG_INVALID)
     status = rules.effective_status(invite.status, _aware(invite.expires_at), now)

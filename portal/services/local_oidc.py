@@ -116,7 +116,19 @@ def metadata(config: Settings, tenant: str) -> dict[str, Any]:
         "scopes_supported": ["openid", "profile", "email"],
         "token_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic"],
         "code_challenge_methods_supported": ["S256"],
-        "claims_supported": ["iss", "aud", "sub", "iat", "exp", "nonce", "email", "email_verified", "given_name", "family_name", "name"],
+        "claims_supported": [
+            "iss",
+            "aud",
+            "sub",
+            "iat",
+            "exp",
+            "nonce",
+            "email",
+            "email_verified",
+            "given_name",
+            "family_name",
+            "name",
+        ],
     }
 
 
@@ -129,10 +141,21 @@ def check_authorize(config: Settings, tenant: str, query: dict[str, str]) -> dic
     if query.get("client_id") != rules.client_id(tenant) or query.get("redirect_uri") != callback_uri(config, tenant):
         raise ProtocolError("invalid_request", "Unknown client or redirect address.")
     if query.get("response_type") != "code" or "openid" not in query.get("scope", "").split():
-        raise ProtocolError("unsupported_response_type", "Only the authorization-code flow with the openid scope is supported.")
+        raise ProtocolError(
+            "unsupported_response_type", "Only the authorization-code flow with the openid scope is supported."
+        )
     if query.get("code_challenge_method") != "S256" or not query.get("code_challenge"):
         raise ProtocolError("invalid_request", "PKCE with S256 is required.")
-    keep = ("client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge", "code_challenge_method")
+    keep = (
+        "client_id",
+        "redirect_uri",
+        "response_type",
+        "scope",
+        "state",
+        "nonce",
+        "code_challenge",
+        "code_challenge_method",
+    )
     return {k: query[k] for k in keep if isinstance(query.get(k), str)}
 
 
@@ -155,8 +178,11 @@ def is_staff_email(session: Session, email: str) -> bool:
     email = normalize_email(email)
     if not email:
         return False
-    found = session.exec(select(Account.staff_role).where(
-        or_(Account.email == email, Account.work_email == email), Account.removed_at.is_(None))).all()
+    found = session.exec(
+        select(Account.staff_role).where(
+            or_(Account.email == email, Account.work_email == email), Account.removed_at.is_(None)
+        )
+    ).all()
     return any(roles.is_staff(role) for role in found)
 
 
@@ -169,11 +195,16 @@ def _codes(config: Settings) -> URLSafeTimedSerializer:
 
 
 def issue_code(config: Settings, tenant: str, request: dict[str, str], person: Person) -> str:
-    return _codes(config).dumps({
-        "t": tenant, "r": request["redirect_uri"], "c": request["code_challenge"], "n": request.get("nonce"),
-        "p": [person.given_name.strip(), person.family_name.strip(), normalize_email(person.email)],
-        "j": secrets.token_urlsafe(12),
-    })
+    return _codes(config).dumps(
+        {
+            "t": tenant,
+            "r": request["redirect_uri"],
+            "c": request["code_challenge"],
+            "n": request.get("nonce"),
+            "p": [person.given_name.strip(), person.family_name.strip(), normalize_email(person.email)],
+            "j": secrets.token_urlsafe(12),
+        }
+    )
 
 
 def _b64(data: bytes) -> str:
@@ -222,13 +253,25 @@ def exchange(config: Settings, tenant: str, form: dict[str, str], authorization:
     access_token = secrets.token_urlsafe(32)
     now = int(time.time())
     claims = {
-        "iss": issuer(config, tenant), "aud": rules.client_id(tenant), "iat": now, "exp": now + TOKEN_SECONDS,
+        "iss": issuer(config, tenant),
+        "aud": rules.client_id(tenant),
+        "iat": now,
+        "exp": now + TOKEN_SECONDS,
         "at_hash": _b64(hashlib.sha256(access_token.encode()).digest()[:16]),
-        "sub": subject(tenant, email), "email": email, "email_verified": True,
-        "given_name": given, "family_name": family, "name": f"{given} {family}",
+        "sub": subject(tenant, email),
+        "email": email,
+        "email_verified": True,
+        "given_name": given,
+        "family_name": family,
+        "name": f"{given} {family}",
     }
     if grant.get("n"):
         claims["nonce"] = grant["n"]
     id_token = jwt.encode({"alg": "RS256", "kid": KID}, claims, signing_key())
-    return {"access_token": access_token, "token_type": "Bearer", "expires_in": TOKEN_SECONDS,
-            "scope": "openid profile email", "id_token": id_token}
+    return {
+        "access_token": access_token,
+        "token_type": "Bearer",
+        "expires_in": TOKEN_SECONDS,
+        "scope": "openid profile email",
+        "id_token": id_token,
+    }

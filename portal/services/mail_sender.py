@@ -38,7 +38,11 @@ def claim_due(session: Session, *, limit: int = BATCH) -> list[OutboxEmail]:
     now = utcnow()
     candidates = session.exec(
         select(OutboxEmail)
-        .where(OutboxEmail.sent_at.is_(None), OutboxEmail.next_attempt_at <= now, OutboxEmail.attempts < settings.mail_max_attempts)
+        .where(
+            OutboxEmail.sent_at.is_(None),
+            OutboxEmail.next_attempt_at <= now,
+            OutboxEmail.attempts < settings.mail_max_attempts,
+        )
         .order_by(OutboxEmail.next_attempt_at, OutboxEmail.id)
         .limit(limit + 10)
     ).all()
@@ -48,7 +52,11 @@ def claim_due(session: Session, *, limit: int = BATCH) -> list[OutboxEmail]:
             break
         result = session.exec(
             update(OutboxEmail)
-            .where(OutboxEmail.id == row.id, OutboxEmail.next_attempt_at == row.next_attempt_at, OutboxEmail.sent_at.is_(None))
+            .where(
+                OutboxEmail.id == row.id,
+                OutboxEmail.next_attempt_at == row.next_attempt_at,
+                OutboxEmail.sent_at.is_(None),
+            )
             .values(next_attempt_at=now + LEASE)
         )
         if result.rowcount == 1:
@@ -88,8 +96,14 @@ class SmtpTarget:
     password: str = ""
 
     @classmethod
-    def from_settings(cls) -> "SmtpTarget":
-        return cls(settings.smtp_host, settings.smtp_port, settings.smtp_security, settings.smtp_username, settings.smtp_password)
+    def from_settings(cls) -> SmtpTarget:
+        return cls(
+            settings.smtp_host,
+            settings.smtp_port,
+            settings.smtp_security,
+            settings.smtp_username,
+            settings.smtp_password,
+        )
 
 
 async def deliver(message: EmailMessage, target: SmtpTarget) -> None:
@@ -127,7 +141,7 @@ async def send_due(
         row = claimed[0]
         try:
             await deliver(build_message(row), target)
-        except (aiosmtplib.SMTPException, OSError, asyncio.TimeoutError) as err:
+        except (TimeoutError, aiosmtplib.SMTPException, OSError) as err:
             log.warning("e-mail %s to %s failed: %s", row.id, row.to_address, err)
             await asyncio.to_thread(record, mark_failed, email_id=row.id, error=str(err) or err.__class__.__name__)
             continue

@@ -112,7 +112,11 @@ def _attach(session: Session, account: Account, login: ProviderLogin) -> None:
     """Attach the identity; a race with another attach of the same identity is IdentityTakenError."""
     try:
         with session.begin_nested():
-            session.add(LoginIdentity(account_id=account.id, provider=login.provider, subject=login.subject, email=login.email or None))
+            session.add(
+                LoginIdentity(
+                    account_id=account.id, provider=login.provider, subject=login.subject, email=login.email or None
+                )
+            )
             session.flush()
     except IntegrityError as err:
         raise IdentityTakenError("This login is already connected to an account.") from err
@@ -148,7 +152,9 @@ def _create(session: Session, login: ProviderLogin, flow: Flow) -> Account:
                     linkedin_profile=dict(login.profile) if login.provider == "linkedin" else {},
                 )
             )
-            session.add(LoginIdentity(account_id=account.id, provider=login.provider, subject=login.subject, email=email))
+            session.add(
+                LoginIdentity(account_id=account.id, provider=login.provider, subject=login.subject, email=email)
+            )
             session.flush()
     except IntegrityError as err:
         raise IdentityTakenError("This login or e-mail was registered meanwhile.") from err
@@ -221,7 +227,9 @@ def complete_login(
         # A REFERRALCODE in the sign-up tracking links the new account to its referrer (never fails the sign-up).
         credit_referral_at_sign_up(session=session, account=account)
     else:
-        return LoginOutcome(redirect=destination(flow, decision), action=decision.action, account_id=decision.account_id)
+        return LoginOutcome(
+            redirect=destination(flow, decision), action=decision.action, account_id=decision.account_id
+        )
 
     assert account is not None  # decide() named an account this transaction read
     # Open a session exactly like the password sign-in: a fresh token, the old session revoked.

@@ -12,7 +12,9 @@ from sqlmodel import Session
 from portal.models import OutboxEmail
 
 
-def enqueue_email(session: Session, *, to: str, subject: str, body: str, kind: str, link: str | None = None) -> OutboxEmail:
+def enqueue_email(
+    session: Session, *, to: str, subject: str, body: str, kind: str, link: str | None = None
+) -> OutboxEmail:
     row = OutboxEmail(to_address=to, subject=subject, body_text=body, kind=kind, link=link)
     session.add(row)
     return row

@@ -66,9 +66,13 @@ def _wait_message(seconds: int) -> str:
 
 
 def _check_throttle(session: Session, keys_and_limits: list[tuple[str, int]]) -> None:
-    wait = throttle.seconds_blocked(session=session, keys_and_limits=keys_and_limits, window_seconds=settings.reset_window_seconds)
+    wait = throttle.seconds_blocked(
+        session=session, keys_and_limits=keys_and_limits, window_seconds=settings.reset_window_seconds
+    )
     if wait:
-        raise ThrottledError(_wait_message(wait), field="email" if keys_and_limits[0][0].startswith("reset:") else "_global")
+        raise ThrottledError(
+            _wait_message(wait), field="email" if keys_and_limits[0][0].startswith("reset:") else "_global"
+        )
 
 
 def _link(token: str) -> str:
@@ -196,7 +200,9 @@ def reset_password(
     new_password = policy.normalize(password)
     same, _ = verify_password(new_password, account.password_hash or DUMMY_HASH)
     if same:
-        raise PasswordRulesError({policy.PASSWORD_FIELD: policy.PASSWORD_DUPLICATED}, {policy.PASSWORD_FIELD: policy.DUPLICATED_CODE})
+        raise PasswordRulesError(
+            {policy.PASSWORD_FIELD: policy.PASSWORD_DUPLICATED}, {policy.PASSWORD_FIELD: policy.DUPLICATED_CODE}
+        )
 
     # Single use even under a race: only one request can move used_at from NULL.
     claimed = session.exec(
@@ -207,7 +213,9 @@ def reset_password(
     # Every other outstanding reset link of the account dies with this change.
     session.exec(
         update(OneTimeToken)
-        .where(OneTimeToken.account_id == account.id, OneTimeToken.purpose == rules.PURPOSE, OneTimeToken.used_at.is_(None))
+        .where(
+            OneTimeToken.account_id == account.id, OneTimeToken.purpose == rules.PURPOSE, OneTimeToken.used_at.is_(None)
+        )
         .values(used_at=now)
     )
     account.password_hash = hash_password(new_password)

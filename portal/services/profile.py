@@ -200,7 +200,9 @@ def _work_email_error(session: Session, address: str, account_id: int) -> str:
     return work_email.work_email_problem(session=session, work_email=address, exclude_account_id=account_id)
 
 
-def _database_errors(session: Session, form: rules.ProfileForm, old: rules.ProfileForm, *, target: Account, staff: bool) -> dict[str, str]:
+def _database_errors(
+    session: Session, form: rules.ProfileForm, old: rules.ProfileForm, *, target: Account, staff: bool
+) -> dict[str, str]:
     errors: dict[str, str] = {}
     # An industry no longer offered stays valid on a profile that already has it.
     new_industries = tuple(i for i in form.industries if i not in old.industries)
@@ -266,8 +268,16 @@ def save_profile(session: Session, *, actor_id: int, raw: Any, today: dt.date | 
     return store_profile(session, actor=account, target=account, raw=raw, staff_view=False, verify=False, today=today)
 
 
-def store_profile(session: Session, *, actor: Account, target: Account, raw: Any, staff_view: bool, verify: bool,
-                  today: dt.date | None = None) -> SaveOutcome:
+def store_profile(
+    session: Session,
+    *,
+    actor: Account,
+    target: Account,
+    raw: Any,
+    staff_view: bool,
+    verify: bool,
+    today: dt.date | None = None,
+) -> SaveOutcome:
     """The save shared by a person's own profile and the staff page (services/admin/profiles.py, which checks
     the caller's permission and rank first). `staff_view`: the staff's rules (internal fields, any e-mail)."""
     staff = staff_view
@@ -280,8 +290,13 @@ def store_profile(session: Session, *, actor: Account, target: Account, raw: Any
     old = current_form(session, target)
     year = (today or utcnow().date()).year
     errors.update(
-        rules.validate(form, is_staff=staff, is_panelist=not _is_staff(target), current_year=year,
-                       linkedin_title=_linkedin_title(profile) if form.jobTitle != old.jobTitle else "")
+        rules.validate(
+            form,
+            is_staff=staff,
+            is_panelist=not _is_staff(target),
+            current_year=year,
+            linkedin_title=_linkedin_title(profile) if form.jobTitle != old.jobTitle else "",
+        )
     )
     if errors:
         raise ProfileSaveError(errors)
@@ -318,22 +333,29 @@ def store_profile(session: Session, *, actor: Account, target: Account, raw: Any
     session.add(target)
     by_staff = staff and target.id != actor.id
     own_staff = _is_staff(actor) and target.id == actor.id  # a staff member's own edit needs nobody's decision
-    session.add(ProfileChangeRequest(
-        account_id=target.id,
-        payload=rules.to_payload(form, updated_by_admin=by_staff),
-        updated_by_admin=by_staff,
-        previous=changed,
-        # A participant's change waits in the staff queue; staff's own edits are decided by them.
-        status="pending" if not (staff or own_staff) and changed else "approved",
-        decided_at=None if not (staff or own_staff) and changed else now,
-        decided_by_id=actor.id if (staff or own_staff) else None,
-    ))
+    session.add(
+        ProfileChangeRequest(
+            account_id=target.id,
+            payload=rules.to_payload(form, updated_by_admin=by_staff),
+            updated_by_admin=by_staff,
+            previous=changed,
+            # A participant's change waits in the staff queue; staff's own edits are decided by them.
+            status="pending" if not (staff or own_staff) and changed else "approved",
+            decided_at=None if not (staff or own_staff) and changed else now,
+            decided_by_id=actor.id if (staff or own_staff) else None,
+        )
+    )
     try:
         session.flush()
     except IntegrityError as err:  # another account took the address a moment ago
-        raise ProfileSaveError({key: rules.EMAIL_EXISTS for key in ("email", "workEmail")
-                                if any(k == ("personal" if key == "email" else "work") for k, _ in email_changes)}
-                               or {"_global": rules.SOMETHING_WENT_WRONG}) from err
+        raise ProfileSaveError(
+            {
+                key: rules.EMAIL_EXISTS
+                for key in ("email", "workEmail")
+                if any(k == ("personal" if key == "email" else "work") for k, _ in email_changes)
+            }
+            or {"_global": rules.SOMETHING_WENT_WRONG}
+        ) from err
     sent_to = []
     for kind, address in email_changes:
         send_verification(session=session, account=target, kind=kind)
@@ -354,7 +376,9 @@ def check_email(session: Session, *, target: Account, key: str, address: Any, st
     """Syntax, used by another account, the work rule (not for staff, who may add any e-mail). '' if fine."""
     if key not in ("email", "workEmail") or not isinstance(address, str):
         return ""
-    message = rules.email_error(address, required_message=rules.EMAIL_REQUIRED if key == "email" else rules.WORK_EMAIL_REQUIRED)
+    message = rules.email_error(
+        address, required_message=rules.EMAIL_REQUIRED if key == "email" else rules.WORK_EMAIL_REQUIRED
+    )
     if message:
         return message
     address = normalize_email(address)
@@ -372,7 +396,9 @@ def check_email(session: Session, *, target: Account, key: str, address: Any, st
 
 def _page_args(page: Any, page_size: Any) -> tuple[int, int]:
     page = page if isinstance(page, int) and not isinstance(page, bool) and 1 <= page <= 10_000 else 1
-    size = page_size if isinstance(page_size, int) and not isinstance(page_size, bool) and 1 <= page_size <= 100 else 100
+    size = (
+        page_size if isinstance(page_size, int) and not isinstance(page_size, bool) and 1 <= page_size <= 100 else 100
+    )
     return page, size
 
 
@@ -402,12 +428,16 @@ def _named_page(session: Session, model: Any, page: Any, page_size: Any, search:
     return PickerPage(results=[(str(r.id), r.name) for r in rows], total=total)
 
 
-def industries_page(session: Session, *, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE, search: str = "") -> PickerPage:
+def industries_page(
+    session: Session, *, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE, search: str = ""
+) -> PickerPage:
     """Industries offered to testers, by name (the spec's sortBy name, direction 1)."""
     return _named_page(session, Industry, page, page_size, search, Industry.active_for_testers.is_(True))
 
 
-def roles_page(session: Session, *, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE, search: str = "") -> PickerPage:
+def roles_page(
+    session: Session, *, page: int = 1, page_size: int = rules.PICKER_PAGE_SIZE, search: str = ""
+) -> PickerPage:
     """Roles (internal: the staff page reads them through services/admin/profiles.py)."""
     return _named_page(session, Role, page, page_size, search)
 
@@ -436,7 +466,11 @@ def set_demo_opt_in(session: Session, *, account_id: int, status: Any) -> bool:
     profile.demo_product_opt_in_status = status
     profile.updated_at = utcnow()
     session.add(profile)
-    session.add(ProfileChangeRequest(
-        account_id=account_id, payload={"demoProductOptInStatus": status, "updatedByAdmin": False}, updated_by_admin=False,
-    ))
+    session.add(
+        ProfileChangeRequest(
+            account_id=account_id,
+            payload={"demoProductOptInStatus": status, "updatedByAdmin": False},
+            updated_by_admin=False,
+        )
+    )
     return status

@@ -163,7 +163,12 @@ def _member_email(account: Account) -> str:
 
 
 def create_member(
-    session: Session, *, program: ReferralProgram, referrer: Account, referee: Account, now: datetime | None = None,
+    session: Session,
+    *,
+    program: ReferralProgram,
+    referrer: Account,
+    referee: Account,
+    now: datetime | None = None,
     ttl: object = None,
 ) -> MemberResult:
     """Record that `referrer` referred `referee`, or raise ReferralError with the reason it is refused.

@@ -36,9 +36,21 @@ TABLE = TableSpec(
     search=lambda by_id: Reward.test_id.in_(tests_matching(by_id)),
     search_form=searches_an_id,
     scope=(Reward.account_id == bindparam("account_id", type_=Integer),),
-    rows=select(Reward.id, Reward.amount_cents, Reward.status, Reward.paid_on, Reward.created_at, Reward.test_id,
-                Reward.product_type, Test.url, Reward.approved_at, Review.status, Review.reject_reason)
-    .join(Test, Test.id == Reward.test_id).join(Review, Review.id == Reward.review_id),
+    rows=select(
+        Reward.id,
+        Reward.amount_cents,
+        Reward.status,
+        Reward.paid_on,
+        Reward.created_at,
+        Reward.test_id,
+        Reward.product_type,
+        Test.url,
+        Reward.approved_at,
+        Review.status,
+        Review.reject_reason,
+    )
+    .join(Test, Test.id == Reward.test_id)
+    .join(Review, Review.id == Reward.review_id),
 )
 clean_query = TABLE.clean
 
@@ -49,9 +61,19 @@ def list_rewards(session: Session, *, account_id: int, query: TableQuery) -> Tab
     return TablePage(rows=[_row(*r) for r in page], total=int(total))
 
 
-def _row(reward_id: int, amount_cents: int, status: str | None, paid_on: Any, created_at: Any, test_id: int,
-         product_type: str, url: str | None, approved_at: Any, review_status: str | None,
-         reject_reason: str | None) -> dict[str, str]:
+def _row(
+    reward_id: int,
+    amount_cents: int,
+    status: str | None,
+    paid_on: Any,
+    created_at: Any,
+    test_id: int,
+    product_type: str,
+    url: str | None,
+    approved_at: Any,
+    review_status: str | None,
+    reject_reason: str | None,
+) -> dict[str, str]:
     """One row for the browser; the arguments are the columns of TABLE.rows, in order."""
     stage = decisions.reward_stage(status, review_status, approved_at is not None)
     return {

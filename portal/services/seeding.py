@@ -16,9 +16,9 @@ from typing import Any, TypeVar
 from sqlmodel import Session, SQLModel, select
 
 from portal.domain import reference_data as ref
+from portal.domain.definition import review_kind
 from portal.domain.flags import FLAGS, REFERRAL_PROGRAM
 from portal.domain.passwords_hashing import hash_password
-from portal.domain.definition import review_kind
 from portal.models import (
     Account,
     Audience,
@@ -87,8 +87,12 @@ def seed_reference(session: Session) -> None:
         if session.get(CompanySize, segment.id) is None:
             session.add(
                 CompanySize(
-                    id=segment.id, min_size=segment.min_size, max_size=segment.max_size,
-                    without_max_size=segment.without_max_size, segment=segment.id, sort_order=order,
+                    id=segment.id,
+                    min_size=segment.min_size,
+                    max_size=segment.max_size,
+                    without_max_size=segment.without_max_size,
+                    segment=segment.id,
+                    sort_order=order,
                 )
             )
     for name in ref.INDUSTRIES:
@@ -99,15 +103,30 @@ def seed_reference(session: Session) -> None:
         _get_or_create(session, Audience, {"name": audience.name}, type=audience.type)
     for qualification in ref.QUALIFICATIONS:
         _get_or_create(
-            session, Qualification, {"name": qualification.name},
-            level=qualification.level, is_public=qualification.is_public,
+            session,
+            Qualification,
+            {"name": qualification.name},
+            level=qualification.level,
+            is_public=qualification.is_public,
         )
     for key in FLAGS:
         if session.get(FeatureFlag, key) is None:
-            session.add(FeatureFlag(key=key, enabled=key == REFERRAL_PROGRAM, percentage=100,
-                                    description=key.replace("-", " ").capitalize()))
-    _get_or_create(session, ReferralProgram, {"name": REFERRAL_PROGRAM_NAME},
-                   widget_url=REFERRAL_WIDGET_URL, bonus_cents=2000, active=True)
+            session.add(
+                FeatureFlag(
+                    key=key,
+                    enabled=key == REFERRAL_PROGRAM,
+                    percentage=100,
+                    description=key.replace("-", " ").capitalize(),
+                )
+            )
+    _get_or_create(
+        session,
+        ReferralProgram,
+        {"name": REFERRAL_PROGRAM_NAME},
+        widget_url=REFERRAL_WIDGET_URL,
+        bonus_cents=2000,
+        active=True,
+    )
     session.flush()
 
 
@@ -150,7 +169,9 @@ def _profile(session: Session, account: Account, **values: Any) -> None:
         session.flush()
 
 
-def _link(session: Session, model: type[M], account: Account, column: str, ref_model: type[Any], names: list[str]) -> None:
+def _link(
+    session: Session, model: type[M], account: Account, column: str, ref_model: type[Any], names: list[str]
+) -> None:
     for name in names:
         target = session.exec(select(ref_model).where(ref_model.name == name)).one()
         _get_or_create(session, model, {"account_id": account.id, column: target.id})
@@ -158,20 +179,43 @@ def _link(session: Session, model: type[M], account: Account, column: str, ref_m
 
 def _seed_participant(session: Session, now: datetime) -> Account:
     dana, _ = _account(
-        session, DEMO_PARTICIPANT,
-        email_verified_at=now, work_email="dana.reviewer@northwind.example", work_email_verified_at=now,
-        is_registration_complete=True, stage="completed", verified=True, is_subscribed_to_referral=True,
-        referral_code="DANA2026", last_login_method=None,
+        session,
+        DEMO_PARTICIPANT,
+        email_verified_at=now,
+        work_email="dana.reviewer@northwind.example",
+        work_email_verified_at=now,
+        is_registration_complete=True,
+        stage="completed",
+        verified=True,
+        is_subscribed_to_referral=True,
+        referral_code="DANA2026",
+        last_login_method=None,
     )
     _profile(
-        session, dana,
-        first_name="Dana", last_name="Reviewer", phone_number="+14155550134",
-        linkedin="https://www.linkedin.com/in/dana-reviewer", linkedin_privacy=False, has_experience=True,
-        birth_year=1988, country="US", state="US-CA", employer_hq_country="US",
-        job_title="Product Marketing Manager", experience_levels=["middle"], company_size_id="medium",
-        company_name="Northwind Analytics", languages=["english", "spanish"], gender="Woman", pronoun="She/her",
-        sex_orientation="Prefer not to say", race="Prefer not to say", ethnicity="Prefer not to say",
-        veteran="No", demo_product_opt_in_status=True,
+        session,
+        dana,
+        first_name="Dana",
+        last_name="Reviewer",
+        phone_number="+14155550134",
+        linkedin="https://www.linkedin.com/in/dana-reviewer",
+        linkedin_privacy=False,
+        has_experience=True,
+        birth_year=1988,
+        country="US",
+        state="US-CA",
+        employer_hq_country="US",
+        job_title="Product Marketing Manager",
+        experience_levels=["middle"],
+        company_size_id="medium",
+        company_name="Northwind Analytics",
+        languages=["english", "spanish"],
+        gender="Woman",
+        pronoun="She/her",
+        sex_orientation="Prefer not to say",
+        race="Prefer not to say",
+        ethnicity="Prefer not to say",
+        veteran="No",
+        demo_product_opt_in_status=True,
     )
     _link(session, ProfileIndustry, dana, "industry_id", Industry, ["Computer Software", "Internet"])
     _link(session, ProfileRole, dana, "role_id", Role, ["Product Marketing Manager", "Product Manager"])
@@ -202,16 +246,25 @@ def _seed_invites_and_rewards(session: Session, account: Account, tests: list[Te
         test = tests[index]
         created = now - timedelta(hours=age_hours)
         _get_or_create(
-            session, Invite, {"account_id": account.id, "test_id": test.id},
-            status=status, amount_cents=test.payout_cents, created_at=created,
+            session,
+            Invite,
+            {"account_id": account.id, "test_id": test.id},
+            status=status,
+            amount_cents=test.payout_cents,
+            created_at=created,
             expires_at=created + timedelta(hours=ref.INVITE_LIFETIME_HOURS),
         )
         if payment is None:
             continue
         kind = review_kind(test.product_type)
         review, _ = _get_or_create(
-            session, Review, {"test_id": test.id, "respondent_key": f"account:{account.id}"},
-            account_id=account.id, kind=kind, answers=_demo_answers(kind), created_at=created + timedelta(hours=1),
+            session,
+            Review,
+            {"test_id": test.id, "respondent_key": f"account:{account.id}"},
+            account_id=account.id,
+            kind=kind,
+            answers=_demo_answers(kind),
+            created_at=created + timedelta(hours=1),
         )
         paid_on = created + timedelta(days=3) if payment == "EXECUTED" else None
         # Staff's decision (issue 15): paid and failed rewards were approved; canceled ones rejected.
@@ -222,9 +275,16 @@ def _seed_invites_and_rewards(session: Session, account: Account, tests: list[Te
             review.reject_reason = None if approved_at else "low-effort"
             session.add(review)
         _get_or_create(
-            session, Reward, {"review_id": review.id},
-            account_id=account.id, amount_cents=test.payout_cents, status=payment, paid_on=paid_on,
-            created_at=created + timedelta(hours=1), test_id=test.id, product_type=test.product_type,
+            session,
+            Reward,
+            {"review_id": review.id},
+            account_id=account.id,
+            amount_cents=test.payout_cents,
+            status=payment,
+            paid_on=paid_on,
+            created_at=created + timedelta(hours=1),
+            test_id=test.id,
+            product_type=test.product_type,
             approved_at=approved_at,
         )
 
@@ -237,7 +297,10 @@ _LONG_ANSWER = (
 
 def _demo_answers(kind: str) -> dict[str, Any]:
     if kind == "survey":
-        return {"0": {"type": "multi-choice", "value": ["erp", "spend"]}, "1": {"type": "long-text", "value": _LONG_ANSWER}}
+        return {
+            "0": {"type": "multi-choice", "value": ["erp", "spend"]},
+            "1": {"type": "long-text", "value": _LONG_ANSWER},
+        }
     return {
         "first-impression": [{"type": "long-text", "value": _LONG_ANSWER, "questionKey": "fp-first-impression"}],
         "highlight-1": [{"type": "long-text", "value": _LONG_ANSWER, "questionKey": "fp-features"}],
@@ -246,24 +309,47 @@ def _demo_answers(kind: str) -> dict[str, Any]:
 
 def _seed_unverified(session: Session, now: datetime) -> None:
     account, _ = _account(
-        session, DEMO_UNVERIFIED,
-        email_verified_at=now, work_email="uma.waiting@globex.example", work_email_verified_at=None,
-        is_registration_complete=True, stage="registered", verified=False,
+        session,
+        DEMO_UNVERIFIED,
+        email_verified_at=now,
+        work_email="uma.waiting@globex.example",
+        work_email_verified_at=None,
+        is_registration_complete=True,
+        stage="registered",
+        verified=False,
     )
-    _profile(session, account, first_name="Uma", last_name="Waiting", country="GB", state="GB-ENG",
-             job_title="Data Analyst", company_name="Globex", languages=["english"])
+    _profile(
+        session,
+        account,
+        first_name="Uma",
+        last_name="Waiting",
+        country="GB",
+        state="GB-ENG",
+        job_title="Data Analyst",
+        company_name="Globex",
+        languages=["english"],
+    )
 
 
 def _seed_newcomer(session: Session) -> None:
     account, _ = _account(session, DEMO_NEWCOMER, is_registration_complete=False, stage="new", work_email=None)
-    _profile(session, account, first_name="Nico", last_name="Newcomer",
-             linkedin_profile={"firstName": "Nico", "lastName": "Newcomer", "headline": "Sales Engineer"})
+    _profile(
+        session,
+        account,
+        first_name="Nico",
+        last_name="Newcomer",
+        linkedin_profile={"firstName": "Nico", "lastName": "Newcomer", "headline": "Sales Engineer"},
+    )
 
 
 def _seed_admin(session: Session, now: datetime) -> None:
     account, _ = _account(
-        session, DEMO_ADMIN,
-        email_verified_at=now, is_registration_complete=True, stage="completed", verified=True,
+        session,
+        DEMO_ADMIN,
+        email_verified_at=now,
+        is_registration_complete=True,
+        stage="completed",
+        verified=True,
         staff_role="super-admin",
     )
     _profile(session, account, first_name="Avery", last_name="Admin")
@@ -286,7 +372,12 @@ _PANEL: tuple[tuple[str, str, str, str, str, bool], ...] = (
 )
 # Panelists (by index) with a review: test index, days ago, decided (None: waiting; True: approved, payable).
 _PANEL_REVIEWS: tuple[tuple[int, int, int, bool | None], ...] = (
-    (0, 11, 2, None), (1, 11, 3, None), (2, 9, 4, None), (3, 9, 13, None), (4, 11, 5, True), (9, 9, 6, True),
+    (0, 11, 2, None),
+    (1, 11, 3, None),
+    (2, 9, 4, None),
+    (3, 9, 13, None),
+    (4, 11, 5, True),
+    (9, 9, 6, True),
 )
 
 
@@ -296,31 +387,73 @@ def _seed_panel(session: Session, tests: list[Test], now: datetime) -> None:
         email = f"{first.lower()}.{last.lower()}@panel.example"
         account = session.exec(select(Account).where(Account.email == email)).first()
         if account is None:
-            account = Account(email=email, email_verified_at=now, work_email=f"{first.lower()}@{last.lower()}-co.example",
-                              work_email_verified_at=now, is_registration_complete=True, stage="completed", verified=verified,
-                              last_login_method="linkedin", created_at=now - timedelta(days=40 - 3 * index))
+            account = Account(
+                email=email,
+                email_verified_at=now,
+                work_email=f"{first.lower()}@{last.lower()}-co.example",
+                work_email_verified_at=now,
+                is_registration_complete=True,
+                stage="completed",
+                verified=verified,
+                last_login_method="linkedin",
+                created_at=now - timedelta(days=40 - 3 * index),
+            )
             session.add(account)
             session.flush()
-        _profile(session, account, first_name=first, last_name=last, country=country, job_title="Marketing lead",
-                 experience_levels=[level], languages=["english"], company_name=f"{last} & Co")
+        _profile(
+            session,
+            account,
+            first_name=first,
+            last_name=last,
+            country=country,
+            job_title="Marketing lead",
+            experience_levels=[level],
+            languages=["english"],
+            company_name=f"{last} & Co",
+        )
         _link(session, ProfileIndustry, account, "industry_id", Industry, [industry])
         _link(session, ProfileAudience, account, "audience_id", Audience, ["B2B professionals"])
         panel.append(account)
     for who, test_index, days, approved in _PANEL_REVIEWS:
         account, test = panel[who], tests[test_index]
         created = now - timedelta(days=days)
-        review, made = _get_or_create(session, Review, {"test_id": test.id, "respondent_key": f"account:{account.id}"},
-                                      account_id=account.id, kind=review_kind(test.product_type),
-                                      answers=_demo_answers(review_kind(test.product_type)), created_at=created,
-                                      status="approved" if approved else "submitted", decided_at=now if approved else None)
-        _get_or_create(session, Reward, {"review_id": review.id}, account_id=account.id, amount_cents=test.payout_cents,
-                       status="PENDING", created_at=created, test_id=test.id, product_type=test.product_type,
-                       approved_at=now - timedelta(days=1) if approved else None)
+        review, made = _get_or_create(
+            session,
+            Review,
+            {"test_id": test.id, "respondent_key": f"account:{account.id}"},
+            account_id=account.id,
+            kind=review_kind(test.product_type),
+            answers=_demo_answers(review_kind(test.product_type)),
+            created_at=created,
+            status="approved" if approved else "submitted",
+            decided_at=now if approved else None,
+        )
+        _get_or_create(
+            session,
+            Reward,
+            {"review_id": review.id},
+            account_id=account.id,
+            amount_cents=test.payout_cents,
+            status="PENDING",
+            created_at=created,
+            test_id=test.id,
+            product_type=test.product_type,
+            approved_at=now - timedelta(days=1) if approved else None,
+        )
     first_member = panel[0]
-    _get_or_create(session, ProfileChangeRequest, {"account_id": first_member.id, "status": "pending"},
-                   payload={"jobTitle": "Head of Marketing", "company": {"name": "Morgan & Co"}},
-                   previous={"jobTitle": "Marketing lead"})
+    _get_or_create(
+        session,
+        ProfileChangeRequest,
+        {"account_id": first_member.id, "status": "pending"},
+        payload={"jobTitle": "Head of Marketing", "company": {"name": "Morgan & Co"}},
+        previous={"jobTitle": "Marketing lead"},
+    )
     late = panel[1]
-    _get_or_create(session, ReviewSession, {"test_id": tests[1].id, "account_id": late.id, "status": "active"},
-                   respondent_key=f"account:{late.id}", started_at=now - timedelta(hours=3),
-                   deadline_at=now - timedelta(hours=2))
+    _get_or_create(
+        session,
+        ReviewSession,
+        {"test_id": tests[1].id, "account_id": late.id, "status": "active"},
+        respondent_key=f"account:{late.id}",
+        started_at=now - timedelta(hours=3),
+        deadline_at=now - timedelta(hours=2),
+    )

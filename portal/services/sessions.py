@@ -53,14 +53,18 @@ def _live_session(session: Session, token: str | None, now: datetime) -> AuthSes
 def _touch(session: Session, row: Any, now: datetime) -> None:
     """Extend the idle expiry, written at most every _TOUCH_EVERY (`row`: the session's columns)."""
     if now - row.last_seen_at >= _TOUCH_EVERY:
-        session.execute(update(AuthSession).where(AuthSession.id == row.id).values(
-            last_seen_at=now,
-            idle_expires_at=min(now + timedelta(minutes=settings.session_idle_minutes), row.absolute_expires_at)))
+        session.execute(
+            update(AuthSession)
+            .where(AuthSession.id == row.id)
+            .values(
+                last_seen_at=now,
+                idle_expires_at=min(now + timedelta(minutes=settings.session_idle_minutes), row.absolute_expires_at),
+            )
+        )
 
 
 def _live(row: Any, now: datetime) -> bool:
-    return (row is not None and row.revoked_at is None
-            and now < row.idle_expires_at and now < row.absolute_expires_at)
+    return row is not None and row.revoked_at is None and now < row.idle_expires_at and now < row.absolute_expires_at
 
 
 # A session token's session, with its account's (and for a user, the profile's) columns: one statement
@@ -68,13 +72,29 @@ def _live(row: Any, now: datetime) -> bool:
 # resolves its token, and building three full rows (the profile has some thirty columns) cost more than
 # the query. (SQLAlchemy's select: SQLModel's is typed for at most four columns.)
 _SESSION: tuple[InstrumentedAttribute[Any], ...] = (
-    AuthSession.id, AuthSession.account_id, AuthSession.revoked_at, AuthSession.idle_expires_at,
-    AuthSession.absolute_expires_at, AuthSession.last_seen_at, Account.removed_at)
+    AuthSession.id,
+    AuthSession.account_id,
+    AuthSession.revoked_at,
+    AuthSession.idle_expires_at,
+    AuthSession.absolute_expires_at,
+    AuthSession.last_seen_at,
+    Account.removed_at,
+)
 _BY_TOKEN = AuthSession.token_hash == bindparam("token_hash")
 _USER = (
-    sa.select(*_SESSION, Account.email, Account.work_email, Account.is_registration_complete, Account.email_verified_at,
-           Account.work_email_verified_at, Account.verified, Account.stage, Account.staff_role,
-           ParticipantProfile.first_name, ParticipantProfile.last_name)
+    sa.select(
+        *_SESSION,
+        Account.email,
+        Account.work_email,
+        Account.is_registration_complete,
+        Account.email_verified_at,
+        Account.work_email_verified_at,
+        Account.verified,
+        Account.stage,
+        Account.staff_role,
+        ParticipantProfile.first_name,
+        ParticipantProfile.last_name,
+    )
     .join(Account, Account.id == AuthSession.account_id)
     .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
     .where(_BY_TOKEN)

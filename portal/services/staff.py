@@ -14,7 +14,6 @@ from portal.services.admin import audit
 from portal.services.errors import ServiceError
 
 
-
 def create_staff(session: Session, *, email: str, role: str, password: str | None) -> tuple[Account, bool]:
     """(account, created). An existing account keeps its data and gets the role (and the password, if given)."""
     address = normalize_email(email)
@@ -40,8 +39,20 @@ def create_staff(session: Session, *, email: str, role: str, password: str | Non
     session.add(account)
     session.flush()
     # Written like every staff change, in the same transaction; the actor is the command line (the system).
-    audit.record(session, audit.SYSTEM, "staff.create", "account", account.id,
-                 {} if created else before,
-                 {"email": account.email, "staff_role": role, "created": created, "password_changed_at": account.password_changed_at
-                  if password is not None else before["password_changed_at"]})
+    audit.record(
+        session,
+        audit.SYSTEM,
+        "staff.create",
+        "account",
+        account.id,
+        {} if created else before,
+        {
+            "email": account.email,
+            "staff_role": role,
+            "created": created,
+            "password_changed_at": account.password_changed_at
+            if password is not None
+            else before["password_changed_at"],
+        },
+    )
     return account, created

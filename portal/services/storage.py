@@ -115,26 +115,47 @@ class LocalStorage:
 class S3Storage:
     """Objects in a bucket of any S3-compatible store (AWS S3, MinIO, Ceph, R2, ...), through boto3."""
 
-    def __init__(self, *, bucket: str, endpoint_url: str = "", region: str = "us-east-1", access_key_id: str = "",
-                 secret_access_key: str = "", public_url: str = "", public_prefix: str = MEDIA_PREFIX) -> None:
+    def __init__(
+        self,
+        *,
+        bucket: str,
+        endpoint_url: str = "",
+        region: str = "us-east-1",
+        access_key_id: str = "",
+        secret_access_key: str = "",
+        public_url: str = "",
+        public_prefix: str = MEDIA_PREFIX,
+    ) -> None:
         import boto3  # only where S3 is configured
         from botocore.config import Config
 
         self.bucket = bucket
         self.public_url = public_url.rstrip("/")
         self.public_prefix = public_prefix.rstrip("/")
-        credentials = {"aws_access_key_id": access_key_id, "aws_secret_access_key": secret_access_key} if access_key_id else {}
+        credentials = (
+            {"aws_access_key_id": access_key_id, "aws_secret_access_key": secret_access_key} if access_key_id else {}
+        )
         self.client = boto3.client(
-            "s3", endpoint_url=endpoint_url or None, region_name=region or None,
-            config=Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=5, read_timeout=60,
-                          s3={"addressing_style": "path"} if endpoint_url else {}),
+            "s3",
+            endpoint_url=endpoint_url or None,
+            region_name=region or None,
+            config=Config(
+                retries={"max_attempts": 3, "mode": "standard"},
+                connect_timeout=5,
+                read_timeout=60,
+                s3={"addressing_style": "path"} if endpoint_url else {},
+            ),
             **credentials,
         )
 
     def put(self, key: str, stream: BinaryIO, content_type: str) -> None:
         # Multipart for large files: the stream is read in parts, never whole.
-        self.client.upload_fileobj(stream, self.bucket, _checked(key),
-                                   ExtraArgs={"ContentType": content_type, "CacheControl": "public, max-age=31536000, immutable"})
+        self.client.upload_fileobj(
+            stream,
+            self.bucket,
+            _checked(key),
+            ExtraArgs={"ContentType": content_type, "CacheControl": "public, max-age=31536000, immutable"},
+        )
 
     def url(self, key: str) -> str:
         # Straight from the store when it has a public address, else through the portal's /media route.
@@ -174,9 +195,14 @@ class S3Storage:
 def storage_for(config: Settings) -> Storage:
     """The storage these settings describe: S3 when a bucket is named, else the local directory."""
     if config.s3_bucket:
-        return S3Storage(bucket=config.s3_bucket, endpoint_url=config.s3_endpoint_url, region=config.s3_region,
-                         access_key_id=config.s3_access_key_id, secret_access_key=config.s3_secret_access_key,
-                         public_url=config.s3_public_url)
+        return S3Storage(
+            bucket=config.s3_bucket,
+            endpoint_url=config.s3_endpoint_url,
+            region=config.s3_region,
+            access_key_id=config.s3_access_key_id,
+            secret_access_key=config.s3_secret_access_key,
+            public_url=config.s3_public_url,
+        )
     return LocalStorage(config.media_dir)
 
 

@@ -177,8 +177,10 @@ class TableSpec:
     @cached_property
     def filters_allowed(self) -> dict[str, dict[str, Any]]:
         """{name: {type, options}}: what domain/table.clean_filters keeps, and the filters panel offers."""
-        return {f.name: {"type": "range"} if isinstance(f, Dates) else {"type": f.type, "options": f.options}
-                for f in self.filters}
+        return {
+            f.name: {"type": "range"} if isinstance(f, Dates) else {"type": f.type, "options": f.options}
+            for f in self.filters
+        }
 
     @cached_property
     def sort_names(self) -> tuple[str, ...]:
@@ -192,8 +194,16 @@ class TableSpec:
     def _filter_by_name(self) -> dict[str, TableFilter]:
         return {f.name: f for f in self.filters}
 
-    def clean(self, *, page: Any = 1, page_size: Any = rules.DEFAULT_PAGE_SIZE, sort_by: Any = rules.DEFAULT_SORT_BY,
-              sort_direction: Any = rules.DEFAULT_SORT_DIRECTION, search: Any = "", filters: Any = None) -> TableQuery:
+    def clean(
+        self,
+        *,
+        page: Any = 1,
+        page_size: Any = rules.DEFAULT_PAGE_SIZE,
+        sort_by: Any = rules.DEFAULT_SORT_BY,
+        sort_direction: Any = rules.DEFAULT_SORT_DIRECTION,
+        search: Any = "",
+        filters: Any = None,
+    ) -> TableQuery:
         """A request as the browser sent it (anything), validated against this table."""
         column, direction = rules.clean_sort(sort_by, sort_direction, self.sort_names)
         return TableQuery(
@@ -318,7 +328,8 @@ def contains(column: Any) -> ColumnElement[bool]:
 def tests_matching(search_id: bool) -> AnySelect:
     """The ids of tests whose name, type or id match a table search (a semi-join: no join to count or page)."""
     matches: list[ColumnElement[bool]] = [
-        contains(Test.name), Test.product_type.ilike(bindparam("type_pattern", type_=String), escape="\\"),
+        contains(Test.name),
+        Test.product_type.ilike(bindparam("type_pattern", type_=String), escape="\\"),
     ]
     if search_id:
         matches.append(Test.id == bindparam("search_id", type_=Integer))

@@ -14,7 +14,9 @@ from portal.models._base import utcnow
 
 def seconds_blocked(session: Session, *, keys_and_limits: list[tuple[str, int]], window_seconds: int) -> int:
     """The longest wait any of the keys imposes right now (0 = allowed), all in one window."""
-    return seconds_to_wait(session=session, limits=[Limit(key, limit, window_seconds) for key, limit in keys_and_limits])
+    return seconds_to_wait(
+        session=session, limits=[Limit(key, limit, window_seconds) for key, limit in keys_and_limits]
+    )
 
 
 def seconds_to_wait(session: Session, *, limits: list[Limit], now: datetime | None = None) -> int:

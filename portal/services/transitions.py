@@ -33,8 +33,9 @@ def move(session: Session, model: type[Any], *conditions: Any, values: Mapping[s
     the ids moved, in ascending order. Objects of those rows held by the session are expired (read again
     when next used)."""
     key: InstrumentedAttribute[int] = model.id
-    statement = (update(model).where(*conditions).values(**values).returning(key)
-                 .execution_options(synchronize_session=False))
+    statement = (
+        update(model).where(*conditions).values(**values).returning(key).execution_options(synchronize_session=False)
+    )
     moved = sorted(session.execute(statement).scalars())
     for row_id in moved:
         held = session.identity_map.get(identity_key(model, row_id))
@@ -43,8 +44,14 @@ def move(session: Session, model: type[Any], *conditions: Any, values: Mapping[s
     return moved
 
 
-def move_from(session: Session, model: type[Any], read: Mapping[int, str], *conditions: Any,
-              values: Mapping[str, Any], state: InstrumentedAttribute[str] | None = None) -> dict[int, str]:
+def move_from(
+    session: Session,
+    model: type[Any],
+    read: Mapping[int, str],
+    *conditions: Any,
+    values: Mapping[str, Any],
+    state: InstrumentedAttribute[str] | None = None,
+) -> dict[int, str]:
     """Move each row of `read` ({id: the state it was read in}) only if it is still in that state (and meets
     `conditions`); {id: the state it left} for the rows moved."""
     state = state if state is not None else model.status
@@ -55,4 +62,3 @@ def move_from(session: Session, model: type[Any], read: Mapping[int, str], *cond
         for row_id in move(session, model, key.in_(ids), state == before, *conditions, values=values):
             moved[row_id] = before
     return moved
-

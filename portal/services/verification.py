@@ -117,7 +117,9 @@ def use_link(session: Session, *, token: str) -> LinkOutcome:
     account.updated_at = now
     session.add(row)
     session.add(account)
-    sign_up = kind == "work" and account.is_registration_complete and not account.verified and account.stage != "completed"
+    sign_up = (
+        kind == "work" and account.is_registration_complete and not account.verified and account.stage != "completed"
+    )
     return LinkOutcome("verified", row.email or "", sign_up=sign_up)
 
 

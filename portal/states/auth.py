@@ -17,11 +17,11 @@ from portal.domain.accounts import CurrentUser, avatar_color
 from portal.domain.flags import REFERRAL_PROGRAM
 from portal.domain.navigation import HOME_PATH, RATING_PATH_PATTERN, safe_return_path, sign_in_redirect
 from portal.domain.verification import notices_for
+from portal.services.flags import user_and_flags
+from portal.services.sessions import resolve_user
 from portal.states.auth_cookie import session_token
 from portal.states.browser import remove_query_params_js, toast
 from portal.states.tab_owner import TabOwned
-from portal.services.flags import user_and_flags
-from portal.services.sessions import resolve_user
 
 
 async def current_user(state: rx.State) -> CurrentUser | None:
@@ -43,15 +43,19 @@ def current_path() -> StringVar:
     out in the browser from the router var: a computed var on the router would be loaded and computed
     with every event of every page."""
     path = _path()
-    return rx.Var(_js_expr=f"({path}.replace(/\\/+$/, '') || {json.dumps(HOME_PATH)})", _var_type=str,
-                  _var_data=path._get_all_var_data()).to(str)
+    return rx.Var(
+        _js_expr=f"({path}.replace(/\\/+$/, '') || {json.dumps(HOME_PATH)})",
+        _var_type=str,
+        _var_data=path._get_all_var_data(),
+    ).to(str)
 
 
 def navigation_hidden() -> rx.Var[bool]:
     """The rating flow (/test/{id}/rate...) is shown without navigation (domain.navigation.is_rating_path)."""
     path = _path()
-    return rx.Var(_js_expr=f"/{RATING_PATH_PATTERN}/.test({path})", _var_type=bool,
-                  _var_data=path._get_all_var_data()).to(bool)
+    return rx.Var(
+        _js_expr=f"/{RATING_PATH_PATTERN}/.test({path})", _var_type=bool, _var_data=path._get_all_var_data()
+    ).to(bool)
 
 
 class SessionState(TabOwned, rx.State):

@@ -18,7 +18,9 @@ def toast(level: str, message: str):
 
 
 # Until /portal.js has run, a call waits for it (polled every 25 ms); once it has, it runs at once.
-_WHEN_LOADED = "new Promise((go) => { const check = () => (window.portalJsLoaded ? go() : setTimeout(check, 25)); check(); })"
+_WHEN_LOADED = (
+    "new Promise((go) => { const check = () => (window.portalJsLoaded ? go() : setTimeout(check, 25)); check(); })"
+)
 
 
 def _once_loaded(code: str) -> str:

@@ -17,7 +17,6 @@ that is not an event) with a traceback in the log and an error toast in the send
   its traceback and the user gets a generic message, never the trace.
 """
 
-
 import inspect
 import logging
 import types
@@ -52,7 +51,9 @@ def _parameters(fn: Any) -> tuple[frozenset[str], frozenset[str], bool]:
     """(all argument names, required ones, takes **kwargs) of a handler function, without self."""
     params = list(inspect.signature(fn).parameters.values())[1:]
     names = frozenset(p.name for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
-    required = frozenset(p.name for p in params if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+    required = frozenset(
+        p.name for p in params if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    )
     return names, required, any(p.kind == p.VAR_KEYWORD for p in params)
 
 
@@ -160,8 +161,11 @@ def guard_events() -> None:
             if problem is not None:
                 log.warning("refused a websocket event: %s", problem)
                 return None
-            data = {**data, "payload": clean_payload(data.get("payload", {})),
-                    "router_data": clean_payload(data.get("router_data", {}))}
+            data = {
+                **data,
+                "payload": clean_payload(data.get("payload", {})),
+                "router_data": clean_payload(data.get("router_data", {})),
+            }
         return await original(self, sid, data)
 
     # Reflex's websocket handler replaced by the guarded one, marked so it is replaced once: a function

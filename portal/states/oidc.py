@@ -14,9 +14,9 @@ from portal.domain.navigation import safe_return_path
 from portal.domain.oidc import (
     ACCOUNT_DOES_NOT_EXIST,
     AUTH_ERROR_PARAM,
+    AUTH_ERRORS,
     NO_ACCOUNT_FOUND_PARAM,
     NOT_EXISTS_PARAM,
-    AUTH_ERRORS,
     PROVIDER_LABELS,
     VERIFY_REASONS,
     auth_error_message,
@@ -58,8 +58,9 @@ def _query() -> rx.Var:
 def _param(name: str) -> StringVar:
     """A query parameter as text ('' when absent; a repeated one joined, as String() does)."""
     query = _query()
-    return rx.Var(_js_expr=f"String({query}?.[{json.dumps(name)}] ?? '')", _var_type=str,
-                  _var_data=query._get_all_var_data()).to(str)
+    return rx.Var(
+        _js_expr=f"String({query}?.[{json.dumps(name)}] ?? '')", _var_type=str, _var_data=query._get_all_var_data()
+    ).to(str)
 
 
 def _flag(name: str) -> rx.Var[bool]:
@@ -82,19 +83,25 @@ class OidcState:
 
     # The message for an `authError` query value (domain.oidc.auth_error_message for every code and provider).
     auth_error = _lookup(
-        {f"{code}|{provider}": auth_error_message(code, provider)
-         for code in AUTH_ERRORS for provider in ("", *PROVIDER_LABELS)},
-        _param(AUTH_ERROR_PARAM) + "|" + rx.cond(_lookup({p: p for p in PROVIDER_LABELS}, _param("provider")) != "",
-                                                 _param("provider"), ""),
+        {
+            f"{code}|{provider}": auth_error_message(code, provider)
+            for code in AUTH_ERRORS
+            for provider in ("", *PROVIDER_LABELS)
+        },
+        _param(AUTH_ERROR_PARAM)
+        + "|"
+        + rx.cond(_lookup({p: p for p in PROVIDER_LABELS}, _param("provider")) != "", _param("provider"), ""),
     )
     no_account_found = _flag(NO_ACCOUNT_FOUND_PARAM)
     # 'exists' (linkedin_exists=true), 'error' (linkedin_error=true) or 'found' (default).
     existing_variant = rx.cond(_flag("linkedin_exists"), "exists", rx.cond(_flag("linkedin_error"), "error", "found"))
     # Which provider's e-mail matched (LinkedIn unless the query names Google).
-    existing_provider = rx.cond(_lookup({p: p for p in PROVIDER_LABELS}, _param("provider")) != "",
-                                _param("provider"), "linkedin")
-    existing_provider_label = rx.cond(_lookup(PROVIDER_LABELS, _param("provider")) != "",
-                                      _lookup(PROVIDER_LABELS, _param("provider")), "LinkedIn")
+    existing_provider = rx.cond(
+        _lookup({p: p for p in PROVIDER_LABELS}, _param("provider")) != "", _param("provider"), "linkedin"
+    )
+    existing_provider_label = rx.cond(
+        _lookup(PROVIDER_LABELS, _param("provider")) != "", _lookup(PROVIDER_LABELS, _param("provider")), "LinkedIn"
+    )
     verify_reason = _lookup({reason: verify_reason_message(reason) for reason in VERIFY_REASONS}, _param("reason"))
     from_sign_in = _flag("from_sign_in")
 

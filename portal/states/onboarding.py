@@ -269,8 +269,14 @@ class OnboardingState(TabOwned, rx.State):
 
     async def _move(self, target: Any, *, by_tab: bool):
         errors = self._all_errors(submitting=True)
-        move = steps.plan(self.step, target, errors=errors, registration_complete=self.registration_complete,
-                          by_tab=by_tab, any_error=bool(self.errors))
+        move = steps.plan(
+            self.step,
+            target,
+            errors=errors,
+            registration_complete=self.registration_complete,
+            by_tab=by_tab,
+            any_error=bool(self.errors),
+        )
         if move.blocked_by is not None:
             for step in range(steps.REVIEW, min(move.target, steps.LAST)):
                 if step not in self._shown_steps:
@@ -389,6 +395,8 @@ class OnboardingState(TabOwned, rx.State):
     @rx.var
     def tabs_enabled(self) -> list[bool]:
         return [
-            steps.tab_enabled(i, self.step, any_error=bool(self.errors), registration_complete=self.registration_complete)
+            steps.tab_enabled(
+                i, self.step, any_error=bool(self.errors), registration_complete=self.registration_complete
+            )
             for i in range(len(steps.STEPS))
         ]

@@ -25,7 +25,6 @@ from reflex_base.event.context import EventContext
 from reflex_base.event.processor import base_state_processor as processor
 from reflex_base.registry import RegistrationContext
 
-
 # Reflex's own function (kept for comparison: tests/unit/test_one_update.py).
 REFLEX_CHAIN_UPDATES = processor.chain_updates
 
@@ -40,7 +39,11 @@ async def chain_updates(events: Any, handler_name: str, root_state: Any = None) 
         finally:
             root_state._clean()
     try:
-        fixed = Event.from_event_type(processor._check_valid_yield(events, handler_name=handler_name)) if events is not None else []
+        fixed = (
+            Event.from_event_type(processor._check_valid_yield(events, handler_name=handler_name))
+            if events is not None
+            else []
+        )
     except Exception:
         if delta:  # sent, as Reflex sends it, before an invalid return raises
             await ctx.emit_delta(delta)

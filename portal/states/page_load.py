@@ -56,8 +56,11 @@ async def _defaults_held(root_cls: type[State], hashes: Any) -> dict[str, dict[s
         cached = await _initial_snapshot(root_cls)
         found = {}
         if len(hashes) == len(cached.hashes) + 1 and hashes[0] == cached.names_digest:
-            found = {name: cached.serialized[name] for name, sent in zip(sorted(cached.hashes), hashes[1:], strict=True)
-                     if cached.hashes[name] == sent and name in cached.serialized}
+            found = {
+                name: cached.serialized[name]
+                for name, sent in zip(sorted(cached.hashes), hashes[1:], strict=True)
+                if cached.hashes[name] == sent and name in cached.serialized
+            }
         if len(_HELD) < 8:  # one build's hashes in practice; a flood of forged ones is not kept
             _HELD[key] = found
     return found
@@ -103,5 +106,9 @@ class PageLoadInHydrate(Middleware):
             if registered.handler.is_background:  # runs as Reflex runs it: queued, outside this lock
                 await EventContext.get().enqueue(load)
                 continue
-            await process_event(handler=registered.handler, payload=load.payload,
-                                state=await root.get_state(registered.states[0]), root_state=root)
+            await process_event(
+                handler=registered.handler,
+                payload=load.payload,
+                state=await root.get_state(registered.states[0]),
+                root_state=root,
+            )

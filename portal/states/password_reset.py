@@ -15,8 +15,8 @@ from portal import db
 from portal.domain import password_policy as policy
 from portal.domain import password_reset as rules
 from portal.services.password_reset import check_token
-from portal.states.tab_owner import TabOwned
 from portal.states.browser import portal_call
+from portal.states.tab_owner import TabOwned
 
 _GENERIC = "Something went wrong, please try again later"
 # The longest text the checklist looks at; anything longer is too long anyway.
@@ -28,7 +28,7 @@ def _initial_checklist() -> list[dict[str, str]]:
 
 
 def _text(value: Any) -> str:
-    return value[:_MAX_EVALUATED + 1] if isinstance(value, str) else ""
+    return value[: _MAX_EVALUATED + 1] if isinstance(value, str) else ""
 
 
 def _errors_by_field(result: Any) -> list[dict[str, str]]:
@@ -38,11 +38,13 @@ def _errors_by_field(result: Any) -> list[dict[str, str]]:
     out = []
     for item in errors:
         if isinstance(item, dict):
-            out.append({
-                "field": str(item.get("field", "_global")),
-                "message": str(item.get("message", _GENERIC))[:300],
-                "code": str(item.get("code", "")),
-            })
+            out.append(
+                {
+                    "field": str(item.get("field", "_global")),
+                    "message": str(item.get("message", _GENERIC))[:300],
+                    "code": str(item.get("code", "")),
+                }
+            )
     return out or [{"field": "_global", "message": _GENERIC}]
 
 

@@ -97,7 +97,9 @@ class ProfileFormState(rx.State, mixin=True):
         self.is_panelist = view.is_panelist
         self.verified = view.verified
         self.old_data = {key: _display(value) for key, value in view.old_data.items()}
-        self.chosen_names = {str(k): v for k, v in {**view.industry_names, **view.role_names, **view.audience_names}.items()}
+        self.chosen_names = {
+            str(k): v for k, v in {**view.industry_names, **view.role_names, **view.audience_names}.items()
+        }
         self._linkedin_title = view.linkedin_title
         self._touched = []
         self._db_errors = {}
@@ -237,8 +239,15 @@ class ProfileFormState(rx.State, mixin=True):
         if touched and touched not in self._touched:
             self._touched = [*self._touched, touched]
         form, errors = rules.parse_payload(self._raw())
-        errors.update(rules.validate(form, is_staff=self.is_staff, is_panelist=self.is_panelist,
-                                     current_year=dt.date.today().year, linkedin_title=self._linkedin_title))
+        errors.update(
+            rules.validate(
+                form,
+                is_staff=self.is_staff,
+                is_panelist=self.is_panelist,
+                current_year=dt.date.today().year,
+                linkedin_title=self._linkedin_title,
+            )
+        )
         for key, message in self._db_errors.items():
             errors.setdefault(key, message)
         self._after_revalidate(errors)
@@ -285,7 +294,11 @@ class ProfileFormState(rx.State, mixin=True):
 
     @rx.event
     def toggle_industry(self, industry_id: Any):
-        if isinstance(industry_id, str) and (number := whole_number(industry_id)) and len(self.industries) < _LIST_LIMIT:
+        if (
+            isinstance(industry_id, str)
+            and (number := whole_number(industry_id))
+            and len(self.industries) < _LIST_LIMIT
+        ):
             self.industries = [str(i) for i in rules.toggle_id([int(i) for i in self.industries], number)]
             names = {row[0]: row[1] for row in self.industry_options}
             if industry_id in names:
@@ -306,7 +319,12 @@ class ProfileFormState(rx.State, mixin=True):
 
     @rx.event
     def toggle_role(self, role_id: Any):
-        if self.is_staff and isinstance(role_id, str) and (number := whole_number(role_id)) and len(self.roles) < _LIST_LIMIT:
+        if (
+            self.is_staff
+            and isinstance(role_id, str)
+            and (number := whole_number(role_id))
+            and len(self.roles) < _LIST_LIMIT
+        ):
             self.roles = [str(i) for i in rules.toggle_id([int(i) for i in self.roles], number)]
             names = {row[0]: row[1] for row in self.role_options}
             if role_id in names:

@@ -8,9 +8,9 @@ import reflex as rx
 
 from portal.domain.navigation import after_password_sign_in
 from portal.states.auth import SessionState
+from portal.states.browser import portal_call
 from portal.states.oidc import GOOGLE_CONFIGURED, LINKEDIN_CONFIGURED, sign_in_notices
 from portal.states.tab_owner import TabOwned
-from portal.states.browser import portal_call
 
 _GENERIC = "Something went wrong, please try again later"
 

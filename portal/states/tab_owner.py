@@ -28,7 +28,6 @@ from reflex_base.utils import format
 from portal.services.tab_owner import owner_of
 from portal.states.auth_cookie import session_token
 
-
 # Set (in the instance's __dict__, never pickled) on a state that is in the state manager's store: loaded
 # from it, or written to it once.
 _STORED = "_portal_stored_"
@@ -40,7 +39,8 @@ S = TypeVar("S", bound=BaseState)
 # nothing to send: its snapshot is empty, and Reflex's diff against the browser's defaults drops it
 # without serializing each of its vars again.
 BROWSER_HOLDS_DEFAULTS: contextvars.ContextVar[dict[str, dict[str, str]]] = contextvars.ContextVar(
-    "browser_holds_defaults", default={})
+    "browser_holds_defaults", default={}
+)
 
 
 class TabOwned(rx.State, mixin=True):
@@ -79,7 +79,9 @@ class TabOwned(rx.State, mixin=True):
             cached = _DEFAULT_SNAPSHOTS.get(cls)
             if cached is None and cls not in _DEFAULT_SNAPSHOTS:
                 full = super().dict(include_computed, initial, **kwargs)
-                _DEFAULT_SNAPSHOTS[cls] = copy.deepcopy(full[self.get_full_name()]) if _snapshot_cacheable(cls) else None
+                _DEFAULT_SNAPSHOTS[cls] = (
+                    copy.deepcopy(full[self.get_full_name()]) if _snapshot_cacheable(cls) else None
+                )
                 return full
             if cached is not None:
                 name = self.get_full_name()
@@ -132,8 +134,10 @@ def _defaults(cls: type[BaseState]) -> tuple[tuple[str, object], ...]:
     found = _DEFAULTS.get(cls)
     if found is None:
         found = _DEFAULTS[cls] = tuple(
-            (name, field.default_value()) for name, field in cls.__fields__.items()
-            if name != "_tab_owner" and name not in _ROUTER_FIELD_NAMES and field._owner is cls)
+            (name, field.default_value())
+            for name, field in cls.__fields__.items()
+            if name != "_tab_owner" and name not in _ROUTER_FIELD_NAMES and field._owner is cls
+        )
     return found
 
 
@@ -151,7 +155,8 @@ def _is_compiled_snapshot(cls: type[BaseState], snapshot: dict[str, Any], compil
     found = _COMPILED.get(cls)
     if found is None:
         found = _COMPILED[cls] = snapshot.keys() == compiled.keys() and all(
-            format.json_dumps(value) == compiled[name] for name, value in snapshot.items())
+            format.json_dumps(value) == compiled[name] for name, value in snapshot.items()
+        )
     return found
 
 
@@ -162,8 +167,13 @@ def _snapshot_cacheable(cls: type[BaseState]) -> bool:
     if cls._always_dirty_computed_vars or cls._interval_computed_var_names:
         return False
     name = cls.get_full_name()
-    return not any(state == name for other in _state_classes(cls.get_root_state()) if other is not cls
-                   for dependents in other._var_dependencies.values() for state, _ in dependents)
+    return not any(
+        state == name
+        for other in _state_classes(cls.get_root_state())
+        if other is not cls
+        for dependents in other._var_dependencies.values()
+        for state, _ in dependents
+    )
 
 
 def _state_classes(cls: type[BaseState]):
@@ -180,8 +190,9 @@ def _client_storage_fields(cls: type[BaseState]) -> tuple[tuple[str, Any], ...]:
     found = _CLIENT_STORAGE.get(cls)
     if found is None:
         fields = cls.get_fields()
-        found = _CLIENT_STORAGE[cls] = tuple((name, fields[name]) for name in cls.base_vars
-                                             if cls._is_client_storage(fields[name]))
+        found = _CLIENT_STORAGE[cls] = tuple(
+            (name, fields[name]) for name in cls.base_vars if cls._is_client_storage(fields[name])
+        )
     return found
 
 

@@ -15,9 +15,9 @@ import reflex as rx
 
 from portal import db
 from portal.domain import table as rules
+from portal.domain.accounts import CurrentUser
 from portal.services import invites as invite_service
 from portal.services import rewards as reward_service
-from portal.domain.accounts import CurrentUser
 from portal.services.error_reporting import report_browser_error
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery, TableSpec
@@ -62,8 +62,14 @@ class DataTableState(TabOwned, rx.State, mixin=True):
         """Per-table extras (e.g. totalOpenInvites)."""
 
     def _query(self) -> TableQuery:
-        return self.table.clean(page=self.page, page_size=self.page_size, sort_by=self.sort_by,
-                                sort_direction=self.sort_direction, search=self.search_text, filters=self._filters)
+        return self.table.clean(
+            page=self.page,
+            page_size=self.page_size,
+            sort_by=self.sort_by,
+            sort_direction=self.sort_direction,
+            search=self.search_text,
+            filters=self._filters,
+        )
 
     async def _reload(self) -> None:
         user = await current_user(self)
@@ -171,7 +177,9 @@ class DataTableState(TabOwned, rx.State, mixin=True):
         for name, spec in self.table.filters_allowed.items():
             if spec["type"] == "range":
                 if with_range and self.draft_range_from and self.draft_range_to:
-                    filters.append({"name": name, "type": "range", "values": [self.draft_range_from, self.draft_range_to]})
+                    filters.append(
+                        {"name": name, "type": "range", "values": [self.draft_range_from, self.draft_range_to]}
+                    )
                 continue
             values = [k.split(":", 1)[1] for k in self.draft_selected if k.startswith(f"{name}:")]
             if values:

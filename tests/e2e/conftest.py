@@ -75,7 +75,9 @@ def app_env(port: int, database_url: str, **extra: str) -> dict[str, str]:
 
 def start_app(port: int, env: dict[str, str], log_path: Path) -> subprocess.Popen:
     for command in (["migrate"], ["seed-demo"]):
-        subprocess.run([sys.executable, "-m", "portal.cli", *command], env=env, cwd=ROOT, check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "portal.cli", *command], env=env, cwd=ROOT, check=True, capture_output=True
+        )
     return start_portal(port, env, log_path, timeout=START_TIMEOUT, ready_paths=("/api/health", "/sign-in/"))
 
 
@@ -92,7 +94,12 @@ def smtp_server() -> Iterator[SmtpServer]:
 
 
 def smtp_env(server: SmtpServer) -> dict[str, str]:
-    return {"SMTP_HOST": "127.0.0.1", "SMTP_PORT": str(server.port), "SMTP_SECURITY": "none", "MAIL_POLL_SECONDS": "0.5"}
+    return {
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": str(server.port),
+        "SMTP_SECURITY": "none",
+        "MAIL_POLL_SECONDS": "0.5",
+    }
 
 
 @pytest.fixture(scope="session")
@@ -103,8 +110,9 @@ def oidc_provider() -> Iterator[OidcProvider]:
     provider.stop()
 
 
-def served_app(tmp_path_factory: pytest.TempPathFactory, name: str,
-               settings: Callable[[int, str], dict[str, str]]) -> Iterator[AppServer]:
+def served_app(
+    tmp_path_factory: pytest.TempPathFactory, name: str, settings: Callable[[int, str], dict[str, str]]
+) -> Iterator[AppServer]:
     """The app on a free port with its own SQLite file, its environment made by `settings(port, database_url)`;
     stopped when the session ends."""
     data = tmp_path_factory.mktemp(name)
@@ -112,8 +120,9 @@ def served_app(tmp_path_factory: pytest.TempPathFactory, name: str,
     database_url = f"sqlite:///{data}/{name}.db"
     env = settings(port, database_url)
     log_path = data / "server.log"
-    server = AppServer(url=env["BASE_URL"], database_url=database_url, log_path=log_path, env=env,
-                       proc=start_app(port, env, log_path))
+    server = AppServer(
+        url=env["BASE_URL"], database_url=database_url, log_path=log_path, env=env, proc=start_app(port, env, log_path)
+    )
     try:
         yield server
     finally:
@@ -130,13 +139,26 @@ def sentry_server() -> Iterator[SentryServer]:
 
 
 @pytest.fixture(scope="session")
-def app_server(tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer, oidc_provider: OidcProvider,
-               sentry_server: SentryServer) -> Iterator[AppServer]:
+def app_server(
+    tmp_path_factory: pytest.TempPathFactory,
+    smtp_server: SmtpServer,
+    oidc_provider: OidcProvider,
+    sentry_server: SentryServer,
+) -> Iterator[AppServer]:
     # Loopback is a trusted proxy here, so tests can speak for distinct clients with X-Forwarded-For.
     # Error reporting is on, as in production: every test runs with the SDK sending to the stand-in.
-    yield from served_app(tmp_path_factory, "app", lambda port, database_url: app_env(
-        port, database_url, TRUSTED_PROXIES="127.0.0.1", **smtp_env(smtp_server), **oidc_provider.env(),
-        **sentry_server.env()))
+    yield from served_app(
+        tmp_path_factory,
+        "app",
+        lambda port, database_url: app_env(
+            port,
+            database_url,
+            TRUSTED_PROXIES="127.0.0.1",
+            **smtp_env(smtp_server),
+            **oidc_provider.env(),
+            **sentry_server.env(),
+        ),
+    )
 
 
 CONSOLE = ConsoleWatch()

@@ -71,4 +71,5 @@ def animations_finished(page: Page, selector: str) -> None:
                 && (a.effect.target.contains(el) || el.contains(a.effect.target)))
                 .every((a) => a.playState === "finished" || a.playState === "idle");
         }""",
-        arg=selector)
+        arg=selector,
+    )

@@ -19,6 +19,8 @@ def named(db, name: str) -> Test:
 def invited(db, test: Test, cents: int):
     """A new participant (password PASSWORD) with an open invite to `test` paying `cents`."""
     account = make_participant(db, password=PASSWORD)
-    db.add(Invite(account_id=account.id, test_id=test.id, amount_cents=cents, expires_at=utcnow() + timedelta(hours=24)))
+    db.add(
+        Invite(account_id=account.id, test_id=test.id, amount_cents=cents, expires_at=utcnow() + timedelta(hours=24))
+    )
     db.commit()
     return account

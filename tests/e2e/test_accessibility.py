@@ -66,7 +66,11 @@ def test_the_sign_in_page_with_the_email_form_open_has_no_violations(page: Page,
 # --- private pages, verified and unverified -----------------------------------------------------------
 
 # /referral sends a participant it is not for (not verified) to the home page.
-PRIVATE_PAGES = [("/", "#header-user-name"), ("/profile", "#header-user-name"), ("/referral", "#referral-link, #tab-invites")]
+PRIVATE_PAGES = [
+    ("/", "#header-user-name"),
+    ("/profile", "#header-user-name"),
+    ("/referral", "#referral-link, #tab-invites"),
+]
 WHO = {
     "verified": {},
     # Not verified by staff yet, the work e-mail not confirmed: the amber banner shows on every page.

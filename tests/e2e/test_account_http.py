@@ -37,7 +37,9 @@ def test_malformed_sign_in_bodies_get_field_errors_not_a_trace(client, db, body)
 
 
 def test_sign_in_sets_an_httponly_lax_cookie_and_a_safe_redirect(client):
-    r = client.post("/api/account/sign-in", json={"email": DEMO_EMAIL, "password": DEMO_PASSWORD, "to": "https://evil.example.com/"})
+    r = client.post(
+        "/api/account/sign-in", json={"email": DEMO_EMAIL, "password": DEMO_PASSWORD, "to": "https://evil.example.com/"}
+    )
     assert r.status_code == 200
     assert r.json()["redirect"] == "/"
     cookie = r.headers["set-cookie"].lower()
@@ -55,7 +57,16 @@ def test_cross_site_post_is_refused(client, db):
     assert _sessions(db) == before
 
 
-@pytest.mark.parametrize("cookie", ["garbage", "portal_session=", 'portal_session="unterminated', "portal_session=" + "x" * 4000, "a=b; portal_session=%%%"])
+@pytest.mark.parametrize(
+    "cookie",
+    [
+        "garbage",
+        "portal_session=",
+        'portal_session="unterminated',
+        "portal_session=" + "x" * 4000,
+        "a=b; portal_session=%%%",
+    ],
+)
 def test_malformed_cookie_is_just_signed_out(client, cookie):
     # The logout endpoint answers normally and the pages still load.
     r = client.post("/api/account/logout", headers={"Cookie": cookie})
@@ -66,8 +77,9 @@ def test_malformed_cookie_is_just_signed_out(client, cookie):
 
 
 def test_malformed_cookie_in_the_browser_lands_on_sign_in(page, app_server):
-    from playwright.sync_api import expect
     import re
+
+    from playwright.sync_api import expect
 
     page.context.add_cookies([{"name": "portal_session", "value": "%%%not-a-token%%%", "url": app_server.url}])
     page.goto(f"{app_server.url}/")
@@ -85,7 +97,10 @@ def test_health_says_the_process_is_up(client, path):
 def test_ready_checks_the_database_and_its_migrations(client):
     answer = client.get("/ready")
     assert answer.status_code == 200
-    assert answer.json() == {"status": "ready", "checks": {"database": "ok", "migrations": "ok", "redis": "not configured"}}
+    assert answer.json() == {
+        "status": "ready",
+        "checks": {"database": "ok", "migrations": "ok", "redis": "not configured"},
+    }
 
 
 @pytest.mark.parametrize("path", ["/sign-in", "/sign-up", "/forgot", "/profile", "/admin/tests"])
@@ -116,8 +131,19 @@ def test_hashed_assets_are_cached_for_a_year_and_the_rest_revalidated(client):
     assert client.get("/..%2f..%2fetc").status_code in (404, 400)
 
 
-@pytest.mark.parametrize("path", ["/sign-in", "/sign-in/", "/", "/portal.js", "/favicon.ico", "/favicon.svg",
-                                  "/oidc/google.svg", "/oidc/linkedin.svg"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/sign-in",
+        "/sign-in/",
+        "/",
+        "/portal.js",
+        "/favicon.ico",
+        "/favicon.svg",
+        "/oidc/google.svg",
+        "/oidc/linkedin.svg",
+    ],
+)
 def test_files_without_a_hash_are_revalidated_on_every_use(client, path):
     """Pages and unhashed files keep their name across builds: no lifetime, an ETag, a 304 when unchanged
     (Lighthouse's cache audit flags a file with no Cache-Control or a short lifetime; issue 18, item 5)."""

@@ -39,10 +39,16 @@ def panelists(db, tag: str, count: int = 3) -> list[Account]:
     audience country), their last name carrying `tag`."""
     people = []
     for index in range(count):
-        account = make_participant(db, password=PASSWORD, first_name=f"Pat{index}", last_name=f"Panel{tag}", verified=False)
-        db.execute(text("UPDATE participant_profile SET experience_levels = :levels, job_title = 'Head of Data', country = 'US' "
-                        "WHERE account_id = :id"),
-                   {"levels": '["senior"]', "id": account.id})
+        account = make_participant(
+            db, password=PASSWORD, first_name=f"Pat{index}", last_name=f"Panel{tag}", verified=False
+        )
+        db.execute(
+            text(
+                "UPDATE participant_profile SET experience_levels = :levels, job_title = 'Head of Data', country = 'US' "
+                "WHERE account_id = :id"
+            ),
+            {"levels": '["senior"]', "id": account.id},
+        )
         people.append(account)
     db.commit()
     return people
@@ -82,7 +88,9 @@ def test_a_staff_day_from_verification_to_a_paid_reward(page: Page, browser: Bro
     me = staff(db, role)
     people = panelists(db, tag)
     first = people[0]
-    request = ProfileChangeRequest(account_id=first.id, payload={"jobTitle": "Head of Data"}, previous={"jobTitle": "Analyst"})
+    request = ProfileChangeRequest(
+        account_id=first.id, payload={"jobTitle": "Head of Data"}, previous={"jobTitle": "Analyst"}
+    )
     db.add(request)
     db.commit()
     test = survey_test(db)
@@ -125,7 +133,9 @@ def test_a_staff_day_from_verification_to_a_paid_reward(page: Page, browser: Bro
     expect(page.locator("#invite-result")).to_have_text("3 invites sent.")
     expect(page.locator("#invite-already-invited")).to_have_text("3")
     db.expire_all()
-    invites = db.exec(select(Invite).where(Invite.test_id == test.id, Invite.account_id.in_([p.id for p in people]))).all()
+    invites = db.exec(
+        select(Invite).where(Invite.test_id == test.id, Invite.account_id.in_([p.id for p in people]))
+    ).all()
     assert sorted(i.amount_cents for i in invites) == [3500, 3500, 3500]
 
     # The participant sees the invite with its payout, and takes the test (it needs verification).
@@ -193,8 +203,15 @@ def test_a_staff_day_from_verification_to_a_paid_reward(page: Page, browser: Bro
 
 
 def expired_session(db, account_id: int, test_id: int) -> None:
-    db.add(ReviewSession(test_id=test_id, account_id=account_id, respondent_key=f"account:{account_id}",
-                         deadline_at=utcnow() - timedelta(minutes=10), status="active"))
+    db.add(
+        ReviewSession(
+            test_id=test_id,
+            account_id=account_id,
+            respondent_key=f"account:{account_id}",
+            deadline_at=utcnow() - timedelta(minutes=10),
+            status="active",
+        )
+    )
     db.commit()
 
 
@@ -213,7 +230,9 @@ def test_clearing_expired_pending_reviews_shows_each_of_the_three_messages(page:
     expect(page.locator("#clear-pending-message")).to_have_text(pending.NONE_TO_CLEAR)
     # The database refuses the change (as a failing database would): the error message, nothing cleared.
     expired_session(db, someone.id, test.id)
-    db.execute(text("CREATE TRIGGER refuse_clear BEFORE UPDATE ON review_session BEGIN SELECT RAISE(ABORT, 'down'); END"))
+    db.execute(
+        text("CREATE TRIGGER refuse_clear BEFORE UPDATE ON review_session BEGIN SELECT RAISE(ABORT, 'down'); END")
+    )
     db.commit()
     try:
         page.click("#clear-pending")
@@ -222,7 +241,9 @@ def test_clearing_expired_pending_reviews_shows_each_of_the_three_messages(page:
         db.execute(text("DROP TRIGGER refuse_clear"))
         db.commit()
     db.expire_all()
-    assert db.exec(select(ReviewSession).where(ReviewSession.account_id == someone.id, ReviewSession.status == "active")).first()
+    assert db.exec(
+        select(ReviewSession).where(ReviewSession.account_id == someone.id, ReviewSession.status == "active")
+    ).first()
 
 
 def test_the_admin_is_for_staff_only(page: Page, app_server, db):
@@ -251,11 +272,15 @@ def test_admin_pages_at_phone_and_desktop_width(browser: Browser, app_server, db
         expect(page.locator("h1")).to_be_visible()
         # The page itself never scrolls sideways (wide tables scroll inside their box).
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-        page.screenshot(path=str(app_server.log_path.parent / f"admin{path.replace('/', '-')}-{width}.png"), full_page=True)
+        page.screenshot(
+            path=str(app_server.log_path.parent / f"admin{path.replace('/', '-')}-{width}.png"), full_page=True
+        )
     context.close()
 
 
-def test_an_admin_makes_a_participant_staff_and_an_owner_deactivates_an_account(page: Page, browser: Browser, app_server, db):
+def test_an_admin_makes_a_participant_staff_and_an_owner_deactivates_an_account(
+    page: Page, browser: Browser, app_server, db
+):
     base, tag = app_server.url, uuid.uuid4().hex[:6]
     admin, owner = staff(db, roles.SUPER_ADMIN), staff(db, roles.TEAM_OWNER)
     future_staff, leaving = panelists(db, tag, count=2)
@@ -277,7 +302,9 @@ def test_an_admin_makes_a_participant_staff_and_an_owner_deactivates_an_account(
     table_search(owner_page, "admin-participants", f"Panel{tag}")
     expect(owner_page.get_by_role("button", name="Role")).to_have_count(0)  # only admins manage staff
     # A staff account cannot be deactivated by an owner; a participant can.
-    expect(row(owner_page, "admin-participants", future_staff.id).get_by_role("button", name="Deactivate")).to_have_count(0)
+    expect(
+        row(owner_page, "admin-participants", future_staff.id).get_by_role("button", name="Deactivate")
+    ).to_have_count(0)
     row(owner_page, "admin-participants", leaving.id).get_by_role("button", name="Deactivate").click()
     expect(owner_page.get_by_role("alertdialog")).to_contain_text(f"Deactivate {leaving.email}?")
     owner_page.click("#deactivate-confirm-confirm")
@@ -298,8 +325,13 @@ def test_a_rejection_needs_a_reason_and_the_participant_reads_it(page: Page, bro
     me = staff(db, roles.TEAM_MANAGER)
     (author,) = panelists(db, tag, count=1)
     test = survey_test(db)
-    review = Review(test_id=test.id, account_id=author.id, respondent_key=f"account:{author.id}", kind="survey",
-                    answers={"0": {"type": "long-text", "value": "=cmd| ok ok"}})
+    review = Review(
+        test_id=test.id,
+        account_id=author.id,
+        respondent_key=f"account:{author.id}",
+        kind="survey",
+        answers={"0": {"type": "long-text", "value": "=cmd| ok ok"}},
+    )
     db.add(review)
     db.flush()
     reward = Reward(review_id=review.id, account_id=author.id, amount_cents=2500, status="PENDING")
@@ -333,5 +365,7 @@ def test_a_rejection_needs_a_reason_and_the_participant_reads_it(page: Page, bro
     participant.click("#tab-rewards")
     rejected = row(participant, "rewards", reward.id)
     expect(rejected.locator('[data-testid="reward-stage"]')).to_have_text("Rejected")
-    expect(rejected.locator('[data-testid="reward-stage-detail"]')).to_have_text(decisions.REJECTION_REASONS["low-effort"])
+    expect(rejected.locator('[data-testid="reward-stage-detail"]')).to_have_text(
+        decisions.REJECTION_REASONS["low-effort"]
+    )
     context.close()

@@ -30,21 +30,35 @@ def png(width: int, height: int) -> bytes:
     image = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(image)
     for i, color in enumerate(("#dbe4ff", "#d3f9d8", "#fff3bf")):
-        draw.rectangle([40, 40 + i * height // 3, width - 40, (i + 1) * height // 3 - 20], fill=color, outline="#868e96")
+        draw.rectangle(
+            [40, 40 + i * height // 3, width - 40, (i + 1) * height // 3 - 20], fill=color, outline="#868e96"
+        )
     out = io.BytesIO()
     image.save(out, "PNG")
     return out.getvalue()
 
 
 def upload(page: Page, name: str, data: bytes) -> None:
-    page.set_input_files("#upload-screenshot input[type=file]", files=[{"name": name, "mimeType": "image/png", "buffer": data}])
+    page.set_input_files(
+        "#upload-screenshot input[type=file]", files=[{"name": name, "mimeType": "image/png", "buffer": data}]
+    )
 
 
 def a_highlight_test(db) -> Test:
     demo = named(db, LANDING)
-    test = Test(name=f"Areas {uuid.uuid4().hex[:8]}", status="running", panel=demo.panel, product_type="landing-page",
-                url=demo.url, screenshot_url=None, questions=demo.questions, selected_areas=[],
-                session_seconds=demo.session_seconds, payout_cents=demo.payout_cents, launched_at=utcnow())
+    test = Test(
+        name=f"Areas {uuid.uuid4().hex[:8]}",
+        status="running",
+        panel=demo.panel,
+        product_type="landing-page",
+        url=demo.url,
+        screenshot_url=None,
+        questions=demo.questions,
+        selected_areas=[],
+        session_seconds=demo.session_seconds,
+        payout_cents=demo.payout_cents,
+        launched_at=utcnow(),
+    )
     db.add(test)
     db.commit()
     return test
@@ -88,7 +102,8 @@ def boxes_once_at(page: Page, container: str, boxes: str, expected: list[tuple[f
                 return found.length === expected.length && found.every(
                     (box, i) => box.every((value, j) => Math.abs(value - expected[i][j]) <= tolerance));
             }}""",
-            arg=[container, boxes, [list(box) for box in expected], TOLERANCE])
+            arg=[container, boxes, [list(box) for box in expected], TOLERANCE],
+        )
     except PlaywrightTimeoutError:
         pass
     return percent_boxes(page, container, boxes)
@@ -96,7 +111,8 @@ def boxes_once_at(page: Page, container: str, boxes: str, expected: list[tuple[f
 
 def close_to(found, expected) -> bool:
     return len(found) == len(expected) and all(
-        abs(a - b) <= TOLERANCE for f, e in zip(found, expected, strict=True) for a, b in zip(f, e, strict=True))
+        abs(a - b) <= TOLERANCE for f, e in zip(found, expected, strict=True) for a, b in zip(f, e, strict=True)
+    )
 
 
 def stored_boxes(test: Test) -> list[tuple[float, ...]]:
@@ -184,8 +200,12 @@ def test_draw_resize_save_and_the_participant_sees_the_same_rectangles(page: Pag
     saved = db.get(Test, test.id)
     assert close_to(stored_boxes(saved), [first, expected_second]), stored_boxes(saved)
     assert [a["questions"][0]["text"] for a in saved.selected_areas] == [
-        "What does this headline promise you?", "Would this section make you sign up?"]
-    assert db.exec(select(AuditEntry).where(AuditEntry.action == "test.areas", AuditEntry.target_id == str(test.id))).one()
+        "What does this headline promise you?",
+        "Would this section make you sign up?",
+    ]
+    assert db.exec(
+        select(AuditEntry).where(AuditEntry.action == "test.areas", AuditEntry.target_id == str(test.id))
+    ).one()
 
     # An invited participant's highlight test draws exactly these rectangles. (A new participant, not the
     # demo one: the home-table tests count the demo participant's invites.)

@@ -17,8 +17,8 @@ from sqlmodel import select
 from portal.domain.staff import roles
 from portal.models import Account, Invite, ProfileChangeRequest, Review, Reward, Test
 from portal.models._base import utcnow
-from portal.states.admin import rewards as reward_texts
 from portal.services.outbox import enqueue_email
+from portal.states.admin import rewards as reward_texts
 from tests.e2e.helpers import sign_in
 from tests.e2e.test_admin import STAFF_PASSWORD, open_admin, row, staff, table_search
 from tests.support.factories import make_participant
@@ -34,10 +34,14 @@ def own_test(db) -> Test:
     return test
 
 
-def panelist(db, tag: str, name: str, *, levels: str = '["senior"]', country: str | None = "US", verified: bool = True) -> Account:
+def panelist(
+    db, tag: str, name: str, *, levels: str = '["senior"]', country: str | None = "US", verified: bool = True
+) -> Account:
     account = make_participant(db, first_name=name, last_name=f"Panel{tag}", verified=verified)
-    db.execute(text("UPDATE participant_profile SET experience_levels = :levels, country = :country WHERE account_id = :id"),
-               {"levels": levels, "country": country, "id": account.id})
+    db.execute(
+        text("UPDATE participant_profile SET experience_levels = :levels, country = :country WHERE account_id = :id"),
+        {"levels": levels, "country": country, "id": account.id},
+    )
     db.commit()
     return account
 
@@ -68,7 +72,8 @@ def test_the_invite_page_counts_who_will_be_invited_shows_the_cost_and_invites_p
     expect(page.locator("#invite-to-invite")).to_have_text("3")
     expect(page.locator("#invite-cost")).to_have_text("$80")  # survey, day 1: senior $35 twice, specialist $10
     expect(page.locator("#invite-problem")).to_have_text(
-        "3 of those matching will not be invited: 1 is already invited, 1 is not verified, 1 is not in United States.")
+        "3 of those matching will not be invited: 1 is already invited, 1 is not verified, 1 is not in United States."
+    )
     expect(page.get_by_text("Not in United States", exact=True)).to_be_visible()
     page.set_viewport_size({"width": 1280, "height": 900})
     shot(page, app_server, "invite-1280")
@@ -85,11 +90,15 @@ def test_the_invite_page_counts_who_will_be_invited_shows_the_cost_and_invites_p
     dialog = page.get_by_role("alertdialog")
     expect(dialog.locator("#invite-confirm-title")).to_have_text(f"Invite 1 participant to {test.name}?")
     expect(dialog.locator("#invite-confirm-cost")).to_have_text("$10")
-    expect(dialog.locator("#invite-confirm-problem")).to_have_text("1 of the 2 selected cannot be invited: 1 is not verified.")
+    expect(dialog.locator("#invite-confirm-problem")).to_have_text(
+        "1 of the 2 selected cannot be invited: 1 is not verified."
+    )
     page.click("#invite-confirm-confirm")
     expect(page.locator("#invite-result")).to_have_text("1 invite sent.")
     db.expire_all()
-    sent = db.exec(select(Invite.account_id, Invite.amount_cents).where(Invite.test_id == test.id, Invite.batch_id.is_not(None))).all()
+    sent = db.exec(
+        select(Invite.account_id, Invite.amount_cents).where(Invite.test_id == test.id, Invite.batch_id.is_not(None))
+    ).all()
     assert [tuple(r) for r in sent] == [(specialist.id, 1000)]
 
     # The picks are cleared once sent: the search chooses again, the specialist is now invited.
@@ -104,8 +113,13 @@ def test_the_invite_page_counts_who_will_be_invited_shows_the_cost_and_invites_p
 
 
 def reviewed(db, test: Test, who: Account, cents: int) -> tuple[Review, Reward]:
-    review = Review(test_id=test.id, account_id=who.id, respondent_key=f"account:{who.id}", kind="survey",
-                    answers={"0": {"type": "long-text", "value": "Clear enough."}})
+    review = Review(
+        test_id=test.id,
+        account_id=who.id,
+        respondent_key=f"account:{who.id}",
+        kind="survey",
+        answers={"0": {"type": "long-text", "value": "Clear enough."}},
+    )
     db.add(review)
     db.flush()
     reward = Reward(review_id=review.id, account_id=who.id, amount_cents=cents, status="PENDING")
@@ -152,13 +166,18 @@ def test_bulk_approve_and_marking_rewards_ask_first_naming_the_count_and_the_amo
     for reward in (reward1, reward2):
         row(page, "admin-rewards", reward.id).get_by_role("checkbox").click()
     page.click("#bulk-paid")
-    confirm_dialog_says(page, "rewards-confirm", "Mark 2 rewards paid ($40 in all)?",
-                        reward_texts.CONSEQUENCES["EXECUTED"][1])
+    confirm_dialog_says(
+        page, "rewards-confirm", "Mark 2 rewards paid ($40 in all)?", reward_texts.CONSEQUENCES["EXECUTED"][1]
+    )
     expect(page.locator("#rewards-confirm-confirm")).to_have_text("Mark paid")
     page.click("#rewards-confirm-dismiss")
     page.click("#bulk-failed")
-    confirm_dialog_says(page, "rewards-confirm", "Mark 2 rewards failed ($40 in all)?",
-                        "The rewards stay unpaid and can be paid again later.")
+    confirm_dialog_says(
+        page,
+        "rewards-confirm",
+        "Mark 2 rewards failed ($40 in all)?",
+        "The rewards stay unpaid and can be paid again later.",
+    )
     page.click("#rewards-confirm-dismiss")
     page.click("#bulk-canceled")
     confirm_dialog_says(page, "rewards-confirm", "Cancel 2 rewards ($40 in all)?", "The rewards will not be paid.")
@@ -185,7 +204,9 @@ def test_bulk_approve_and_marking_rewards_ask_first_naming_the_count_and_the_amo
     confirm_dialog_says(page, "rewards-confirm", "Cancel 1 reward ($15)?", "The reward will not be paid.")
     page.click("#rewards-confirm-dismiss")
     page.click("#bulk-failed")
-    confirm_dialog_says(page, "rewards-confirm", "Mark 1 reward failed ($15)?", "The reward stays unpaid and can be paid again later.")
+    confirm_dialog_says(
+        page, "rewards-confirm", "Mark 1 reward failed ($15)?", "The reward stays unpaid and can be paid again later."
+    )
     page.click("#rewards-confirm-confirm")
     expect(page.get_by_text("1 reward marked failed.")).to_be_visible()
     db.expire_all()
@@ -216,7 +237,11 @@ def test_every_staff_table_keeps_its_row_actions_in_view_at_1280(browser: Browse
     _, payable = reviewed(db, own_test(db), person, 3000)
     payable.approved_at = utcnow()
     db.add(payable)
-    db.add(ProfileChangeRequest(account_id=person.id, payload={"jobTitle": "Head of Data"}, previous={"jobTitle": "Analyst"}))
+    db.add(
+        ProfileChangeRequest(
+            account_id=person.id, payload={"jobTitle": "Head of Data"}, previous={"jobTitle": "Analyst"}
+        )
+    )
     enqueue_email(session=db, to=person.email, subject=f"Wide {tag}", body="A row for the outbox table.", kind="invite")
     db.commit()
     sign_in(page, base, me.email, STAFF_PASSWORD)

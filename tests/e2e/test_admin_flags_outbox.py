@@ -34,7 +34,9 @@ def _new_page(browser: Browser, width: int = 1280) -> Page:
     return wait_for_hydration(context.new_page())
 
 
-def test_a_super_admin_turns_a_flag_on_for_one_participant_and_sets_a_percentage(page: Page, browser: Browser, app_server, db):
+def test_a_super_admin_turns_a_flag_on_for_one_participant_and_sets_a_percentage(
+    page: Page, browser: Browser, app_server, db
+):
     base = app_server.url
     admin = staff(db, roles.SUPER_ADMIN)
     chosen, other = _participant(db), _participant(db)
@@ -49,7 +51,9 @@ def test_a_super_admin_turns_a_flag_on_for_one_participant_and_sets_a_percentage
     # An unknown e-mail is refused with a message under the field; nothing is stored.
     page.fill(f"{card}-override-email", "nobody-at-all@example.com")
     page.click(f"{card}-override-add")
-    expect(page.locator(f"{card}-override-email-error")).to_have_text("No account has the e-mail address nobody-at-all@example.com.")
+    expect(page.locator(f"{card}-override-email-error")).to_have_text(
+        "No account has the e-mail address nobody-at-all@example.com."
+    )
     expect(page.locator(f"{card}-override-email")).to_have_value("nobody-at-all@example.com")  # kept to correct
 
     # The override for one participant.
@@ -64,7 +68,9 @@ def test_a_super_admin_turns_a_flag_on_for_one_participant_and_sets_a_percentage
     # The percentage: 150 is refused with the message, 40 is kept.
     page.fill(f"{card}-percentage", "150")
     page.click(f"{card}-percentage-save")
-    expect(page.locator(f"{card}-percentage-error")).to_have_text("Enter the percentage as a whole number from 0 to 100.")
+    expect(page.locator(f"{card}-percentage-error")).to_have_text(
+        "Enter the percentage as a whole number from 0 to 100."
+    )
     db.expire_all()
     assert db.get(FeatureFlag, FLAG).percentage == 100
     page.fill(f"{card}-percentage", "40")
@@ -92,8 +98,12 @@ def test_a_super_admin_turns_a_flag_on_for_one_participant_and_sets_a_percentage
     open_admin(page, base, "/admin/audit")
     table_search(page, "admin-audit", FLAG)
     rows = page.locator('[data-testid="admin-audit-row"]')
-    expect(rows.filter(has_text="Changed feature flag override").filter(has_text=chosen.email)).to_contain_text("override: on")
-    expect(rows.filter(has_text="Changed feature flag").filter(has_text="percentage: 40")).to_contain_text("percentage: 100")
+    expect(rows.filter(has_text="Changed feature flag override").filter(has_text=chosen.email)).to_contain_text(
+        "override: on"
+    )
+    expect(rows.filter(has_text="Changed feature flag").filter(has_text="percentage: 40")).to_contain_text(
+        "percentage: 100"
+    )
 
     # Removing the override.
     open_admin(page, base, "/admin/flags")
@@ -112,11 +122,25 @@ def test_a_team_owner_finds_a_failing_email_and_retries_it(page: Page, app_serve
     owner = staff(db, roles.TEAM_OWNER)
     address, neighbour = f"outbox-{tag}@example.com", f"outbox-other-{tag}@example.com"
     later = utcnow() + timedelta(hours=2)
-    failing = OutboxEmail(to_address=address, subject="Reset your password", kind="reset-password",
-                          body_text="Use https://portal.example/reset?token=NEVER-SHOWN", link="https://portal.example/reset?token=NEVER-SHOWN",
-                          attempts=3, last_error="Connection refused by mx.example.com", next_attempt_at=later)
-    waiting = OutboxEmail(to_address=neighbour, subject="Verify your e-mail", kind="verify-email", body_text="x",
-                          attempts=1, last_error="timed out", next_attempt_at=later)
+    failing = OutboxEmail(
+        to_address=address,
+        subject="Reset your password",
+        kind="reset-password",
+        body_text="Use https://portal.example/reset?token=NEVER-SHOWN",
+        link="https://portal.example/reset?token=NEVER-SHOWN",
+        attempts=3,
+        last_error="Connection refused by mx.example.com",
+        next_attempt_at=later,
+    )
+    waiting = OutboxEmail(
+        to_address=neighbour,
+        subject="Verify your e-mail",
+        kind="verify-email",
+        body_text="x",
+        attempts=1,
+        last_error="timed out",
+        next_attempt_at=later,
+    )
     db.add(failing)
     db.add(waiting)
     db.commit()
@@ -167,16 +191,28 @@ def test_a_team_owner_finds_a_failing_email_and_retries_it(page: Page, app_serve
 def test_flags_and_outbox_pages_at_desktop_and_phone_width(browser: Browser, app_server, db, width):
     page = _new_page(browser)
     admin = staff(db, roles.SUPER_ADMIN)
-    db.add(OutboxEmail(to_address=f"shot-{uuid.uuid4().hex[:6]}@example.com", subject="Verify your e-mail", kind="verify-email",
-                       body_text="x", attempts=2, last_error="421 Service not available, try again later",
-                       next_attempt_at=utcnow() + timedelta(hours=1)))
+    db.add(
+        OutboxEmail(
+            to_address=f"shot-{uuid.uuid4().hex[:6]}@example.com",
+            subject="Verify your e-mail",
+            kind="verify-email",
+            body_text="x",
+            attempts=2,
+            last_error="421 Service not available, try again later",
+            next_attempt_at=utcnow() + timedelta(hours=1),
+        )
+    )
     db.commit()
     sign_in(page, app_server.url, admin.email, STAFF_PASSWORD)
     page.set_viewport_size({"width": width, "height": 900})
     for path in ("/admin/flags", "/admin/outbox"):
         open_admin(page, app_server.url, path)
         expect(page.locator("h1")).to_be_visible()
-        expect(page.locator(f"#flag-{FLAG}-enabled" if path.endswith("flags") else '[data-testid="admin-outbox-row"]').first).to_be_visible()
+        expect(
+            page.locator(
+                f"#flag-{FLAG}-enabled" if path.endswith("flags") else '[data-testid="admin-outbox-row"]'
+            ).first
+        ).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         page.screenshot(path=str(_shots(app_server) / f"admin{path.replace('/', '-')}-{width}.png"), full_page=True)
     # The keyboard reaches the switch, and Space turns it on and off.

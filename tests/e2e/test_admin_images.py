@@ -31,7 +31,9 @@ def refused(status: int, slot: str) -> str:
 
 
 def choose(page: Page, slot: str, name: str, data: bytes) -> None:
-    page.set_input_files(f"#upload-{slot} input[type=file]", files=[{"name": name, "mimeType": "image/png", "buffer": data}])
+    page.set_input_files(
+        f"#upload-{slot} input[type=file]", files=[{"name": name, "mimeType": "image/png", "buffer": data}]
+    )
 
 
 def current(db, test_id: int) -> Test:
@@ -41,7 +43,9 @@ def current(db, test_id: int) -> Test:
 
 def audited(db, test_id: int) -> list[AuditEntry]:
     db.expire_all()
-    return list(db.exec(select(AuditEntry).where(AuditEntry.action == "test.image", AuditEntry.target_id == str(test_id))))
+    return list(
+        db.exec(select(AuditEntry).where(AuditEntry.action == "test.image", AuditEntry.target_id == str(test_id)))
+    )
 
 
 def noisy_png(width: int, height: int) -> bytes:
@@ -66,20 +70,27 @@ def test_a_screenshot_too_narrow_is_refused_and_a_wide_one_is_kept(page: Page, a
     expect(page.locator("img#image-screenshot")).to_have_attribute("src", original)
 
     choose(page, "screenshot", "narrow.png", png(500))
-    expect(page.locator("#upload-screenshot-error")).to_have_text("The image must be wider than 600 px (this one is 500 px).")
+    expect(page.locator("#upload-screenshot-error")).to_have_text(
+        "The image must be wider than 600 px (this one is 500 px)."
+    )
     expect(page.locator("img#image-screenshot")).to_have_attribute("src", original)
     assert current(db, test.id).screenshot_url == original and audited(db, test.id) == []
 
     # The wide one, on a slowed network: the progress bar shows while it is sent, then the image.
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 20, "downloadThroughput": -1,
-                                                  "uploadThroughput": 2 * 1024 * 1024})
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 20, "downloadThroughput": -1, "uploadThroughput": 2 * 1024 * 1024},
+    )
     wide = noisy_png(1400, 1000)
     choose(page, "screenshot", "wide.png", wide)
     expect(page.locator("#upload-screenshot-progress")).to_be_visible()
     expect(page.locator("#upload-screenshot-progress")).to_have_count(0, timeout=30000)
-    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
     expect(page.locator("#upload-screenshot-error")).to_have_text("")
     image = page.locator("img#image-screenshot")
     expect(image).to_have_attribute("src", STORED)
@@ -107,7 +118,9 @@ def test_a_concept_image_of_a_preference_test(page: Page, app_server, db):
     expect(page.locator("#upload-screenshot")).to_have_count(0)  # a preference test shows no page
 
     choose(page, "concept-2", "tiny.png", png(600))  # 600 px is not wider than 600 px
-    expect(page.locator("#upload-concept-2-error")).to_have_text("The image must be wider than 600 px (this one is 600 px).")
+    expect(page.locator("#upload-concept-2-error")).to_have_text(
+        "The image must be wider than 600 px (this one is 600 px)."
+    )
     choose(page, "concept-2", "notes.png", b"these are notes, not a picture")
     expect(page.locator("#upload-concept-2-error")).to_have_text("This file is not an image (PNG, JPEG, WebP or GIF).")
     assert [image["url"] for image in current(db, test.id).preference_test["images"]] == before
@@ -116,7 +129,11 @@ def test_a_concept_image_of_a_preference_test(page: Page, app_server, db):
     expect(page.locator("#upload-concept-2-error")).to_have_text("")
     expect(page.locator("img#image-concept-2")).to_have_attribute("src", STORED)
     after = [image["url"] for image in current(db, test.id).preference_test["images"]]
-    assert after[0] == before[0] and after[2] == before[2] and after[1] == page.locator("img#image-concept-2").get_attribute("src")
+    assert (
+        after[0] == before[0]
+        and after[2] == before[2]
+        and after[1] == page.locator("img#image-concept-2").get_attribute("src")
+    )
     expect(page.locator("img#image-concept-1")).to_have_attribute("src", before[0])
     page.wait_for_function("document.querySelector('img#image-concept-2').naturalWidth === 1200")
 

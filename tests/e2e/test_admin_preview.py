@@ -40,8 +40,12 @@ def stored(db, test_id: int) -> dict:
         "screener": count("SELECT count(*) FROM screener_response WHERE test_id = :t"),
         "outbox": db.execute(text("SELECT count(*) FROM outbox_email")).scalar_one(),
         "audit": db.execute(text("SELECT count(*) FROM audit_log")).scalar_one(),
-        "invites": sorted(tuple(r) for r in db.execute(text(
-            "SELECT id, status, amount_cents FROM invite WHERE test_id = :t"), {"t": test_id}).all()),
+        "invites": sorted(
+            tuple(r)
+            for r in db.execute(
+                text("SELECT id, status, amount_cents FROM invite WHERE test_id = :t"), {"t": test_id}
+            ).all()
+        ),
     }
 
 
@@ -77,7 +81,9 @@ def test_staff_preview_the_survey_through_its_branch_to_the_end_and_nothing_is_s
     shot(page, "preview-survey-welcome-1280")
     page.click("#start-survey")
     expect(page.locator("#survey-progress")).to_have_text("Question 1/13")
-    expect(page.locator("#taking-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))  # the time runs as for a participant
+    expect(page.locator("#taking-timer-text")).to_contain_text(
+        re.compile(r"\d\d:\d\d left")
+    )  # the time runs as for a participant
     marked(page)
     page.click("#survey-continue")
     expect(page.locator("#survey-error")).to_have_text("Answer is required")  # the same live rules

@@ -19,9 +19,9 @@ from portal.domain.staff.editing import NOT_A_SUM
 from portal.domain.taking.access import TEST_REMOVED, access_message
 from portal.models import AuditEntry, Test
 from portal.services.definition_import import import_test
-from tests.e2e.test_admin import STAFF_PASSWORD, open_admin, row, staff, table_search
 from tests.e2e.helpers import sign_in
 from tests.e2e.taking import invited
+from tests.e2e.test_admin import STAFF_PASSWORD, open_admin, row, staff, table_search
 from tests.e2e.test_survey import PASSWORD
 
 # An upload goes to the server, is checked and stored before the dialog answers: more than expect()'s
@@ -40,7 +40,9 @@ def upload(page: Page, path: Path) -> None:
     page.set_input_files("#import-upload input[type=file]", str(path))
 
 
-def test_import_refuses_two_problems_then_creates_and_the_export_imports_back_unchanged(page: Page, app_server, db, tmp_path):
+def test_import_refuses_two_problems_then_creates_and_the_export_imports_back_unchanged(
+    page: Page, app_server, db, tmp_path
+):
     me = staff(db, roles.TEAM_MANAGER)
     name = f"E2E import {uuid.uuid4().hex[:8]}"
     good = survey_document(name)
@@ -90,14 +92,17 @@ def test_import_refuses_two_problems_then_creates_and_the_export_imports_back_un
     open_admin(page, app_server.url, "/admin/tests")
     page.click("#tests-import")
     upload(page, exported)
-    expect(page.locator("#import-result")).to_contain_text(f"No change: “{name}” is already exactly this definition.",
-                                                           timeout=UPLOAD_TIMEOUT_MS)
+    expect(page.locator("#import-result")).to_contain_text(
+        f"No change: “{name}” is already exactly this definition.", timeout=UPLOAD_TIMEOUT_MS
+    )
     db.expire_all()
     assert db.get(Test, test.id).updated_at == updated_at
     assert len(db.exec(select(Test).where(Test.name == name)).all()) == 1
 
 
-def test_a_running_test_stopped_by_staff_shows_participants_the_access_message(page: Page, browser: Browser, app_server, db):
+def test_a_running_test_stopped_by_staff_shows_participants_the_access_message(
+    page: Page, browser: Browser, app_server, db
+):
     test = import_test(db, survey_document(f"E2E stop {uuid.uuid4().hex[:8]}"))
     db.commit()
     participant = invited(db, test, 2500)
@@ -127,7 +132,9 @@ def test_a_running_test_stopped_by_staff_shows_participants_the_access_message(p
     db.expire_all()
     stopped = db.get(Test, test.id)
     assert (stopped.status, stopped.payout_cents) == ("stopped", 2500)
-    entry = db.exec(select(AuditEntry).where(AuditEntry.target_id == str(test.id), AuditEntry.action == "test.edit")).one()
+    entry = db.exec(
+        select(AuditEntry).where(AuditEntry.target_id == str(test.id), AuditEntry.action == "test.edit")
+    ).one()
     assert entry.after == {"payoutCents": 2500, "status": "stopped"} and entry.actor_id == me.id
 
     taker = browser.new_context(viewport={"width": 1280, "height": 900})

@@ -26,6 +26,7 @@ def store_of(test) -> str:
 def stored_details(app_server, test_id: int, field: str, value: str) -> dict:
     """The server draft's details (the public respondent's session) once `field` holds `value` (polled:
     the draft is written behind)."""
+
     def details() -> dict:
         with app_server.db() as db:
             row = db.exec(select(ReviewSession).where(ReviewSession.test_id == test_id)).one()
@@ -57,8 +58,12 @@ def test_a_detail_typed_and_not_left_survives_a_reload(page: Page, app_server, d
     page.goto(f"{app_server.url}/test/{test.id}/rate")
     answer_the_questions(page)
     page.locator("#detail-firstName").press_sequentially("Noor")
-    page.wait_for_function("(key) => (JSON.parse(window.localStorage.getItem(key) || '{}').answers || {})"
-                           "['detail:firstName']?.value === 'Noor'", arg=store_of(test), timeout=WAIT_MS)
+    page.wait_for_function(
+        "(key) => (JSON.parse(window.localStorage.getItem(key) || '{}').answers || {})"
+        "['detail:firstName']?.value === 'Noor'",
+        arg=store_of(test),
+        timeout=WAIT_MS,
+    )
     page.reload()
     expect(page.locator("#personal-info-title")).to_be_visible(timeout=WAIT_MS)
     expect(page.locator("#detail-firstName")).to_have_value("Noor")
@@ -75,14 +80,17 @@ def test_submit_takes_a_pending_detail_the_server_lost_instead_of_saying_it_is_r
     expect(page.locator("#detail-state")).to_have_value("US-NY")
     # The first name reached the page, but its event's state write was refused (a lock that expired
     # under overload): the server's state lacks it, the browser holds it pending.
-    page.evaluate("""(key) => {
+    page.evaluate(
+        """(key) => {
         const copy = JSON.parse(window.localStorage.getItem(key));
         const answer = {value: "Sam"};
         copy.pending = {...(copy.pending || {}), "detail:firstName": {answer, seq: Date.now() * 1000}};
         copy.answers = {...copy.answers, "detail:firstName": answer};
         copy.dirty = true;
         window.localStorage.setItem(key, JSON.stringify(copy));
-    }""", store_of(test))
+    }""",
+        store_of(test),
+    )
     page.click("#details-submit")
     expect(page.locator("#thank-you-title")).to_be_visible(timeout=WAIT_MS)
     expect(page.get_by_text(worker_details.REQUIRED.format(label=worker_details.LABELS["firstName"]))).to_have_count(0)

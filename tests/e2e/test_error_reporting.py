@@ -25,7 +25,9 @@ SIGN_IN_TEXT = "`Review B2B messaging, have an impact and get paid.`"
 INVITES_TEXT = "`Search invites`"
 
 
-def test_a_server_exception_reaches_sentry_with_its_type_and_no_e_mail_or_token(app_server, sentry_server: SentryServer):
+def test_a_server_exception_reaches_sentry_with_its_type_and_no_e_mail_or_token(
+    app_server, sentry_server: SentryServer
+):
     """The database refuses to write (another connection holds SQLite's write lock past the busy
     timeout): signing in fails with OperationalError, whose text carries the SQL parameters."""
     with app_server.db() as db:
@@ -34,13 +36,19 @@ def test_a_server_exception_reaches_sentry_with_its_type_and_no_e_mail_or_token(
     database = sqlite3.connect(urlsplit(app_server.database_url).path, isolation_level=None, timeout=30)
     try:
         database.execute("BEGIN IMMEDIATE")  # readers go on (WAL); every writer waits, then fails
-        answer = httpx.post(f"{app_server.url}/api/account/sign-in", json={"email": EMAIL, "password": password},
-                            headers={"Cookie": who.cookie, "Origin": app_server.url}, timeout=60)
+        answer = httpx.post(
+            f"{app_server.url}/api/account/sign-in",
+            json={"email": EMAIL, "password": password},
+            headers={"Cookie": who.cookie, "Origin": app_server.url},
+            timeout=60,
+        )
     finally:
         database.execute("ROLLBACK")
         database.close()
     assert answer.status_code == 500
-    event = sentry_server.wait_for_event(lambda e: "OperationalError" in exception_types(e) and "sign-in failed" in event_text(e))
+    event = sentry_server.wait_for_event(
+        lambda e: "OperationalError" in exception_types(e) and "sign-in failed" in event_text(e)
+    )
     text = event_text(event)
     token = who.cookie.removeprefix(f"{SESSION_COOKIE}=")
     assert EMAIL not in text and token not in text and password not in text
@@ -63,8 +71,9 @@ def crash_a_page(context: BrowserContext, chunk: str, text: str, token: str) -> 
 
 
 @pytest.mark.allow_console_errors(CRASH)
-def test_a_page_that_crashes_shows_the_fallback_and_reaches_sentry_scrubbed(app_server, sentry_server: SentryServer,
-                                                                           context: BrowserContext):
+def test_a_page_that_crashes_shows_the_fallback_and_reaches_sentry_scrubbed(
+    app_server, sentry_server: SentryServer, context: BrowserContext
+):
     token = secrets.token_urlsafe(32)
     crash_a_page(context, "_sign-in_._index", SIGN_IN_TEXT, token)
     page = context.new_page()
@@ -84,13 +93,16 @@ def test_a_page_that_crashes_shows_the_fallback_and_reaches_sentry_scrubbed(app_
 
 
 @pytest.mark.allow_console_errors(CRASH)
-def test_a_table_that_crashes_shows_its_fallback_and_reaches_sentry_scrubbed(app_server, sentry_server: SentryServer,
-                                                                            context: BrowserContext):
+def test_a_table_that_crashes_shows_its_fallback_and_reaches_sentry_scrubbed(
+    app_server, sentry_server: SentryServer, context: BrowserContext
+):
     with app_server.db() as db:
         who = person(db)
         invite(db, who, demo_test(db, "01-survey.json"))
     token = who.cookie.removeprefix(f"{SESSION_COOKIE}=")
-    context.add_cookies([{"name": SESSION_COOKIE, "value": token, "url": app_server.url, "httpOnly": True, "sameSite": "Lax"}])
+    context.add_cookies(
+        [{"name": SESSION_COOKIE, "value": token, "url": app_server.url, "httpOnly": True, "sameSite": "Lax"}]
+    )
     crash_a_page(context, "_index", INVITES_TEXT, token)
     page = context.new_page()
     page.goto(f"{app_server.url}/")
@@ -101,4 +113,6 @@ def test_a_table_that_crashes_shows_its_fallback_and_reaches_sentry_scrubbed(app
     text = event_text(event)
     assert exception_types(event) == ["TypeError"] and CRASH in text
     assert EMAIL not in text and token not in text
-    assert f"the browser failed to render table InvitesTableState: TypeError: {CRASH}" in app_server.log_path.read_text()
+    assert (
+        f"the browser failed to render table InvitesTableState: TypeError: {CRASH}" in app_server.log_path.read_text()
+    )

@@ -11,10 +11,13 @@ from portal.http.client import SESSION_COOKIE
 from tests.support.people import demo_test, person
 
 # What must line up between the first view and the page: the card, its title, its button, the header, the footer.
-PARTS = {"card": (".first-view-card", "#survey-welcome"), "title": (".first-view-card h1", "#survey-title"),
-         "button": (".first-view-card button", "#start-survey"),
-         "header": ("#first-view header", "body > div > div > header.portal-header"),
-         "footer": ("#first-view footer", "body > div > div > footer.portal-footer")}
+PARTS = {
+    "card": (".first-view-card", "#survey-welcome"),
+    "title": (".first-view-card h1", "#survey-title"),
+    "button": (".first-view-card button", "#start-survey"),
+    "header": ("#first-view header", "body > div > div > header.portal-header"),
+    "footer": ("#first-view footer", "body > div > div > footer.portal-footer"),
+}
 
 
 def signed_in(context: BrowserContext, app_server, cookie: str) -> None:

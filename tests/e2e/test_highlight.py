@@ -12,14 +12,16 @@ from sqlmodel import select
 
 from portal.models import Review, ReviewSession, Test
 from tests.e2e.helpers import sign_in
+from tests.e2e.taking import invited, named
 from tests.e2e.test_survey import FIFTEEN_WORDS, PASSWORD, counts, shot
 from tests.support.browser_console import WEBSOCKET_REFUSED
 from tests.support.drafts import answer_of, wait_for_draft
-from tests.e2e.taking import invited, named
 
 LANDING = "Demo: Landing page - Acme Analytics homepage"
 PRICING = "Demo: Pricing page - Acme Analytics plans"
-OTHER_WORDS = "The headline promises quick answers from real buyers, which is exactly what our marketing team keeps asking for."
+OTHER_WORDS = (
+    "The headline promises quick answers from real buyers, which is exactly what our marketing team keeps asking for."
+)
 
 
 @pytest.fixture(autouse=True)
@@ -116,7 +118,10 @@ def test_the_landing_page_test_end_to_end(page: Page, app_server, db):
     expect(page.locator("#toolbar-highlight")).to_have_text("Show Highlight")
     page.click("#toolbar-highlight")
     expect(page.locator("#highlight-area-1")).to_be_visible()
-    for link, href in (("#toolbar-screenshot", "/demo/landing.png"), ("#toolbar-page", "https://acme-analytics.example.com/")):
+    for link, href in (
+        ("#toolbar-screenshot", "/demo/landing.png"),
+        ("#toolbar-page", "https://acme-analytics.example.com/"),
+    ):
         expect(page.locator(link)).to_have_attribute("href", href)
         expect(page.locator(link)).to_have_attribute("target", "_blank")
         expect(page.locator(link)).to_have_attribute("rel", re.compile("noopener"))
@@ -172,7 +177,8 @@ def test_the_pricing_test_shows_the_home_page_then_the_pricing_page(page: Page, 
     start(page, app_server.url, test, "Pricing test")
     expect(page.locator("#frame-confirm")).to_have_count(0)  # no frame of mind on this test
     expect(page.locator("#precheck-text")).to_have_text(
-        "It will serve as context to have a better understanding about the pricing page.")
+        "It will serve as context to have a better understanding about the pricing page."
+    )
     expect(page.locator("#precheck-screenshot img")).to_have_attribute("src", "/demo/landing.png")
     read_page(page, "Please read through the home page first")
     expect(page.locator("#precheck-screenshot img")).to_have_attribute("src", "/demo/pricing.png")
@@ -214,7 +220,9 @@ def test_an_answer_in_the_second_area_survives_a_backend_restart(page: Page, app
     sign_in(page, app_server.url, account.email, PASSWORD)
     landing_to_second_area(page, app_server.url, test)
     pick(page, "Clear reports")
-    wait_for_draft(app_server, account.id, lambda row: "reports" in str(answer_of(row, "lp-features")))  # written behind
+    wait_for_draft(
+        app_server, account.id, lambda row: "reports" in str(answer_of(row, "lp-features"))
+    )  # written behind
 
     app_server.restart()
     page.reload()
@@ -239,8 +247,9 @@ def test_an_answer_in_the_second_area_survives_a_backend_restart(page: Page, app
         stored = db.exec(select(Review).where(Review.test_id == test.id, Review.account_id == account.id)).one()
         assert stored.answers["highlight-1"][0]["value"] == OTHER_WORDS
         assert stored.answers["highlight-2"][0]["value"] == ["reports"]
-        assert db.exec(select(ReviewSession.status).where(ReviewSession.test_id == test.id,
-                                                          ReviewSession.account_id == account.id)).all() == ["submitted"]
+        assert db.exec(
+            select(ReviewSession.status).where(ReviewSession.test_id == test.id, ReviewSession.account_id == account.id)
+        ).all() == ["submitted"]
 
 
 def test_at_375_px_the_view_stacks_and_nothing_scrolls_sideways(page: Page, app_server, db):

@@ -43,7 +43,9 @@ def test_both_tabs_with_counts_and_columns(page: Page, app_server):
         expect(header).to_contain_text(label)
     expect(page.locator(INVITE_ROWS).first).to_have_attribute("data-strong", "true")  # the open one, newest first
     expect(page.locator(INVITE_ROWS).first).to_contain_text("Start test")
-    expect(page.locator(INVITE_ROWS).first.locator("td").nth(2)).to_have_text(re.compile(r"^[A-Z][a-z]{2} \d{1,2}, \d{4}$"))
+    expect(page.locator(INVITE_ROWS).first.locator("td").nth(2)).to_have_text(
+        re.compile(r"^[A-Z][a-z]{2} \d{1,2}, \d{4}$")
+    )
     expect(page.locator("#invites-pagination")).to_be_visible()  # 13 rows: more than the smallest page
     page.click("#tab-rewards")
     expect(page.locator(REWARD_ROWS)).to_have_count(4)
@@ -80,8 +82,16 @@ def test_paging_with_ten_per_page(page: Page, app_server, db):
     now = datetime.now(UTC)
     for i in range(23):
         created = now - timedelta(hours=30 + i)
-        db.add(Invite(account_id=account.id, test_id=test.id, status="completed", amount_cents=2000,
-                      created_at=created, expires_at=created + timedelta(hours=24)))
+        db.add(
+            Invite(
+                account_id=account.id,
+                test_id=test.id,
+                status="completed",
+                amount_cents=2000,
+                created_at=created,
+                expires_at=created + timedelta(hours=24),
+            )
+        )
     db.commit()
     sign_in(page, app_server.url, account.email, "Correct-Horse-42!")
     expect(page.get_by_role("tab", name="Invites (0)", exact=True)).to_be_visible()

@@ -39,7 +39,9 @@ def _signed_in_as(context: BrowserContext, app_server, db, account: Account) -> 
     """A browser already signed in as the account (a real server session and its cookie)."""
     token = create_session(session=db, account_id=account.id)
     db.commit()
-    context.add_cookies([{"name": "portal_session", "value": token, "url": app_server.url, "httpOnly": True, "sameSite": "Lax"}])
+    context.add_cookies(
+        [{"name": "portal_session", "value": token, "url": app_server.url, "httpOnly": True, "sameSite": "Lax"}]
+    )
 
 
 def _sessions(db) -> int:
@@ -69,7 +71,9 @@ def test_new_linkedin_user_signs_up_and_lands_on_registration(page: Page, app_se
     request = oidc_provider.tenants["linkedin"].authorize_requests[-1]
     assert request["code_challenge_method"] == "S256" and request["nonce"] and request["state"]
     db.expire_all()
-    identity = db.exec(select(LoginIdentity).where(LoginIdentity.provider == "linkedin", LoginIdentity.subject == subject)).one()
+    identity = db.exec(
+        select(LoginIdentity).where(LoginIdentity.provider == "linkedin", LoginIdentity.subject == subject)
+    ).one()
     account = db.get(Account, identity.account_id)
     assert account.email == email and not account.is_registration_complete
     assert account.signup_tracking == {"utm_source": "newsletter", "utm_campaign": "spring", "REFERRALCODE": "FRIEND-7"}
@@ -102,7 +106,9 @@ def test_returning_linkedin_user_signs_in_and_last_used_badge(page: Page, app_se
     expect(page.locator("#sign-in-with-google")).not_to_contain_text("Last used")
 
 
-def test_linkedin_email_of_older_account_reaches_existing_account_and_connects(page: Page, app_server, db, oidc_provider):
+def test_linkedin_email_of_older_account_reaches_existing_account_and_connects(
+    page: Page, app_server, db, oidc_provider
+):
     account = make_participant(db, first_name="Olga", last_name="Older")
     subject = _sub()
     user = OidcUser(sub=subject, email=account.email.upper())  # e-mails compare case-insensitively
@@ -240,7 +246,9 @@ def test_cancelled_and_bad_id_tokens_open_no_session(page: Page, app_server, db,
     assert _sessions(db) == before
 
 
-def test_verify_account_email_mismatch_then_send_verification_email(page: Page, app_server, db, oidc_provider, smtp_server):
+def test_verify_account_email_mismatch_then_send_verification_email(
+    page: Page, app_server, db, oidc_provider, smtp_server
+):
     account = make_participant(db, email_verified=False, first_name="Mia", last_name="Mismatch")
     _signed_in_as(page.context, app_server, db, account)
     oidc_provider.next_login("linkedin", OidcUser(sub=_sub(), email=unique_email("elsewhere")))
@@ -265,7 +273,9 @@ def test_verify_account_no_account_message(page: Page, app_server, oidc_provider
     page.goto(f"{app_server.url}/existing-account")
     page.get_by_role("button", name="Connect LinkedIn").click()
     expect(page).to_have_url(re.compile(r"/verify-account/?\?reason=no_account"))
-    expect(page.locator("#verify-reason")).to_contain_text("couldn't find an account with the email address of your LinkedIn account")
+    expect(page.locator("#verify-reason")).to_contain_text(
+        "couldn't find an account with the email address of your LinkedIn account"
+    )
     expect(page.get_by_role("button", name="Log in")).to_be_visible()
 
 

@@ -21,7 +21,9 @@ from tests.support.factories import make_participant, unique_email
 from tests.support.oidc_provider import OidcUser
 from tests.support.throttle import rewind
 
-FREE_MAIL_MESSAGE = "Please use your work email. Addresses from free email providers such as gmail.com are not accepted."
+FREE_MAIL_MESSAGE = (
+    "Please use your work email. Addresses from free email providers such as gmail.com are not accepted."
+)
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/onboarding-screenshots"))
 
 
@@ -33,7 +35,9 @@ def _shot(page: Page, name: str) -> None:
 def _signed_in_as(context: BrowserContext, app_server, db, account: Account) -> None:
     token = create_session(session=db, account_id=account.id)
     db.commit()
-    context.add_cookies([{"name": "portal_session", "value": token, "url": app_server.url, "httpOnly": True, "sameSite": "Lax"}])
+    context.add_cookies(
+        [{"name": "portal_session", "value": token, "url": app_server.url, "httpOnly": True, "sameSite": "Lax"}]
+    )
 
 
 def _signup_events(page: Page) -> int:
@@ -44,7 +48,9 @@ def _tab(page: Page, index: int):
     return page.locator(f"#onboarding-step-{index}")
 
 
-def test_new_linkedin_account_walks_the_three_steps_to_thank_you(page: Page, app_server, db, oidc_provider, smtp_server):
+def test_new_linkedin_account_walks_the_three_steps_to_thank_you(
+    page: Page, app_server, db, oidc_provider, smtp_server
+):
     taken = make_participant(db)  # an existing account whose work e-mail is taken
     subject, email = f"sub-{uuid.uuid4().hex[:12]}", unique_email("onboard")
     work = f"nia-{uuid.uuid4().hex[:8]}@northwind.example"
@@ -88,7 +94,9 @@ def test_new_linkedin_account_walks_the_three_steps_to_thank_you(page: Page, app
     # Continue with nothing: the spec's required messages.
     page.get_by_role("button", name="Continue").click()
     expect(page.locator("#onboarding-workEmail-error")).to_have_text("Work email is required")
-    expect(page.locator("#onboarding-employerHqCountry-error")).to_have_text("Country of employer headquarters is required")
+    expect(page.locator("#onboarding-employerHqCountry-error")).to_have_text(
+        "Country of employer headquarters is required"
+    )
     expect(page.locator("#onboarding-form-message")).to_have_text("Please complete all required(*) fields to continue.")
     expect(_tab(page, 2)).to_be_disabled()
 
@@ -133,7 +141,11 @@ def test_new_linkedin_account_walks_the_three_steps_to_thank_you(page: Page, app
     profile = db.get(ParticipantProfile, account.id)
     assert account.is_registration_complete and account.work_email == work and account.work_email_verified_at is None
     assert (profile.first_name, profile.job_title, profile.company_name, profile.employer_hq_country) == (
-        "Nia", "Head of Finance", "Northwind", "DE")
+        "Nia",
+        "Head of Finance",
+        "Northwind",
+        "DE",
+    )
 
     # The signup analytics event: once per participant per browser session.
     page.wait_for_function("(window.dataLayer || []).some((e) => e && e.event === 'sign_up')")

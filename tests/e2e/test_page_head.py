@@ -43,7 +43,10 @@ def test_the_favicon_is_linked_and_served_so_no_page_asks_for_a_missing_one(page
     page.goto(f"{app_server.url}/sign-in")
     icons = page.locator('link[rel="icon"]')
     expect(icons).to_have_count(2)
-    assert sorted(icons.evaluate_all("(links) => links.map((l) => l.getAttribute('href'))")) == ["/favicon.ico", "/favicon.svg"]
+    assert sorted(icons.evaluate_all("(links) => links.map((l) => l.getAttribute('href'))")) == [
+        "/favicon.ico",
+        "/favicon.svg",
+    ]
     ico = httpx.get(f"{app_server.url}/favicon.ico")
     assert ico.status_code == 200 and ico.content[:4] == b"\x00\x00\x01\x00"  # an ICO file
     svg = httpx.get(f"{app_server.url}/favicon.svg")

@@ -44,7 +44,9 @@ def test_sign_in_loads_without_redirects_with_cached_bundles_and_no_icon_map(pag
 def test_home_signed_in_loads_without_redirects_and_with_cached_bundles(page: Page, app_server, db):
     who = person(db)
     name, value = who.cookie.split("=", 1)
-    page.context.add_cookies([{"name": name, "value": value, "url": app_server.url, "httpOnly": True, "sameSite": "Lax"}])
+    page.context.add_cookies(
+        [{"name": name, "value": value, "url": app_server.url, "httpOnly": True, "sameSite": "Lax"}]
+    )
     responses = _record(page)
     page.goto(f"{app_server.url}/")
     expect(page.locator("#header-user-name")).to_be_visible()

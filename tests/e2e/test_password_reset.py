@@ -41,8 +41,12 @@ def _request_link(page: Page, base: str, email: str) -> None:
 
 
 # The current password refused as the new one; the old password refused at sign-in after the reset.
-@pytest.mark.allow_console_errors(failed_request(400, "/api/account/reset-password"), failed_request(400, "/api/account/sign-in"))
-def test_reset_by_email_link_ends_old_sessions_and_the_link_works_once(page: Page, app_server, db, smtp_server, browser: Browser):
+@pytest.mark.allow_console_errors(
+    failed_request(400, "/api/account/reset-password"), failed_request(400, "/api/account/sign-in")
+)
+def test_reset_by_email_link_ends_old_sessions_and_the_link_works_once(
+    page: Page, app_server, db, smtp_server, browser: Browser
+):
     account = make_participant(db, password=OLD, first_name="Riley", last_name="Reset")
 
     # A session opened before the reset, on another device.
@@ -159,13 +163,16 @@ def test_forgot_page_answers_the_same_for_an_unknown_address(page: Page, app_ser
     # Asking again at once: the wait is shown under the field (as it would be for a known address).
     page.get_by_label("Email Address").fill(email)
     page.get_by_role("button", name="Send Me Reset Link").click()
-    expect(page.locator("#forgot-email-error")).to_have_text(re.compile(r"Please wait \d+ seconds before asking for another email\."))
+    expect(page.locator("#forgot-email-error")).to_have_text(
+        re.compile(r"Please wait \d+ seconds before asking for another email\.")
+    )
     # Nothing may arrive: a link asked for a known address after both requests arrives first, and the
     # sender delivers the outbox in order, so a message to `email` would have come before it.
     known = make_participant(db).email
     with httpx.Client(base_url=app_server.url, timeout=20) as client:
-        asked = client.post("/api/account/forgot-password", json={"email": known},
-                            headers={"X-Forwarded-For": "192.0.2.60"})
+        asked = client.post(
+            "/api/account/forgot-password", json={"email": known}, headers={"X-Forwarded-For": "192.0.2.60"}
+        )
     assert asked.status_code == 200, asked.text
     smtp_server.wait_for(known, subject_contains=RESET_SUBJECT)
     assert smtp_server.count_to(email) == 0
@@ -178,11 +185,15 @@ def test_forgot_http_answer_and_timing_do_not_tell_whether_an_account_exists(app
         answers: dict[str, list] = {}
         for i, email in enumerate([known[0], unknown[0], known[1], unknown[1]]):
             started = time.monotonic()
-            r = client.post("/api/account/forgot-password", json={"email": email}, headers={"X-Forwarded-For": f"192.0.2.{40 + i}"})
+            r = client.post(
+                "/api/account/forgot-password", json={"email": email}, headers={"X-Forwarded-For": f"192.0.2.{40 + i}"}
+            )
             answers.setdefault(email, []).append((r.status_code, r.json(), time.monotonic() - started))
         # Asking again within the minute: the same refusal with the wait, known or not.
         again = {
-            email: client.post("/api/account/forgot-password", json={"email": email}, headers={"X-Forwarded-For": "192.0.2.50"})
+            email: client.post(
+                "/api/account/forgot-password", json={"email": email}, headers={"X-Forwarded-For": "192.0.2.50"}
+            )
             for email in (known[0], unknown[0])
         }
     for email, rows in answers.items():
@@ -223,7 +234,11 @@ def test_reset_with_a_dead_token_toasts_and_goes_home(page: Page, app_server, to
 
 def test_http_reset_calls_refuse_dead_links_and_cross_site_posts(app_server):
     with httpx.Client(base_url=app_server.url, timeout=20) as client:
-        r = client.get("/api/account/reset-password/check-token", params={"token": "A" * 43}, headers={"X-Forwarded-For": "192.0.2.90"})
+        r = client.get(
+            "/api/account/reset-password/check-token",
+            params={"token": "A" * 43},
+            headers={"X-Forwarded-For": "192.0.2.90"},
+        )
         assert r.status_code == 400 and r.json() == {"errors": [{"field": "token", "message": LINK_USED}]}
         r = client.put(
             "/api/account/reset-password",
@@ -237,5 +252,9 @@ def test_http_reset_calls_refuse_dead_links_and_cross_site_posts(app_server):
             headers={"Origin": "https://evil.example.com"},
         )
         assert r.status_code == 403
-        r = client.post("/api/account/forgot-password", content=b"not json", headers={"Content-Type": "application/json", "X-Forwarded-For": "192.0.2.92"})
+        r = client.post(
+            "/api/account/forgot-password",
+            content=b"not json",
+            headers={"Content-Type": "application/json", "X-Forwarded-For": "192.0.2.92"},
+        )
         assert r.status_code == 400 and r.json()["errors"] == [{"field": "email", "message": "Email is required"}]

@@ -15,10 +15,10 @@ from portal.domain.taking.kinds.base import order_seed
 from portal.models import Review, Test
 from portal.services.taking.definitions import content_of
 from tests.e2e.helpers import sign_in
+from tests.e2e.taking import invited, named
 from tests.e2e.test_survey import FIFTEEN_WORDS, PASSWORD, counts, shot
 from tests.support.browser_console import WEBSOCKET_REFUSED
 from tests.support.drafts import answer_of, wait_for_draft
-from tests.e2e.taking import invited, named
 
 IMAGE = "Demo: Image preference - Homepage hero concepts"
 TEXT = "Demo: Text preference - Tagline options"
@@ -133,8 +133,11 @@ def test_two_participants_can_see_different_orders(page: Page, app_server, db):
     """The order is drawn from each participant's key: found here by computing it, not by luck."""
     test = named(db, IMAGE)
     first = invited(db, test, cents=800)
-    second = next(a for a in (invited(db, test, cents=800) for _ in range(20))
-                  if expected_order(test, a.id) != expected_order(test, first.id))
+    second = next(
+        a
+        for a in (invited(db, test, cents=800) for _ in range(20))
+        if expected_order(test, a.id) != expected_order(test, first.id)
+    )
     for account in (first, second):
         page.context.clear_cookies()
         sign_in(page, app_server.url, account.email, PASSWORD)

@@ -51,7 +51,9 @@ def test_a_reason_typed_while_the_server_is_stopped_shows_saving_stays_local_and
     assert kept["pending"] == {} and kept["dirty"] is False, kept
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nothing scrolls sideways
     shot(page, "preference-saved-375")
-    wait_for_draft(app_server, account_id, lambda row: answer_of(row, "answer") == FIFTEEN_WORDS, timeout=WAIT_MS / 1000)
+    wait_for_draft(
+        app_server, account_id, lambda row: answer_of(row, "answer") == FIFTEEN_WORDS, timeout=WAIT_MS / 1000
+    )
     page.click("#preference-next")
     expect(page.locator("#confirm-answer")).to_have_text(FIFTEEN_WORDS)
 
@@ -69,7 +71,9 @@ def test_a_choice_made_while_the_server_is_stopped_shows_saving_and_is_confirmed
     expect(status).to_have_text(SAVED, timeout=WAIT_MS)
     kept = local_copy(page, store)
     assert kept["pending"] == {} and kept["dirty"] is False, kept
-    wait_for_draft(app_server, account_id, lambda row: answer_of(row, "selectedConcept") == concept, timeout=WAIT_MS / 1000)
+    wait_for_draft(
+        app_server, account_id, lambda row: answer_of(row, "selectedConcept") == concept, timeout=WAIT_MS / 1000
+    )
 
 
 def test_next_takes_a_pending_reason_the_server_lost_instead_of_answer_is_required(page: Page, app_server):
@@ -79,19 +83,24 @@ def test_next_takes_a_pending_reason_the_server_lost_instead_of_answer_is_requir
     page.wait_for_function(NO_PENDING, arg=store, timeout=WAIT_MS)  # Continue's reply confirmed the choice
     # The reason reached the page but its state write was refused (a lock that expired under overload):
     # the server's state lacks it, the browser holds it pending.
-    page.evaluate("""([key, concept, text]) => {
+    page.evaluate(
+        """([key, concept, text]) => {
         const copy = JSON.parse(window.localStorage.getItem(key));
         const answer = {value: text, concept};
         copy.pending = {answer: {answer, seq: Date.now() * 1000}};
         copy.answers = {...copy.answers, answer};
         copy.dirty = true;
         window.localStorage.setItem(key, JSON.stringify(copy));
-    }""", [store, concept, FIFTEEN_WORDS])
+    }""",
+        [store, concept, FIFTEEN_WORDS],
+    )
     page.click("#preference-next")
     # the confirm step with that reason, not 'Answer is required.'
     expect(page.locator("#confirm-answer")).to_have_text(FIFTEEN_WORDS)
     expect(page.locator("#answer-error")).to_have_count(0)
-    wait_for_draft(app_server, account_id, lambda row: answer_of(row, "answer") == FIFTEEN_WORDS, timeout=WAIT_MS / 1000)
+    wait_for_draft(
+        app_server, account_id, lambda row: answer_of(row, "answer") == FIFTEEN_WORDS, timeout=WAIT_MS / 1000
+    )
     page.wait_for_function(NO_PENDING, arg=store, timeout=WAIT_MS)
 
 
@@ -100,8 +109,11 @@ def test_continue_confirms_the_choice_before_it_without_an_event_of_its_own(page
     loaded the stored state) confirms both: no pending report is sent."""
     sent = record_sent_events(page)
     store, _, concept = begin(page, app_server)
-    page.wait_for_function("(key) => Object.keys(JSON.parse(window.localStorage.getItem(key) || '{}').pending || {}).length === 2",
-                           arg=store, timeout=WAIT_MS)
+    page.wait_for_function(
+        "(key) => Object.keys(JSON.parse(window.localStorage.getItem(key) || '{}').pending || {}).length === 2",
+        arg=store,
+        timeout=WAIT_MS,
+    )
     assert local_copy(page, store)["pending"]["selectedConcept"]["answer"] == {"value": concept}
     page.click("#preference-continue")
     expect(page.locator("#follow-up")).to_have_text("Why did you choose concept B?")

@@ -38,7 +38,9 @@ def test_edit_profile_limits_and_save(page: Page, app_server, db, smtp_server):
     account = _participant(db)
     sign_in(page, app_server.url, account.email, PASSWORD, path="/profile")
     expect(page.locator("#profile-title")).to_have_text("Become a participant - Have an impact, get paid.")
-    expect(page.get_by_text("Never miss a test invite, get notifications to your phone (not obligatory)")).to_be_visible()
+    expect(
+        page.get_by_text("Never miss a test invite, get notifications to your phone (not obligatory)")
+    ).to_be_visible()
     expect(page.locator("#profile-firstName")).to_have_value("Avery")
 
     # The industry list can be searched.
@@ -143,7 +145,8 @@ def test_personal_email_change_and_a_taken_address(page: Page, app_server, db, s
     # The work e-mail follows the onboarding's rule: no free-mail address for a participant.
     page.fill("#profile-workEmail", "avery@gmail.com")
     expect(page.locator("#profile-workEmail-error")).to_have_text(
-        "Please use your work email. Addresses from free email providers such as gmail.com are not accepted.")
+        "Please use your work email. Addresses from free email providers such as gmail.com are not accepted."
+    )
     page.fill("#profile-workEmail", account.work_email)
     expect(page.locator("#profile-workEmail-error")).to_have_count(0)
 

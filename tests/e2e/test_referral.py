@@ -41,7 +41,10 @@ def _referrer(db, first_name: str = "Rita") -> Account:
 
 def _sign_up_through_link(page: Page, app_server, oidc_provider, code: str, given_name: str) -> str:
     email = unique_email("referee")
-    oidc_provider.next_login("linkedin", OidcUser(sub=f"sub-{uuid.uuid4().hex[:12]}", email=email, given_name=given_name, family_name="Friend"))
+    oidc_provider.next_login(
+        "linkedin",
+        OidcUser(sub=f"sub-{uuid.uuid4().hex[:12]}", email=email, given_name=given_name, family_name="Friend"),
+    )
     page.goto(f"{app_server.url}/sign-up?REFERRALCODE={code}")
     expect(page.get_by_role("heading", name="Sign up as participant")).to_be_visible()
     page.get_by_role("button", name="Sign Up with LinkedIn").click()
@@ -64,7 +67,9 @@ def _first_reward(db, account_id: int) -> Reward:
 
 def _cli(app_server, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, DATABASE_URL=app_server.database_url)
-    return subprocess.run([sys.executable, "-m", "portal.cli", *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "portal.cli", *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_verified_participant_sees_menu_entry_and_the_page(page: Page, app_server):
@@ -103,7 +108,9 @@ def test_code_is_created_on_first_visit(page: Page, app_server, db):
 
 
 def test_unverified_user_is_sent_away_and_has_no_menu_entry(page: Page, app_server, db):
-    account = make_participant(db, email=unique_email("unverified"), password=PASSWORD, verified=False, work_email_verified=False)
+    account = make_participant(
+        db, email=unique_email("unverified"), password=PASSWORD, verified=False, work_email_verified=False
+    )
     sign_in(page, app_server.url, account.email, PASSWORD)
     expect(page.locator("#header-user-name")).to_be_visible()
     expect(_nav_referral(page)).to_have_count(0)
@@ -128,7 +135,9 @@ def test_signing_up_through_a_referral_link_records_the_member(page: Page, app_s
     assert member.referrer_account_id == rita.id and member.first_name == "Nico" and member.reward_paid_at is None
 
 
-def test_reward_appears_after_the_referees_first_reward_is_paid(browser: Browser, page: Page, app_server, db, oidc_provider, tmp_path: Path):
+def test_reward_appears_after_the_referees_first_reward_is_paid(
+    browser: Browser, page: Page, app_server, db, oidc_provider, tmp_path: Path
+):
     rita = _referrer(db, "Rosa")
     email = _sign_up_through_link(page, app_server, oidc_provider, rita.referral_code, "Quinn")
     db.expire_all()
@@ -174,7 +183,9 @@ def test_screenshots_and_mobile_menu(browser: Browser, app_server, tmp_path: Pat
         context.set_default_timeout(20000)
         try:
             page = wait_for_hydration(context.new_page())
-            sign_in(page, app_server.url, DEMO_EMAIL, DEMO_PASSWORD) if width > 820 else _mobile_sign_in(page, app_server)
+            sign_in(page, app_server.url, DEMO_EMAIL, DEMO_PASSWORD) if width > 820 else _mobile_sign_in(
+                page, app_server
+            )
             page.goto(f"{app_server.url}/referral")
             expect(page.locator("#referral-link")).to_be_visible()
             page.screenshot(path=str(out / f"referral-{width}.png"), full_page=True)

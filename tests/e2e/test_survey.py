@@ -15,8 +15,8 @@ from sqlmodel import func, select
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.models._base import utcnow
 from portal.services.definition_import import import_test
-from tests.support.factories import make_participant
 from tests.e2e.helpers import sign_in
+from tests.support.factories import make_participant
 
 PASSWORD = "Correct-Horse-42!"
 DEMO_TESTS = Path(__file__).resolve().parents[2] / "portal/data/demo_tests"
@@ -50,8 +50,12 @@ def invited_participant(db, test: Test):
 
 def counts(db, test_id: int, account_id: int) -> tuple[int, int, str]:
     db.expire_all()
-    reviews = db.exec(select(func.count()).select_from(Review).where(Review.test_id == test_id, Review.account_id == account_id)).one()
-    rewards = db.exec(select(func.count()).select_from(Reward).where(Reward.test_id == test_id, Reward.account_id == account_id)).one()
+    reviews = db.exec(
+        select(func.count()).select_from(Review).where(Review.test_id == test_id, Review.account_id == account_id)
+    ).one()
+    rewards = db.exec(
+        select(func.count()).select_from(Reward).where(Reward.test_id == test_id, Reward.account_id == account_id)
+    ).one()
     invite = db.exec(select(Invite.status).where(Invite.test_id == test_id, Invite.account_id == account_id)).one()
     return reviews, rewards, invite
 
@@ -121,12 +125,15 @@ def finish(page: Page) -> None:
     expect(page.locator("#survey-error")).to_have_text("Your answer is too short, please make it at least 15 words.")
     expect(page.locator("#survey-hint")).to_have_text("Your answer should be at least 15 words long")
     # Pasting records where the text came from (the paste metadata of the answer).
-    page.evaluate("""(text) => {
+    page.evaluate(
+        """(text) => {
         const box = document.getElementById('survey-text');
         const data = new DataTransfer();
         data.setData('text/plain', text);
         box.dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true}));
-    }""", FIFTEEN_WORDS)
+    }""",
+        FIFTEEN_WORDS,
+    )
     page.fill("#survey-text", FIFTEEN_WORDS)
     expect(page.locator("#survey-error")).to_have_count(0)
     continue_to(page, "Question 13/13")
@@ -187,9 +194,11 @@ def test_a_reload_resumes_at_the_same_question_with_the_typed_text(page: Page, a
     answer_influencer_route_up_to_job_title(page)
     page.fill("#survey-text", "Typed just before the reload")
     # The keystroke is in local storage at once; the reload comes before the debounced event sends it.
-    page.wait_for_function("([key, text]) => Object.values(JSON.parse(window.localStorage.getItem(key) || '{}')"
-                           ".answers || {}).some((answer) => answer && answer.value === text)",
-                           arg=[f"{test.id}-survey-answers", "Typed just before the reload"])
+    page.wait_for_function(
+        "([key, text]) => Object.values(JSON.parse(window.localStorage.getItem(key) || '{}')"
+        ".answers || {}).some((answer) => answer && answer.value === text)",
+        arg=[f"{test.id}-survey-answers", "Typed just before the reload"],
+    )
     page.reload()
     assert "beforeunload" in leave_warnings  # the time is running: the browser asked before leaving
     expect(page.locator("#survey-progress")).to_have_text("Question 12/13")
@@ -198,15 +207,19 @@ def test_a_reload_resumes_at_the_same_question_with_the_typed_text(page: Page, a
     expect(page.locator("#survey-text")).to_have_value("Head of data")
 
 
-def test_a_reload_whose_portal_script_arrives_late_still_restores_the_typed_text(page: Page, app_server, db, leave_warnings):
+def test_a_reload_whose_portal_script_arrives_late_still_restores_the_typed_text(
+    page: Page, app_server, db, leave_warnings
+):
     """The page's first events call window.portalTaking before a slow /portal.js has run: they wait
     for it (no browser exception; the suite fails on any console error) and the local copy returns."""
     test, account = begin(page, app_server, db)
     option(page, "I am not involved")
     expect(page.locator("#survey-submit")).to_be_visible()
     # The server's reply is in this browser's copy (local storage).
-    page.wait_for_function("(key) => (JSON.parse(window.localStorage.getItem(key) || '{}').answers || {})"
-                           ".involvement?.value === 'none'", arg=f"{test.id}-survey-answers")
+    page.wait_for_function(
+        "(key) => (JSON.parse(window.localStorage.getItem(key) || '{}').answers || {}).involvement?.value === 'none'",
+        arg=f"{test.id}-survey-answers",
+    )
     # The script's request waits, and the page goes on without it, until the server has answered the
     # reloaded page with a call into the script (the frame that carries it): then the script comes.
     held: list = []
@@ -224,6 +237,7 @@ def test_a_reload_whose_portal_script_arrives_late_still_restores_the_typed_text
                 called.append(True)
                 while held:
                     held.pop().continue_()
+
         ws.on("framereceived", received)
 
     page.on("websocket", on_socket)
@@ -241,8 +255,11 @@ def record_sent_events(page: Page) -> list[str]:
 
     def on_socket(ws) -> None:
         def sent(payload) -> None:
-            if isinstance(payload, str) and (payload.startswith("42") or (payload.startswith("40") and '"event"' in payload)):
+            if isinstance(payload, str) and (
+                payload.startswith("42") or (payload.startswith("40") and '"event"' in payload)
+            ):
                 names.append(payload.split('"name":"', 1)[-1].split('"', 1)[0].rsplit(".", 1)[-1])
+
         ws.on("framesent", sent)
 
     page.on("websocket", on_socket)
@@ -306,7 +323,9 @@ def test_time_up_clears_the_session_and_offers_a_restart(page: Page, app_server,
 
 def move_deadline(db, account_id: int, seconds: int) -> None:
     db.expire_all()
-    row = db.exec(select(ReviewSession).where(ReviewSession.account_id == account_id, ReviewSession.status == "active")).one()
+    row = db.exec(
+        select(ReviewSession).where(ReviewSession.account_id == account_id, ReviewSession.status == "active")
+    ).one()
     row.deadline_at = utcnow() + timedelta(seconds=seconds)
     db.add(row)
     db.commit()
@@ -323,7 +342,9 @@ def test_timeout_warning_extends_once_and_the_countdown_ends_the_session(page: P
     expect(dialog).to_have_count(0)
     expect(page.locator("#taking-timer-text")).to_contain_text(re.compile(r"^1[34]:\d\d left"))
     db.expire_all()
-    row = db.exec(select(ReviewSession).where(ReviewSession.account_id == account.id, ReviewSession.status == "active")).one()
+    row = db.exec(
+        select(ReviewSession).where(ReviewSession.account_id == account.id, ReviewSession.status == "active")
+    ).one()
     assert row.extensions == 1
     # The answer given before is still there.
     expect(page.locator("label.survey-option", has_text="I recommend tools").locator("input")).to_be_checked()
@@ -397,7 +418,14 @@ def test_decider_route_live_messages_and_screens(page: Page, app_server, db, wid
     if width == 375:
         assert page.evaluate("document.documentElement.scrollWidth") <= 376
     # Back follows the history through page 2, the branch's page.
-    for progress in ("Question 7/13", "Question 6/13", "Question 5/13", "Question 4/13", "Question 3/13", "Question 2/13"):
+    for progress in (
+        "Question 7/13",
+        "Question 6/13",
+        "Question 5/13",
+        "Question 4/13",
+        "Question 3/13",
+        "Question 2/13",
+    ):
         page.click("#survey-back")
         at_question(page, progress)
     expect(page.locator("#survey-other-text")).to_have_value("Homegrown dashboards")
@@ -461,7 +489,9 @@ def test_a_public_respondent_takes_a_public_qualification_test_without_an_accoun
     expect(page.locator("#completed-text")).to_be_visible()
 
 
-def test_a_signed_out_respondent_of_a_public_test_with_a_screener_goes_straight_to_the_survey(page: Page, app_server, db):
+def test_a_signed_out_respondent_of_a_public_test_with_a_screener_goes_straight_to_the_survey(
+    page: Page, app_server, db
+):
     """Signed-out respondents are not screened (docs/decisions.md): the survey opens, never an empty
     'Screening question' page."""
     data = json.loads((DEMO_TESTS / "08-public-qualification.json").read_text())
@@ -503,7 +533,9 @@ def test_the_screener_is_judged_on_the_server_once(page: Page, app_server, db):
     assert "isCorrect" not in page.content()
     page.click("#screener-answer-1")
     page.click("#screener-confirm")
-    expect(page.locator("#screener-failed")).to_contain_text("your response does not match the requirements for this test")
+    expect(page.locator("#screener-failed")).to_contain_text(
+        "your response does not match the requirements for this test"
+    )
     page.goto(f"{app_server.url}/test/{test.id}/rate")  # one response: still failed
     expect(page.locator("#screener-failed")).to_be_visible()
     shot(page, "screener-failed-1280")

@@ -35,12 +35,15 @@ def participant_cookie(db, test: Test) -> tuple[int, str]:
 
 def stored(db, account_id: int) -> tuple[int, int]:
     db.expire_all()
-    return (db.exec(select(func.count()).select_from(Review).where(Review.account_id == account_id)).one(),
-            db.exec(select(func.count()).select_from(Reward).where(Reward.account_id == account_id)).one())
+    return (
+        db.exec(select(func.count()).select_from(Review).where(Review.account_id == account_id)).one(),
+        db.exec(select(func.count()).select_from(Reward).where(Reward.account_id == account_id)).one(),
+    )
 
 
 def draft(db, account_id: int, key: str) -> dict:
     """The server draft's answer to `key` once written (drafts are written behind, within a second)."""
+
     def answers() -> dict:
         db.expire_all()
         return db.exec(select(ReviewSession).where(ReviewSession.account_id == account_id)).one().draft_answers
@@ -83,8 +86,9 @@ def test_a_three_word_long_answer_and_an_unknown_option_are_refused_and_not_stor
         tab = await started_tab(app_server.url, cookie, test.id)
         try:
             # An option the question does not have.
-            await tab.send(f"{SURVEY}.set_answer", {"key": "involvement",
-                                                     "answer": {"type": "single-choice", "value": "hacker"}})
+            await tab.send(
+                f"{SURVEY}.set_answer", {"key": "involvement", "answer": {"type": "single-choice", "value": "hacker"}}
+            )
             assert tab.errors == {"involvement": "'hacker' is not one of the options of this question"}
             # A valid route, but a 3-word long answer: refused at submission with the spec's message.
             answers = good_answers(**{"last-purchase": {"type": "long-text", "value": THREE_WORDS, "isLimited": True}})
@@ -95,8 +99,10 @@ def test_a_three_word_long_answer_and_an_unknown_option_are_refused_and_not_stor
             assert tab.phase == "questions"
             assert tab.errors.get("last-purchase") == "Your answer is too short, please make it at least 15 words."
             # An answer object with fields the page never sends is refused whole.
-            await tab.send(f"{SURVEY}.set_answer", {"key": "job-title",
-                                                     "answer": {"type": "short-text", "value": "x", "reviewId": 1}})
+            await tab.send(
+                f"{SURVEY}.set_answer",
+                {"key": "job-title", "answer": {"type": "short-text", "value": "x", "reviewId": 1}},
+            )
         finally:
             await tab.close()
 
@@ -113,16 +119,20 @@ def test_another_participants_session_cannot_be_reached(app_server, db):
 
     async def scenario() -> None:
         owner = await started_tab(app_server.url, owner_cookie, test.id)
-        await owner.send(f"{SURVEY}.set_answer", {"key": "involvement",
-                                                   "answer": {"type": "single-choice", "value": "none"}})
+        await owner.send(
+            f"{SURVEY}.set_answer", {"key": "involvement", "answer": {"type": "single-choice", "value": "none"}}
+        )
         await owner.close()
         # The other participant names the owner's session every way a raw event can: as a public
         # respondent key, and by answering and submitting (their own cookie decides whose session).
         intruder = Tab(app_server.url, other_cookie, test.id, Events.survey(), Samples())
         await intruder.open_page()
-        await intruder.send(f"{SURVEY}.enter_public", {"who": json.dumps({"testId": test.id, "id": f"account:{owner_id}"})})
-        await intruder.send(f"{SURVEY}.set_answer", {"key": "involvement",
-                                                      "answer": {"type": "single-choice", "value": "decider"}})
+        await intruder.send(
+            f"{SURVEY}.enter_public", {"who": json.dumps({"testId": test.id, "id": f"account:{owner_id}"})}
+        )
+        await intruder.send(
+            f"{SURVEY}.set_answer", {"key": "involvement", "answer": {"type": "single-choice", "value": "decider"}}
+        )
         await intruder.send(f"{SURVEY}.submit")
         await settled(intruder)
         assert intruder.phase == "welcome"  # no session of theirs was started; nothing moved
@@ -132,7 +142,9 @@ def test_another_participants_session_cannot_be_reached(app_server, db):
     assert draft(db, owner_id, "involvement")["value"] == "none"
     assert stored(db, owner_id) == (0, 0) and stored(db, other_id) == (0, 0)
     db.expire_all()
-    assert db.exec(select(func.count()).select_from(ReviewSession).where(ReviewSession.account_id == other_id)).one() == 0
+    assert (
+        db.exec(select(func.count()).select_from(ReviewSession).where(ReviewSession.account_id == other_id)).one() == 0
+    )
 
 
 def test_a_submission_after_the_deadline_is_refused(app_server, db):
@@ -141,8 +153,9 @@ def test_a_submission_after_the_deadline_is_refused(app_server, db):
 
     async def scenario() -> Tab:
         tab = await started_tab(app_server.url, cookie, test.id)
-        await tab.send(f"{SURVEY}.set_answer", {"key": "involvement",
-                                                 "answer": {"type": "single-choice", "value": "none"}})
+        await tab.send(
+            f"{SURVEY}.set_answer", {"key": "involvement", "answer": {"type": "single-choice", "value": "none"}}
+        )
         db.expire_all()
         row = db.exec(select(ReviewSession).where(ReviewSession.account_id == account_id)).one()
         row.deadline_at = utcnow() - timedelta(minutes=1)

@@ -11,7 +11,7 @@ from sqlmodel import func, select
 from portal.models import Invite, Review, Reward
 from portal.models._base import utcnow
 from tests.e2e.helpers import sign_in
-from tests.e2e.test_survey import PASSWORD, answer_five, continue_to, option, start, survey_test
+from tests.e2e.test_survey import PASSWORD, answer_five, continue_to, start, survey_test
 from tests.support.browser_console import WEBSOCKET_REFUSED
 from tests.support.drafts import answer_of, wait_for_draft
 from tests.support.factories import make_participant
@@ -24,7 +24,9 @@ def test_answers_survive_a_backend_restart_and_are_accepted_once(page: Page, app
     with app_server.db() as db:
         test = survey_test(db)
         account = make_participant(db, password=PASSWORD)
-        db.add(Invite(account_id=account.id, test_id=test.id, amount_cents=2500, expires_at=utcnow() + timedelta(hours=24)))
+        db.add(
+            Invite(account_id=account.id, test_id=test.id, amount_cents=2500, expires_at=utcnow() + timedelta(hours=24))
+        )
         db.commit()
     sign_in(page, base, account.email, PASSWORD)
     start(page, base, test)
@@ -51,7 +53,9 @@ def test_answers_survive_a_backend_restart_and_are_accepted_once(page: Page, app
     continue_to(page, "Question 11/13")
     page.fill("#survey-text", "Head of data")
     continue_to(page, "Question 12/13")
-    page.fill("#survey-text", "We compared three vendors over two months and picked the one our analysts liked best overall.")
+    page.fill(
+        "#survey-text", "We compared three vendors over two months and picked the one our analysts liked best overall."
+    )
     continue_to(page, "Question 13/13")
     page.locator("#survey-submit").dblclick()  # a double click still submits once
     expect(page.locator("#thank-you-title")).to_be_visible()

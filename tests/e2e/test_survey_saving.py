@@ -40,16 +40,20 @@ def local_copy(page: Page, key: str) -> dict:
 def stored_draft(app_server, account_id: int, test_id: int, key: str, value: str) -> dict:
     """The server draft of the participant's session once it holds `value` under `key` (polled: the
     draft is written behind, within a second)."""
+
     def answers() -> dict:
         with app_server.db() as db:
-            row = db.exec(select(ReviewSession).where(ReviewSession.test_id == test_id,
-                                                      ReviewSession.account_id == account_id)).one()
+            row = db.exec(
+                select(ReviewSession).where(ReviewSession.test_id == test_id, ReviewSession.account_id == account_id)
+            ).one()
             return row.draft_answers or {}
 
     return polled(answers, lambda found: (found.get(key) or {}).get("value") == value, timeout=WAIT_MS / 1000)
 
 
-def test_an_answer_given_while_the_server_is_stopped_shows_saving_stays_local_and_is_confirmed(page: Page, app_server, db):
+def test_an_answer_given_while_the_server_is_stopped_shows_saving_stays_local_and_is_confirmed(
+    page: Page, app_server, db
+):
     test, account = begin(page, app_server, db)
     answer_five(page)
     continue_to(page, "Question 10/13")
@@ -79,21 +83,30 @@ def test_continue_takes_a_pending_answer_the_server_lost_instead_of_answer_is_re
     store = f"{test.id}-survey-answers"
     # The first answer reached the page but its state write was refused (a lock that expired under
     # overload): the server's state lacks it, the browser holds it pending.
-    page.evaluate("""(key) => {
+    page.evaluate(
+        """(key) => {
         const copy = JSON.parse(window.localStorage.getItem(key));
         const answer = {type: "single-choice", value: "influencer", isOther: false};
         copy.pending = {involvement: {answer, seq: Date.now() * 1000}};
         copy.answers = {...copy.answers, involvement: answer};
         copy.dirty = true;
         window.localStorage.setItem(key, JSON.stringify(copy));
-    }""", store)
+    }""",
+        store,
+    )
     page.click("#survey-continue")
     # the influencer route's next question, not 'Answer is required'
     expect(page.locator("#survey-progress")).to_have_text("Question 5/13")
     expect(page.locator("#survey-error")).to_have_count(0)
-    assert stored_draft(app_server, account.id, test.id, "involvement", "influencer")["involvement"]["value"] == "influencer"
-    page.wait_for_function("(key) => Object.keys(JSON.parse(window.localStorage.getItem(key)).pending || {}).length === 0",
-                           arg=store, timeout=WAIT_MS)
+    assert (
+        stored_draft(app_server, account.id, test.id, "involvement", "influencer")["involvement"]["value"]
+        == "influencer"
+    )
+    page.wait_for_function(
+        "(key) => Object.keys(JSON.parse(window.localStorage.getItem(key)).pending || {}).length === 0",
+        arg=store,
+        timeout=WAIT_MS,
+    )
 
 
 def test_continue_confirms_the_answer_before_it_without_an_event_of_its_own(page: Page, app_server, db):
@@ -103,11 +116,17 @@ def test_continue_confirms_the_answer_before_it_without_an_event_of_its_own(page
     store = f"{test.id}-survey-answers"
     sent = record_sent_events(page)
     option(page, "I recommend tools to the decision maker")
-    page.wait_for_function("(key) => Object.keys(JSON.parse(window.localStorage.getItem(key) || '{}').pending || {}).length === 1",
-                           arg=store, timeout=WAIT_MS)
+    page.wait_for_function(
+        "(key) => Object.keys(JSON.parse(window.localStorage.getItem(key) || '{}').pending || {}).length === 1",
+        arg=store,
+        timeout=WAIT_MS,
+    )
     continue_to(page, "Question 5/13")
-    page.wait_for_function("(key) => Object.keys(JSON.parse(window.localStorage.getItem(key)).pending || {}).length === 0",
-                           arg=store, timeout=WAIT_MS)
+    page.wait_for_function(
+        "(key) => Object.keys(JSON.parse(window.localStorage.getItem(key)).pending || {}).length === 0",
+        arg=store,
+        timeout=WAIT_MS,
+    )
     assert local_copy(page, store)["dirty"] is False
     assert "bridge" not in sent
     expect(page.locator("#taking-save-status")).to_have_text("")  # a quick save shows nothing

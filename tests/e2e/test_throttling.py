@@ -17,7 +17,9 @@ def client(app_server):
 
 
 def _sign_in(client, email, password, ip):
-    return client.post("/api/account/sign-in", json={"email": email, "password": password}, headers={"X-Forwarded-For": ip})
+    return client.post(
+        "/api/account/sign-in", json={"email": email, "password": password}, headers={"X-Forwarded-For": ip}
+    )
 
 
 def test_fifty_wrong_passwords_on_one_account(client, db):

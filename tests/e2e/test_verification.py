@@ -52,13 +52,19 @@ def test_personal_email_verified_by_link_then_private_pages_open(page: Page, app
 def test_a_made_up_link_verifies_nothing(page: Page, app_server):
     page.goto(f"{app_server.url}/api/account/verify-email?token=made-up-token-aaaaaaaaaaaaaaaaaaaaaaaaa")
     expect(page).to_have_url(re.compile(r"/sign-in"))
-    expect(page.get_by_text("This verification link is invalid or has expired. Please request a new one.")).to_be_visible()
+    expect(
+        page.get_by_text("This verification link is invalid or has expired. Please request a new one.")
+    ).to_be_visible()
 
 
 def test_thank_you_after_sign_up(page: Page, app_server, db):
     account = make_participant(db)
     sign_in(page, app_server.url, account.email, "Correct-Horse-42!", path="/thank-you")
-    expect(page.get_by_text("Your application will be reviewed. You will get a confirmation to your personal email if you pass verification.")).to_be_visible()
+    expect(
+        page.get_by_text(
+            "Your application will be reviewed. You will get a confirmation to your personal email if you pass verification."
+        )
+    ).to_be_visible()
     for provider in ("Gmail", "Outlook", "Yahoo"):
         expect(page.get_by_role("button", name=f"Whitelist us in {provider}")).to_be_visible()
     page.get_by_role("button", name="Whitelist us in Outlook").click()

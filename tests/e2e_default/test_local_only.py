@@ -12,12 +12,11 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
+from sqlmodel import select
 
 from portal.domain.local_oidc import STAFF_REFUSED
 from portal.domain.staff import roles
 from portal.models import Account, AuthSession
-from sqlmodel import select
-
 from tests.support.factories import make_participant
 
 
@@ -36,7 +35,7 @@ def listening_addresses(port: int) -> set[str]:
                 continue
             raw = bytes.fromhex(address)
             # The kernel writes each 32-bit word in host (little-endian) order.
-            raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
+            raw = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
             found.add(socket.inet_ntop(family, raw))
     return found
 

@@ -67,7 +67,9 @@ def test_a_new_person_signs_up_with_linkedin_on_the_stand_in_and_reaches_home(pa
     assert account.is_registration_complete and account.work_email_verified_at is not None
 
 
-def test_the_demo_participant_connects_google_and_linkedin_on_the_stand_in_then_signs_in_with_google(page: Page, app_server):
+def test_the_demo_participant_connects_google_and_linkedin_on_the_stand_in_then_signs_in_with_google(
+    page: Page, app_server
+):
     page.goto(f"{app_server.url}/sign-in")
     page.get_by_role("button", name="Sign In with Google").click()
     expect(page.locator("#local-oidc-notice")).to_contain_text("This is not Google.")

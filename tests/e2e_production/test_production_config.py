@@ -17,6 +17,7 @@ from sqlmodel import Session, select
 
 from portal.db import make_engine
 from portal.models import AuthSession
+
 # browser and console_guard are fixtures: a console error or CSP violation fails the test here too.
 from tests.e2e.conftest import app_env, browser, console_guard, free_port, start_app, stop_app, wait_for_hydration  # noqa: F401
 from tests.e2e.helpers import DEMO_EMAIL, DEMO_NAME, DEMO_PASSWORD, sign_in
@@ -105,7 +106,9 @@ def test_a_captcha_token_works_once(scaled_app, captcha_provider):
     again = _post_sign_in(base_url, {"email": DEMO_EMAIL, "password": DEMO_PASSWORD, "captchaToken": token})
     assert again.status_code == 400
     assert again.json()["errors"][0]["message"] == "We could not confirm you are not a robot. Please try again."
-    forged = _post_sign_in(base_url, {"email": DEMO_EMAIL, "password": DEMO_PASSWORD, "captchaToken": "forged-" + "x" * 40})
+    forged = _post_sign_in(
+        base_url, {"email": DEMO_EMAIL, "password": DEMO_PASSWORD, "captchaToken": "forged-" + "x" * 40}
+    )
     assert forged.status_code == 400
 
 
@@ -114,7 +117,11 @@ def test_forwarded_for_from_an_untrusted_peer_is_ignored(scaled_app, captcha_pro
     base_url = scaled_app[0]
     statuses = []
     for i in range(12):
-        body = {"email": f"spray-{i}@example.com", "password": "Wrong-1!", "captchaToken": captcha_provider.issue("sign_in")}
+        body = {
+            "email": f"spray-{i}@example.com",
+            "password": "Wrong-1!",
+            "captchaToken": captcha_provider.issue("sign_in"),
+        }
         statuses.append(_post_sign_in(base_url, body, **{"X-Forwarded-For": f"198.51.100.{i}"}).status_code)
     assert statuses[:8] == [400] * 8
     assert statuses[8:] == [429] * 4

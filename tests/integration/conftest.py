@@ -21,10 +21,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from alembic import command
 from alembic.config import Config
 from sqlmodel import Session
 
+from alembic import command
 from portal.db import make_engine
 from tests.support.services import (
     database_comment,

@@ -14,8 +14,8 @@ import pytest
 from sqlmodel import Session
 
 from portal.domain.flags import FLAGS, in_rollout
-from portal.domain.staff import roles
 from portal.domain.staff import outbox_status as statuses
+from portal.domain.staff import roles
 from portal.models import AuditEntry, FeatureFlag, FeatureFlagUser, OutboxEmail
 from portal.models._base import utcnow
 from portal.services.admin import flags, outbox
@@ -57,34 +57,72 @@ def build_world(session: Session) -> World:
     session.add(FeatureFlag(key=FLAG, enabled=False, percentage=100))
     session.flush()
     session.add(FeatureFlagUser(flag_key=FLAG, account_id=overridden.id, enabled=True))
-    email = OutboxEmail(to_address=target.email, subject="Verify your e-mail", body_text="secret body", kind="verify-email",
-                        attempts=2, last_error="Connection refused", next_attempt_at=utcnow() + timedelta(hours=1))
+    email = OutboxEmail(
+        to_address=target.email,
+        subject="Verify your e-mail",
+        body_text="secret body",
+        kind="verify-email",
+        attempts=2,
+        last_error="Connection refused",
+        next_attempt_at=utcnow() + timedelta(hours=1),
+    )
     session.add(email)
     session.commit()
-    return World(staff=staff, participant=participant.id, removed_staff=removed.id, target_email=target.email,
-                 override_account=overridden.id, email_id=email.id)
+    return World(
+        staff=staff,
+        participant=participant.id,
+        removed_staff=removed.id,
+        target_email=target.email,
+        override_account=overridden.id,
+        email_id=email.id,
+    )
 
 
 CALLS: list[tuple[str, str, Callable[[Session, Any, World], Any]]] = [
     ("flags.list_flags", roles.FLAGS, lambda s, a, w: flags.list_flags(session=s, actor_id=a)),
-    ("flags.set_enabled", roles.FLAGS, lambda s, a, w: flags.set_enabled(session=s, actor_id=a, flag_key=FLAG, enabled=True)),
-    ("flags.set_percentage", roles.FLAGS, lambda s, a, w: flags.set_percentage(
-        session=s, actor_id=a, flag_key=FLAG, percentage="40")),
-    ("flags.set_override", roles.FLAGS, lambda s, a, w: flags.set_override(
-        session=s, actor_id=a, flag_key=FLAG, email=w.target_email, override="on")),
-    ("flags.remove_override", roles.FLAGS, lambda s, a, w: flags.remove_override(
-        session=s, actor_id=a, flag_key=FLAG, account_id=str(w.override_account))),
-    ("outbox.list_outbox", roles.OUTBOX, lambda s, a, w: outbox.list_outbox(session=s, actor_id=a, query=outbox.clean_query())),
-    ("outbox.retry_now", roles.OUTBOX, lambda s, a, w: outbox.retry_now(session=s, actor_id=a, email_id=str(w.email_id))),
+    (
+        "flags.set_enabled",
+        roles.FLAGS,
+        lambda s, a, w: flags.set_enabled(session=s, actor_id=a, flag_key=FLAG, enabled=True),
+    ),
+    (
+        "flags.set_percentage",
+        roles.FLAGS,
+        lambda s, a, w: flags.set_percentage(session=s, actor_id=a, flag_key=FLAG, percentage="40"),
+    ),
+    (
+        "flags.set_override",
+        roles.FLAGS,
+        lambda s, a, w: flags.set_override(session=s, actor_id=a, flag_key=FLAG, email=w.target_email, override="on"),
+    ),
+    (
+        "flags.remove_override",
+        roles.FLAGS,
+        lambda s, a, w: flags.remove_override(session=s, actor_id=a, flag_key=FLAG, account_id=str(w.override_account)),
+    ),
+    (
+        "outbox.list_outbox",
+        roles.OUTBOX,
+        lambda s, a, w: outbox.list_outbox(session=s, actor_id=a, query=outbox.clean_query()),
+    ),
+    (
+        "outbox.retry_now",
+        roles.OUTBOX,
+        lambda s, a, w: outbox.retry_now(session=s, actor_id=a, email_id=str(w.email_id)),
+    ),
 ]
 
 
 def test_the_calls_name_every_public_function_of_both_services():
-    public = {f"{module.__name__.rsplit('.', 1)[1]}.{name}"
-              for module in (flags, outbox)
-              for name, fn in vars(module).items()
-              if inspect.isfunction(fn) and fn.__module__ == module.__name__ and not name.startswith("_")
-              and "actor_id" in inspect.signature(fn).parameters}
+    public = {
+        f"{module.__name__.rsplit('.', 1)[1]}.{name}"
+        for module in (flags, outbox)
+        for name, fn in vars(module).items()
+        if inspect.isfunction(fn)
+        and fn.__module__ == module.__name__
+        and not name.startswith("_")
+        and "actor_id" in inspect.signature(fn).parameters
+    }
     assert public == {name for name, _permission, _call in CALLS}
     assert {permission for _name, permission, _call in CALLS} == {roles.FLAGS, roles.OUTBOX}
 
@@ -138,7 +176,9 @@ def test_turning_a_flag_on_and_off_is_audited_and_reaches_users_at_once(session)
     assert flags.set_enabled(session=session, actor_id=admin.id, flag_key=FLAG, enabled=True) is True
     session.commit()
     assert enabled_flags(session=session, account_id=user.id, keys=(FLAG,), growthbook=False)[FLAG] is True
-    assert flags.set_enabled(session=session, actor_id=admin.id, flag_key=FLAG, enabled=True) is False  # no change, no row
+    assert (
+        flags.set_enabled(session=session, actor_id=admin.id, flag_key=FLAG, enabled=True) is False
+    )  # no change, no row
     assert flags.set_enabled(session=session, actor_id=admin.id, flag_key=FLAG, enabled=False) is True
     session.commit()
     assert enabled_flags(session=session, account_id=user.id, keys=(FLAG,), growthbook=False)[FLAG] is False
@@ -152,7 +192,9 @@ def test_turning_a_flag_on_and_off_is_audited_and_reaches_users_at_once(session)
     assert summary[FLAG] == "Off for everyone"
 
 
-@pytest.mark.parametrize("bad", [150, "150", 101, -1, "-5", "2.5", 2.5, "", "  ", "abc", None, True, [50], {"x": 1}, "1e2"])
+@pytest.mark.parametrize(
+    "bad", [150, "150", 101, -1, "-5", "2.5", 2.5, "", "  ", "abc", None, True, [50], {"x": 1}, "1e2"]
+)
 def test_a_percentage_outside_0_to_100_gets_the_message_and_changes_nothing(session, bad):
     admin = person(session, role=SA)
     flags.set_enabled(session=session, actor_id=admin.id, flag_key=FLAG, enabled=True)
@@ -177,8 +219,11 @@ def test_a_percentage_rolls_the_flag_out_to_that_share_of_users(session):
     for user in users:  # the same stable rule as every page load uses
         got = enabled_flags(session=session, account_id=user.id, keys=(FLAG,), growthbook=False)[FLAG]
         assert got is in_rollout(FLAG, user.id, 30)
-    assert _flag_audit(session, "flag.change")[-1] == (FLAG, {"enabled": True, "percentage": 100},
-                                                       {"enabled": True, "percentage": 30})
+    assert _flag_audit(session, "flag.change")[-1] == (
+        FLAG,
+        {"enabled": True, "percentage": 100},
+        {"enabled": True, "percentage": 30},
+    )
     assert flags.set_percentage(session=session, actor_id=admin.id, flag_key=FLAG, percentage=30) is False
     view = next(f for f in flags.list_flags(session=session, actor_id=admin.id).flags if f.key == FLAG)
     assert view.summary == "On for 30% of users"
@@ -188,8 +233,9 @@ def test_overrides_by_email_win_over_the_setting_and_are_audited(session):
     admin, chosen, other = person(session, role=SA), person(session), person(session)
     flag_key = "live-interviews"
 
-    email = flags.set_override(session=session, actor_id=admin.id, flag_key=flag_key,
-                               email=f"  {chosen.email.upper()} ", override="on")
+    email = flags.set_override(
+        session=session, actor_id=admin.id, flag_key=flag_key, email=f"  {chosen.email.upper()} ", override="on"
+    )
     session.commit()
     assert email == chosen.email
     on = enabled_flags(session=session, account_id=chosen.id, keys=(flag_key,), growthbook=False)
@@ -201,12 +247,18 @@ def test_overrides_by_email_win_over_the_setting_and_are_audited(session):
     # Off for one person while the flag is on for everyone.
     flags.set_enabled(session=session, actor_id=admin.id, flag_key=flag_key, enabled=True)
     flags.set_override(session=session, actor_id=admin.id, flag_key=flag_key, email=other.email, override="off")
-    flags.set_override(session=session, actor_id=admin.id, flag_key=flag_key, email=other.email, override="off")  # no change
+    flags.set_override(
+        session=session, actor_id=admin.id, flag_key=flag_key, email=other.email, override="off"
+    )  # no change
     session.commit()
     assert enabled_flags(session=session, account_id=other.id, keys=(flag_key,), growthbook=False)[flag_key] is False
 
-    assert flags.remove_override(session=session, actor_id=admin.id, flag_key=flag_key, account_id=str(other.id)) is True
-    assert flags.remove_override(session=session, actor_id=admin.id, flag_key=flag_key, account_id=str(other.id)) is False
+    assert (
+        flags.remove_override(session=session, actor_id=admin.id, flag_key=flag_key, account_id=str(other.id)) is True
+    )
+    assert (
+        flags.remove_override(session=session, actor_id=admin.id, flag_key=flag_key, account_id=str(other.id)) is False
+    )
     assert flags.remove_override(session=session, actor_id=admin.id, flag_key=flag_key, account_id="x") is False
     session.commit()
     assert enabled_flags(session=session, account_id=other.id, keys=(flag_key,), growthbook=False)[flag_key] is True
@@ -217,13 +269,16 @@ def test_overrides_by_email_win_over_the_setting_and_are_audited(session):
     ]
 
 
-@pytest.mark.parametrize("email,message", [
-    ("nobody-here@example.com", "No account has the e-mail address nobody-here@example.com."),
-    ("", "Enter the e-mail address of the person's account."),
-    ("not an address", "Enter the e-mail address of the person's account."),
-    (None, "Enter the e-mail address of the person's account."),
-    (["a@b.c"], "Enter the e-mail address of the person's account."),
-])
+@pytest.mark.parametrize(
+    "email,message",
+    [
+        ("nobody-here@example.com", "No account has the e-mail address nobody-here@example.com."),
+        ("", "Enter the e-mail address of the person's account."),
+        ("not an address", "Enter the e-mail address of the person's account."),
+        (None, "Enter the e-mail address of the person's account."),
+        (["a@b.c"], "Enter the e-mail address of the person's account."),
+    ],
+)
 def test_an_override_for_an_unknown_email_gets_a_clear_message_and_changes_nothing(session, email, message):
     admin = person(session, role=SA)
     with pytest.raises(ServiceError) as refused:
@@ -233,15 +288,18 @@ def test_an_override_for_an_unknown_email_gets_a_clear_message_and_changes_nothi
     assert count(session, FeatureFlagUser) == 0 and count(session, AuditEntry) == 0
 
 
-@pytest.mark.parametrize("call", [
-    lambda s, a, e: flags.set_enabled(session=s, actor_id=a, flag_key="no-such-flag", enabled=True),
-    lambda s, a, e: flags.set_enabled(session=s, actor_id=a, flag_key=["pricing-test"], enabled=True),
-    lambda s, a, e: flags.set_enabled(session=s, actor_id=a, flag_key=FLAG, enabled="yes"),
-    lambda s, a, e: flags.set_percentage(session=s, actor_id=a, flag_key="__class__", percentage=10),
-    lambda s, a, e: flags.set_override(session=s, actor_id=a, flag_key=FLAG, email=e, override="maybe"),
-    lambda s, a, e: flags.set_override(session=s, actor_id=a, flag_key="x", email=e, override="on"),
-    lambda s, a, e: flags.remove_override(session=s, actor_id=a, flag_key={"k": 1}, account_id="1"),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s, a, e: flags.set_enabled(session=s, actor_id=a, flag_key="no-such-flag", enabled=True),
+        lambda s, a, e: flags.set_enabled(session=s, actor_id=a, flag_key=["pricing-test"], enabled=True),
+        lambda s, a, e: flags.set_enabled(session=s, actor_id=a, flag_key=FLAG, enabled="yes"),
+        lambda s, a, e: flags.set_percentage(session=s, actor_id=a, flag_key="__class__", percentage=10),
+        lambda s, a, e: flags.set_override(session=s, actor_id=a, flag_key=FLAG, email=e, override="maybe"),
+        lambda s, a, e: flags.set_override(session=s, actor_id=a, flag_key="x", email=e, override="on"),
+        lambda s, a, e: flags.remove_override(session=s, actor_id=a, flag_key={"k": 1}, account_id="1"),
+    ],
+)
 def test_bad_flag_keys_and_choices_are_refused(session, call):
     admin, user = person(session, role=SA), person(session)
     with pytest.raises(ServiceError):
@@ -263,14 +321,29 @@ def test_a_flag_change_and_its_audit_row_share_one_transaction(session):
 # --- outbox ----------------------------------------------------------------------------------------
 
 
-def _email(session: Session, address: str, *, minutes_ago: int, attempts: int = 0, sent: bool = False,
-           error: str | None = None, due_in: timedelta = timedelta(hours=1)) -> OutboxEmail:
+def _email(
+    session: Session,
+    address: str,
+    *,
+    minutes_ago: int,
+    attempts: int = 0,
+    sent: bool = False,
+    error: str | None = None,
+    due_in: timedelta = timedelta(hours=1),
+) -> OutboxEmail:
     now = utcnow()
-    row = OutboxEmail(to_address=address, subject=f"Subject for {address}", kind="reset-password",
-                      body_text="Reset here: https://portal.example/reset?token=SECRET-TOKEN", link="https://portal.example/reset?token=SECRET-TOKEN",
-                      created_at=now - timedelta(minutes=minutes_ago), attempts=attempts, last_error=error,
-                      next_attempt_at=now + due_in if attempts else now - timedelta(minutes=minutes_ago),
-                      sent_at=now - timedelta(minutes=1) if sent else None)
+    row = OutboxEmail(
+        to_address=address,
+        subject=f"Subject for {address}",
+        kind="reset-password",
+        body_text="Reset here: https://portal.example/reset?token=SECRET-TOKEN",
+        link="https://portal.example/reset?token=SECRET-TOKEN",
+        created_at=now - timedelta(minutes=minutes_ago),
+        attempts=attempts,
+        last_error=error,
+        next_attempt_at=now + due_in if attempts else now - timedelta(minutes=minutes_ago),
+        sent_at=now - timedelta(minutes=1) if sent else None,
+    )
     session.add(row)
     session.commit()
     return row
@@ -283,18 +356,30 @@ def test_status_is_derived_from_sent_attempts_and_the_retry_limit(session):
     made = {
         "sent": _email(session, f"sent-{tag}@example.com", minutes_ago=4, attempts=1, sent=True),
         "waiting": _email(session, f"waiting-{tag}@example.com", minutes_ago=3),
-        "retrying": _email(session, f"retrying-{tag}@example.com", minutes_ago=2, attempts=2, error="Connection refused"),
+        "retrying": _email(
+            session, f"retrying-{tag}@example.com", minutes_ago=2, attempts=2, error="Connection refused"
+        ),
         "failed": _email(session, f"failed-{tag}@example.com", minutes_ago=1, attempts=most, error="550 No such user"),
     }
     page = outbox.list_outbox(session=session, actor_id=owner.id, query=outbox.clean_query(search=tag))
     assert page.total == 4
     rows = {r["id"]: r for r in page.rows}
-    assert [r["id"] for r in page.rows] == [str(made[k].id) for k in ("failed", "retrying", "waiting", "sent")]  # newest first
+    assert [r["id"] for r in page.rows] == [
+        str(made[k].id) for k in ("failed", "retrying", "waiting", "sent")
+    ]  # newest first
     assert {k: rows[str(v.id)]["status_label"] for k, v in made.items()} == {
-        "sent": "Sent", "waiting": "Waiting", "retrying": "Retrying", "failed": "Failed"}
+        "sent": "Sent",
+        "waiting": "Waiting",
+        "retrying": "Retrying",
+        "failed": "Failed",
+    }
     retrying = rows[str(made["retrying"].id)]
     assert (retrying["attempts"], retrying["last_error"], retrying["kind"], retrying["retry"]) == (
-        "2", "Connection refused", "Password reset", "yes")
+        "2",
+        "Connection refused",
+        "Password reset",
+        "yes",
+    )
     assert retrying["next_try"] and retrying["next_try"] != "due now"
     assert rows[str(made["waiting"].id)]["next_try"] == "due now"
     assert rows[str(made["sent"].id)]["retry"] == "" and rows[str(made["failed"].id)]["retry"] == "yes"
@@ -338,24 +423,35 @@ def test_retry_now_makes_an_email_due_so_the_sender_takes_it(session):
     assert outbox.retry_now(session=session, actor_id=owner.id, email_id=failed.id) is True
     session.commit()
     again = fresh(session, OutboxEmail, retrying.id)
-    assert again.attempts == 3 and again.next_attempt_at <= utcnow() and again.next_attempt_at >= before - timedelta(seconds=1)
+    assert (
+        again.attempts == 3
+        and again.next_attempt_at <= utcnow()
+        and again.next_attempt_at >= before - timedelta(seconds=1)
+    )
     assert fresh(session, OutboxEmail, failed.id).attempts == most - 1  # one more attempt
     page = outbox.list_outbox(session=session, actor_id=owner.id, query=outbox.clean_query(search=tag))
     labels = {r["id"]: (r["status_label"], r["next_try"]) for r in page.rows}
     assert labels[str(retrying.id)] == ("Retrying", "due now") and labels[str(failed.id)] == ("Retrying", "due now")
-    assert {retrying.id, failed.id} <= {r.id for r in claim_due(session=session, limit=500)}  # the sender takes both now
+    assert {retrying.id, failed.id} <= {
+        r.id for r in claim_due(session=session, limit=500)
+    }  # the sender takes both now
     session.commit()
 
     rows = audit_rows(session, "outbox.retry")
-    assert [(r.target_type, r.target_id, r.actor_id) for r in rows] == [("email", str(retrying.id), owner.id),
-                                                                        ("email", str(failed.id), owner.id)]
+    assert [(r.target_type, r.target_id, r.actor_id) for r in rows] == [
+        ("email", str(retrying.id), owner.id),
+        ("email", str(failed.id), owner.id),
+    ]
     assert rows[1].before["attempts"] == most and rows[1].after["attempts"] == most - 1
 
-    for bad, message in ((sent.id, "This e-mail was sent already."), (987654321, "This e-mail is not in the outbox."),
-                         ("x", "This e-mail is not in the outbox."), (None, "This e-mail is not in the outbox.")):
+    for bad, message in (
+        (sent.id, "This e-mail was sent already."),
+        (987654321, "This e-mail is not in the outbox."),
+        ("x", "This e-mail is not in the outbox."),
+        (None, "This e-mail is not in the outbox."),
+    ):
         with pytest.raises(ServiceError) as refused:
             outbox.retry_now(session=session, actor_id=owner.id, email_id=bad)
         assert refused.value.message == message
         session.rollback()
     assert len(audit_rows(session, "outbox.retry")) == 2
-

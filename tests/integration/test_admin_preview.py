@@ -12,15 +12,15 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from portal.domain.taking import kinds
 from portal.domain.staff import roles
+from portal.domain.taking import kinds
 from portal.models import Invite
 from portal.services.admin import preview
 from portal.services.admin.guard import StaffRefused
+from portal.services.definition_import import import_test
 from portal.services.errors import ServiceError
 from portal.services.seeding import seed_reference
 from portal.services.taking.review_sessions import AnswersError, NoSessionError, SessionExpiredError
-from portal.services.definition_import import import_test
 from tests.support.demo_survey import WORDS_15, good_answers
 from tests.support.factories import make_participant
 
@@ -58,11 +58,24 @@ def world(session: Session):
     landing = import_test(session, demo("02-landing-page.json", name="Preview landing"))
     video = import_test(session, demo("06-video.json", name="Preview video"))
     # The participant's own open invite to the preference test: a preview must not touch it.
-    session.add(Invite(account_id=participant.id, test_id=pref.id, amount_cents=700, created_at=T0,
-                       expires_at=T0 + timedelta(hours=24)))
+    session.add(
+        Invite(
+            account_id=participant.id,
+            test_id=pref.id,
+            amount_cents=700,
+            created_at=T0,
+            expires_at=T0 + timedelta(hours=24),
+        )
+    )
     session.commit()
-    return {"staff": staff, "participant": participant.id, "survey": survey, "pref": pref, "landing": landing,
-            "video": video}
+    return {
+        "staff": staff,
+        "participant": participant.id,
+        "survey": survey,
+        "pref": pref,
+        "landing": landing,
+        "video": video,
+    }
 
 
 def run_of(session: Session, actor: int, test, view: str, now=T0):
@@ -81,13 +94,37 @@ def test_every_role_previews_a_survey_to_the_end_and_nothing_is_written(session,
         run = run_of(session, actor, survey, kinds.SURVEY_VIEW)
         assert run.deadline_at == T0 + timedelta(seconds=survey.session_seconds)
         # The tab comes back: the same run (with its draft) goes on.
-        run = preview.start(session=session, actor_id=actor, test_id=survey.id, view=kinds.SURVEY_VIEW, run=run,
-                            now=T0 + timedelta(minutes=1))
+        run = preview.start(
+            session=session,
+            actor_id=actor,
+            test_id=survey.id,
+            view=kinds.SURVEY_VIEW,
+            run=run,
+            now=T0 + timedelta(minutes=1),
+        )
         assert run.started_at == T0
-        assert preview.enter(session=session, actor_id=actor, test_id=survey.id, view=kinds.SURVEY_VIEW, run=run,
-                             now=T0 + timedelta(minutes=1)).active == run
-        result = preview.submit(session=session, actor_id=actor, test_id=survey.id, view=kinds.SURVEY_VIEW, run=run,
-                                answers=good_answers(), worker_data={}, submission_id="session-1", now=T0 + timedelta(minutes=2))
+        assert (
+            preview.enter(
+                session=session,
+                actor_id=actor,
+                test_id=survey.id,
+                view=kinds.SURVEY_VIEW,
+                run=run,
+                now=T0 + timedelta(minutes=1),
+            ).active
+            == run
+        )
+        result = preview.submit(
+            session=session,
+            actor_id=actor,
+            test_id=survey.id,
+            view=kinds.SURVEY_VIEW,
+            run=run,
+            answers=good_answers(),
+            worker_data={},
+            submission_id="session-1",
+            now=T0 + timedelta(minutes=2),
+        )
         assert (result.review_id, result.reward_id, result.created) == (0, 0, False), role
         session.commit()
     assert snapshot(session) == before
@@ -99,24 +136,71 @@ def test_a_submission_is_checked_with_the_kinds_own_rules(session, world):
     run = run_of(session, actor, survey, kinds.SURVEY_VIEW)
     bad = good_answers(**{"last-purchase": {"type": "long-text", "value": "too short", "isLimited": True}})
     with pytest.raises(AnswersError) as refused:
-        preview.submit(session=session, actor_id=actor, test_id=survey.id, view=kinds.SURVEY_VIEW, run=run, answers=bad,
-                       worker_data={}, submission_id="session-1", now=T0)
+        preview.submit(
+            session=session,
+            actor_id=actor,
+            test_id=survey.id,
+            view=kinds.SURVEY_VIEW,
+            run=run,
+            answers=bad,
+            worker_data={},
+            submission_id="session-1",
+            now=T0,
+        )
     assert "answers.last-purchase" in refused.value.errors
     with pytest.raises(AnswersError):  # a question of no such key
-        preview.submit(session=session, actor_id=actor, test_id=survey.id, view=kinds.SURVEY_VIEW, run=run,
-                       answers={**good_answers(), "nope": {"type": "short-text", "value": "x"}}, worker_data={},
-                       submission_id="session-1", now=T0)
+        preview.submit(
+            session=session,
+            actor_id=actor,
+            test_id=survey.id,
+            view=kinds.SURVEY_VIEW,
+            run=run,
+            answers={**good_answers(), "nope": {"type": "short-text", "value": "x"}},
+            worker_data={},
+            submission_id="session-1",
+            now=T0,
+        )
     with pytest.raises(ServiceError):  # a malformed submission id, as for a participant
-        preview.submit(session=session, actor_id=actor, test_id=survey.id, view=kinds.SURVEY_VIEW, run=run,
-                       answers=good_answers(), worker_data={}, submission_id="no spaces!", now=T0)
+        preview.submit(
+            session=session,
+            actor_id=actor,
+            test_id=survey.id,
+            view=kinds.SURVEY_VIEW,
+            run=run,
+            answers=good_answers(),
+            worker_data={},
+            submission_id="no spaces!",
+            now=T0,
+        )
     run = run_of(session, actor, pref, kinds.PREFERENCE_VIEW)
-    chosen = {"preferenceTestAnswers": {"selectedConcept": "concept-z", "answer": LONG, "isLimited": True}, "optionsOrder": []}
+    chosen = {
+        "preferenceTestAnswers": {"selectedConcept": "concept-z", "answer": LONG, "isLimited": True},
+        "optionsOrder": [],
+    }
     with pytest.raises(AnswersError):  # not one of the concepts
-        preview.submit(session=session, actor_id=actor, test_id=pref.id, view=kinds.PREFERENCE_VIEW, run=run,
-                       answers=chosen, worker_data={}, submission_id="session-1", now=T0)
+        preview.submit(
+            session=session,
+            actor_id=actor,
+            test_id=pref.id,
+            view=kinds.PREFERENCE_VIEW,
+            run=run,
+            answers=chosen,
+            worker_data={},
+            submission_id="session-1",
+            now=T0,
+        )
     chosen["preferenceTestAnswers"]["selectedConcept"] = "concept-b"
-    result = preview.submit(session=session, actor_id=actor, test_id=pref.id, view=kinds.PREFERENCE_VIEW, run=run,
-                            answers=chosen, worker_data={}, submission_id="session-1", now=T0)
+    result = preview.submit(
+        session=session,
+        actor_id=actor,
+        test_id=pref.id,
+        view=kinds.PREFERENCE_VIEW,
+        run=run,
+        answers=chosen,
+        worker_data={},
+        submission_id="session-1",
+        now=T0,
+    )
     assert result.amount_cents == pref.payout_cents
     session.commit()
     assert snapshot(session) == before
@@ -133,29 +217,64 @@ def test_the_run_keeps_a_participants_deadline_and_one_extension(session, world)
     assert preview.running(longer, survey.id, late) is None
     assert not preview.check(session=session, actor_id=actor, test_id=survey.id, run=longer, now=late).success
     with pytest.raises(SessionExpiredError):
-        preview.submit(session=session, actor_id=actor, test_id=survey.id, view=kinds.SURVEY_VIEW, run=longer,
-                       answers=good_answers(), worker_data={}, submission_id="session-1", now=late)
+        preview.submit(
+            session=session,
+            actor_id=actor,
+            test_id=survey.id,
+            view=kinds.SURVEY_VIEW,
+            run=longer,
+            answers=good_answers(),
+            worker_data={},
+            submission_id="session-1",
+            now=late,
+        )
     with pytest.raises(NoSessionError):  # no run (or another test's run): nothing to submit
-        preview.submit(session=session, actor_id=actor, test_id=survey.id, view=kinds.SURVEY_VIEW, run=None,
-                       answers=good_answers(), worker_data={}, submission_id="session-1", now=T0)
+        preview.submit(
+            session=session,
+            actor_id=actor,
+            test_id=survey.id,
+            view=kinds.SURVEY_VIEW,
+            run=None,
+            answers=good_answers(),
+            worker_data={},
+            submission_id="session-1",
+            now=T0,
+        )
     other = run_of(session, actor, world["pref"], kinds.PREFERENCE_VIEW)
     with pytest.raises(NoSessionError):
-        preview.submit(session=session, actor_id=actor, test_id=survey.id, view=kinds.SURVEY_VIEW, run=other,
-                       answers=good_answers(), worker_data={}, submission_id="session-1", now=T0)
+        preview.submit(
+            session=session,
+            actor_id=actor,
+            test_id=survey.id,
+            view=kinds.SURVEY_VIEW,
+            run=other,
+            answers=good_answers(),
+            worker_data={},
+            submission_id="session-1",
+            now=T0,
+        )
     # After the time ran out, starting again is a new run (a participant would restart).
-    again = preview.start(session=session, actor_id=actor, test_id=survey.id, view=kinds.SURVEY_VIEW, run=longer, now=late)
+    again = preview.start(
+        session=session, actor_id=actor, test_id=survey.id, view=kinds.SURVEY_VIEW, run=longer, now=late
+    )
     assert again.started_at == late and again.extensions == 0
 
 
 def test_only_the_kinds_own_screen_previews_it(session, world):
     actor = world["staff"][roles.TEAM_OWNER]
-    for test, wrong in ((world["survey"], kinds.PREFERENCE_VIEW), (world["landing"], kinds.SURVEY_VIEW),
-                        (world["pref"], kinds.HIGHLIGHT_VIEW), (world["video"], kinds.VIDEO_REDIRECT)):
+    for test, wrong in (
+        (world["survey"], kinds.PREFERENCE_VIEW),
+        (world["landing"], kinds.SURVEY_VIEW),
+        (world["pref"], kinds.HIGHLIGHT_VIEW),
+        (world["video"], kinds.VIDEO_REDIRECT),
+    ):
         with pytest.raises(ServiceError):
             preview.enter(session=session, actor_id=actor, test_id=test.id, view=wrong)
         with pytest.raises(ServiceError):
             preview.start(session=session, actor_id=actor, test_id=test.id, view=wrong)
-    assert preview.open_preview(session=session, actor_id=actor, test_id=world["landing"].id).view == kinds.HIGHLIGHT_VIEW
+    assert (
+        preview.open_preview(session=session, actor_id=actor, test_id=world["landing"].id).view == kinds.HIGHLIGHT_VIEW
+    )
     assert preview.open_preview(session=session, actor_id=actor, test_id=world["video"].id).view == ""  # not taken here
     for unknown in (987_654_321, "1", None, True, -3):
         with pytest.raises(preview.PreviewNotFound):
@@ -169,22 +288,39 @@ def test_no_one_but_staff_gets_anything(session, world, who):
         account.staff_role, account.removed_at = roles.SUPER_ADMIN, T0
         session.add(account)
         session.commit()
-    actor = {"participant": world["participant"], "unknown": 987_654_321, "none": None,
-             "text id": str(world["staff"][roles.SUPER_ADMIN]), "removed": None}[who]
+    actor = {
+        "participant": world["participant"],
+        "unknown": 987_654_321,
+        "none": None,
+        "text id": str(world["staff"][roles.SUPER_ADMIN]),
+        "removed": None,
+    }[who]
     if who == "removed":
         actor = account.id
     pref, view = world["pref"], kinds.PREFERENCE_VIEW
     before = snapshot(session)
     real = run_of(session, world["staff"][roles.SUPER_ADMIN], pref, view)
-    good = {"preferenceTestAnswers": {"selectedConcept": "concept-b", "answer": LONG, "isLimited": True}, "optionsOrder": []}
+    good = {
+        "preferenceTestAnswers": {"selectedConcept": "concept-b", "answer": LONG, "isLimited": True},
+        "optionsOrder": [],
+    }
     calls = [
         lambda: preview.open_preview(session=session, actor_id=actor, test_id=pref.id),
         lambda: preview.enter(session=session, actor_id=actor, test_id=pref.id, view=view),
         lambda: preview.start(session=session, actor_id=actor, test_id=pref.id, view=view),
         lambda: preview.extend(session=session, actor_id=actor, test_id=pref.id, view=view, run=real, now=T0),
         lambda: preview.check(session=session, actor_id=actor, test_id=pref.id, run=real, now=T0),
-        lambda: preview.submit(session=session, actor_id=actor, test_id=pref.id, view=view, run=real, answers=good,
-                               worker_data={}, submission_id="session-1", now=T0),
+        lambda: preview.submit(
+            session=session,
+            actor_id=actor,
+            test_id=pref.id,
+            view=view,
+            run=real,
+            answers=good,
+            worker_data={},
+            submission_id="session-1",
+            now=T0,
+        ),
     ]
     for call in calls:
         with pytest.raises(StaffRefused):
@@ -202,14 +338,32 @@ def test_a_public_tests_preview_asks_the_respondents_personal_info_with_its_rule
     entry = preview.enter(session=session, actor_id=actor, test_id=public.id, view=kinds.SURVEY_VIEW)
     fields = preview.personal_fields(entry.definition)
     assert fields  # a respondent without an account fills them in
-    assert preview.personal_fields(preview.enter(session=session, actor_id=actor, test_id=world["survey"].id,
-                                                 view=kinds.SURVEY_VIEW).definition) == ()
+    assert (
+        preview.personal_fields(
+            preview.enter(
+                session=session, actor_id=actor, test_id=world["survey"].id, view=kinds.SURVEY_VIEW
+            ).definition
+        )
+        == ()
+    )
     run = run_of(session, actor, public, kinds.SURVEY_VIEW)
-    answers = {q["key"]: {"type": q["type"], "value": WORDS_15, "isLimited": True} for q in entry.definition.questions
-               if q["type"] == "long-text"}
+    answers = {
+        q["key"]: {"type": q["type"], "value": WORDS_15, "isLimited": True}
+        for q in entry.definition.questions
+        if q["type"] == "long-text"
+    }
     with pytest.raises(ServiceError) as refused:
-        preview.submit(session=session, actor_id=actor, test_id=public.id, view=kinds.SURVEY_VIEW, run=run,
-                       answers=answers, worker_data={}, submission_id="session-1", now=T0)
+        preview.submit(
+            session=session,
+            actor_id=actor,
+            test_id=public.id,
+            view=kinds.SURVEY_VIEW,
+            run=run,
+            answers=answers,
+            worker_data={},
+            submission_id="session-1",
+            now=T0,
+        )
     assert any(k.startswith("workerData.") for k in refused.value.errors or {})
     session.commit()
     assert snapshot(session) == before

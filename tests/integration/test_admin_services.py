@@ -51,8 +51,8 @@ from portal.services.admin import (
 )
 from portal.services.admin import profiles as admin_profiles
 from portal.services.admin.guard import NOT_ALLOWED, SessionCaller, StaffRefused
-from portal.services.errors import ServiceError
 from portal.services.admin.rewards import mark_reward_paid
+from portal.services.errors import ServiceError
 from portal.services.referrals import (
     create_member,
     ensure_referral_code,
@@ -65,16 +65,27 @@ SA, TO, TM = roles.SUPER_ADMIN, roles.TEAM_OWNER, roles.TEAM_MANAGER
 NOW = datetime.now(UTC)
 QUESTIONS = [
     {"key": "q1", "type": "text", "text": "What do you think of the page?", "required": True},
-    {"key": "q2", "type": "single", "text": "Which plan would you pick?",
-     "options": [{"value": "a", "label": "Basic"}, {"value": "b", "label": "Pro"}]},
+    {
+        "key": "q2",
+        "type": "single",
+        "text": "Which plan would you pick?",
+        "options": [{"value": "a", "label": "Basic"}, {"value": "b", "label": "Pro"}],
+    },
 ]
 
 
 # --- data -----------------------------------------------------------------------------------------
 
 
-def person(session: Session, *, role: str | None = None, verified: bool = True, levels: list[str] | None = None,
-           country: str | None = None, **kwargs: Any) -> Account:
+def person(
+    session: Session,
+    *,
+    role: str | None = None,
+    verified: bool = True,
+    levels: list[str] | None = None,
+    country: str | None = None,
+    **kwargs: Any,
+) -> Account:
     """An account (a participant, or staff with `role`) without the cost of hashing a password."""
     account = make_participant(session, password_hash="!", verified=verified, **kwargs)
     account.staff_role = role
@@ -89,27 +100,60 @@ def person(session: Session, *, role: str | None = None, verified: bool = True, 
     return account
 
 
-def a_test(session: Session, *, status: str = "running", product_type: str = "survey", launched_hours_ago: float = 1,
-           **kwargs: Any) -> Test:
-    test = Test(name=f"Test {unique_email()}", status=status, product_type=product_type,
-                survey={"questions": QUESTIONS}, launched_at=utcnow() - timedelta(hours=launched_hours_ago), **kwargs)
+def a_test(
+    session: Session,
+    *,
+    status: str = "running",
+    product_type: str = "survey",
+    launched_hours_ago: float = 1,
+    **kwargs: Any,
+) -> Test:
+    test = Test(
+        name=f"Test {unique_email()}",
+        status=status,
+        product_type=product_type,
+        survey={"questions": QUESTIONS},
+        launched_at=utcnow() - timedelta(hours=launched_hours_ago),
+        **kwargs,
+    )
     session.add(test)
     session.commit()
     return test
 
 
-def a_review(session: Session, test: Test, account: Account, *, answers: dict | None = None, status: str = "submitted",
-             reward_status: str = "PENDING", approved: bool = False, age_days: float = 1,
-             cents: int = 2000) -> tuple[Review, Reward]:
+def a_review(
+    session: Session,
+    test: Test,
+    account: Account,
+    *,
+    answers: dict | None = None,
+    status: str = "submitted",
+    reward_status: str = "PENDING",
+    approved: bool = False,
+    age_days: float = 1,
+    cents: int = 2000,
+) -> tuple[Review, Reward]:
     created = utcnow() - timedelta(days=age_days)
-    review = Review(test_id=test.id, account_id=account.id, respondent_key=f"account:{account.id}", kind="survey",
-                    answers=answers if answers is not None else {"q1": {"value": "Fine"}}, status=status,
-                    created_at=created)
+    review = Review(
+        test_id=test.id,
+        account_id=account.id,
+        respondent_key=f"account:{account.id}",
+        kind="survey",
+        answers=answers if answers is not None else {"q1": {"value": "Fine"}},
+        status=status,
+        created_at=created,
+    )
     session.add(review)
     session.flush()
-    reward = Reward(review_id=review.id, account_id=account.id, amount_cents=cents, status=reward_status,
-                    created_at=created, approved_at=created + timedelta(hours=1) if approved else None,
-                    paid_on=created + timedelta(days=1) if reward_status == "EXECUTED" else None)
+    reward = Reward(
+        review_id=review.id,
+        account_id=account.id,
+        amount_cents=cents,
+        status=reward_status,
+        created_at=created,
+        approved_at=created + timedelta(hours=1) if approved else None,
+        paid_on=created + timedelta(days=1) if reward_status == "EXECUTED" else None,
+    )
     session.add(reward)
     session.commit()
     return review, reward
@@ -137,8 +181,9 @@ def factory_of(session: Session) -> Callable[[], Session]:
 
 
 def participant_reward_row(session: Session, account_id: int, reward_id: int) -> dict[str, str]:
-    page = participant_rewards.list_rewards(session=session, account_id=account_id,
-                                            query=participant_rewards.clean_query())
+    page = participant_rewards.list_rewards(
+        session=session, account_id=account_id, query=participant_rewards.clean_query()
+    )
     [row] = [r for r in page.rows if r["id"] == str(reward_id)]
     return row
 
@@ -178,15 +223,31 @@ def build_world(session: Session) -> World:
     draft = a_test(session, status="draft")
     submitted, _ = a_review(session, test, session.get(Account, targets[0]))
     _, payable = a_review(session, test, session.get(Account, targets[1]), status="approved", approved=True)
-    request = ProfileChangeRequest(account_id=targets[2], payload={"firstName": "New"}, previous={"firstName": "Old"},
-                                   status="pending")
+    request = ProfileChangeRequest(
+        account_id=targets[2], payload={"firstName": "New"}, previous={"firstName": "Old"}, status="pending"
+    )
     session.add(request)
-    session.add(ReviewSession(test_id=test.id, account_id=participant.id, respondent_key=f"account:{participant.id}",
-                              deadline_at=utcnow() - timedelta(hours=1), status="active"))
+    session.add(
+        ReviewSession(
+            test_id=test.id,
+            account_id=participant.id,
+            respondent_key=f"account:{participant.id}",
+            deadline_at=utcnow() - timedelta(hours=1),
+            status="active",
+        )
+    )
     session.commit()
-    world = World(staff=staff, participant=participant.id, removed_staff=removed.id, targets=targets, test=test.id,
-                  draft_test=draft.id, submitted_review=submitted.id, payable_reward=payable.id,
-                  change_request=request.id)
+    world = World(
+        staff=staff,
+        participant=participant.id,
+        removed_staff=removed.id,
+        targets=targets,
+        test=test.id,
+        draft_test=draft.id,
+        submitted_review=submitted.id,
+        payable_reward=payable.id,
+        change_request=request.id,
+    )
     for actor in staff.values():  # one running batch per staff member (run_chunk continues only one's own)
         world.batches[actor] = invites.start_batch(session=session, actor_id=actor, test_id=test.id, criteria={})["id"]
     session.commit()
@@ -199,48 +260,116 @@ def _batch(world: World, actor: Any) -> int:
 
 # (name, permission, call(session, actor_id, world)): every public staff function.
 CALLS: list[tuple[str, str, Callable[[Session, Any, World], Any]]] = [
-    ("participants.list_participants", roles.VIEW, lambda s, a, w: participants.list_participants(
-        session=s, actor_id=a, query=participants.clean_query())),
-    ("participants.set_verified", roles.VERIFY, lambda s, a, w: participants.set_verified(
-        session=s, actor_id=a, account_ids=w.targets, verified=True)),
-    ("participants.set_active", roles.DEACTIVATE, lambda s, a, w: participants.set_active(
-        session=s, actor_id=a, account_id=w.targets[0], active=False)),
-    ("participants.set_staff_role", roles.MANAGE_STAFF, lambda s, a, w: participants.set_staff_role(
-        session=s, actor_id=a, account_id=w.targets[0], role=TM)),
-    ("change_requests.list_pending", roles.CHANGE_REQUESTS, lambda s, a, w: change_requests.list_pending(
-        session=s, actor_id=a)),
-    ("change_requests.decide", roles.CHANGE_REQUESTS, lambda s, a, w: change_requests.decide(
-        session=s, actor_id=a, request_id=w.change_request, approve=True)),
-    ("invites.audience", roles.INVITE, lambda s, a, w: invites.audience(
-        session=s, actor_id=a, test_id=w.test, criteria={})),
-    ("invites.start_batch", roles.INVITE, lambda s, a, w: invites.start_batch(
-        session=s, actor_id=a, test_id=w.test, criteria={})),
-    ("invites.run_chunk", roles.INVITE, lambda s, a, w: invites.run_chunk(
-        session=s, actor_id=a, batch_id=_batch(w, a))),
-    ("invites.send_all", roles.INVITE, lambda s, a, w: invites.send_all(
-        session_factory=factory_of(s), actor_id=a, batch_id=_batch(w, a))),
-    ("tests.list_tests", roles.VIEW, lambda s, a, w: tests.list_tests(session=s, actor_id=a, query=tests.clean_query())),
+    (
+        "participants.list_participants",
+        roles.VIEW,
+        lambda s, a, w: participants.list_participants(session=s, actor_id=a, query=participants.clean_query()),
+    ),
+    (
+        "participants.set_verified",
+        roles.VERIFY,
+        lambda s, a, w: participants.set_verified(session=s, actor_id=a, account_ids=w.targets, verified=True),
+    ),
+    (
+        "participants.set_active",
+        roles.DEACTIVATE,
+        lambda s, a, w: participants.set_active(session=s, actor_id=a, account_id=w.targets[0], active=False),
+    ),
+    (
+        "participants.set_staff_role",
+        roles.MANAGE_STAFF,
+        lambda s, a, w: participants.set_staff_role(session=s, actor_id=a, account_id=w.targets[0], role=TM),
+    ),
+    (
+        "change_requests.list_pending",
+        roles.CHANGE_REQUESTS,
+        lambda s, a, w: change_requests.list_pending(session=s, actor_id=a),
+    ),
+    (
+        "change_requests.decide",
+        roles.CHANGE_REQUESTS,
+        lambda s, a, w: change_requests.decide(session=s, actor_id=a, request_id=w.change_request, approve=True),
+    ),
+    (
+        "invites.audience",
+        roles.INVITE,
+        lambda s, a, w: invites.audience(session=s, actor_id=a, test_id=w.test, criteria={}),
+    ),
+    (
+        "invites.start_batch",
+        roles.INVITE,
+        lambda s, a, w: invites.start_batch(session=s, actor_id=a, test_id=w.test, criteria={}),
+    ),
+    (
+        "invites.run_chunk",
+        roles.INVITE,
+        lambda s, a, w: invites.run_chunk(session=s, actor_id=a, batch_id=_batch(w, a)),
+    ),
+    (
+        "invites.send_all",
+        roles.INVITE,
+        lambda s, a, w: invites.send_all(session_factory=factory_of(s), actor_id=a, batch_id=_batch(w, a)),
+    ),
+    (
+        "tests.list_tests",
+        roles.VIEW,
+        lambda s, a, w: tests.list_tests(session=s, actor_id=a, query=tests.clean_query()),
+    ),
     ("tests.test_summary", roles.VIEW, lambda s, a, w: tests.test_summary(session=s, actor_id=a, test_id=w.test)),
-    ("reviews.list_reviews", roles.VIEW, lambda s, a, w: reviews.list_reviews(
-        session=s, actor_id=a, query=reviews.clean_query())),
-    ("reviews.review_detail", roles.VIEW, lambda s, a, w: reviews.review_detail(
-        session=s, actor_id=a, review_id=w.submitted_review)),
-    ("reviews.decide", roles.DECIDE_REVIEWS, lambda s, a, w: reviews.decide(
-        session=s, actor_id=a, review_ids=[w.submitted_review], approve=False, reason="low-effort")),
+    (
+        "reviews.list_reviews",
+        roles.VIEW,
+        lambda s, a, w: reviews.list_reviews(session=s, actor_id=a, query=reviews.clean_query()),
+    ),
+    (
+        "reviews.review_detail",
+        roles.VIEW,
+        lambda s, a, w: reviews.review_detail(session=s, actor_id=a, review_id=w.submitted_review),
+    ),
+    (
+        "reviews.decide",
+        roles.DECIDE_REVIEWS,
+        lambda s, a, w: reviews.decide(
+            session=s, actor_id=a, review_ids=[w.submitted_review], approve=False, reason="low-effort"
+        ),
+    ),
     ("reviews.export_csv", roles.EXPORT, lambda s, a, w: reviews.export_csv(session=s, actor_id=a, test_id=w.test)),
-    ("reviews.clear_expired_pending", roles.CLEAR_PENDING, lambda s, a, w: reviews.clear_expired_pending(
-        session=s, actor_id=a)),
-    ("rewards.list_rewards", roles.VIEW, lambda s, a, w: rewards.list_rewards(
-        session=s, actor_id=a, query=rewards.clean_query())),
-    ("rewards.mark", roles.PAY, lambda s, a, w: rewards.mark(
-        session=s, actor_id=a, reward_ids=[w.payable_reward], status="EXECUTED")),
+    (
+        "reviews.clear_expired_pending",
+        roles.CLEAR_PENDING,
+        lambda s, a, w: reviews.clear_expired_pending(session=s, actor_id=a),
+    ),
+    (
+        "rewards.list_rewards",
+        roles.VIEW,
+        lambda s, a, w: rewards.list_rewards(session=s, actor_id=a, query=rewards.clean_query()),
+    ),
+    (
+        "rewards.mark",
+        roles.PAY,
+        lambda s, a, w: rewards.mark(session=s, actor_id=a, reward_ids=[w.payable_reward], status="EXECUTED"),
+    ),
     ("rewards.payout_csv", roles.PAY, lambda s, a, w: rewards.payout_csv(session=s, actor_id=a)),
-    ("audit.list_audit", roles.AUDIT, lambda s, a, w: audit.list_audit(session=s, actor_id=a, query=audit.clean_query())),
-    ("profiles.participant_profile", roles.VIEW, lambda s, a, w: admin_profiles.participant_profile(
-        session=s, actor_id=a, participant_id=w.targets[2])),
-    ("profiles.save_participant_profile", roles.EDIT_PROFILES, lambda s, a, w: admin_profiles.save_participant_profile(
-        session=s, actor_id=a, participant_id=w.targets[2],
-        raw=_profile_form(s.get(Account, w.targets[2]), firstName=f"Edited{a}"))),
+    (
+        "audit.list_audit",
+        roles.AUDIT,
+        lambda s, a, w: audit.list_audit(session=s, actor_id=a, query=audit.clean_query()),
+    ),
+    (
+        "profiles.participant_profile",
+        roles.VIEW,
+        lambda s, a, w: admin_profiles.participant_profile(session=s, actor_id=a, participant_id=w.targets[2]),
+    ),
+    (
+        "profiles.save_participant_profile",
+        roles.EDIT_PROFILES,
+        lambda s, a, w: admin_profiles.save_participant_profile(
+            session=s,
+            actor_id=a,
+            participant_id=w.targets[2],
+            raw=_profile_form(s.get(Account, w.targets[2]), firstName=f"Edited{a}"),
+        ),
+    ),
 ]
 
 
@@ -254,9 +383,16 @@ def test_the_calls_cover_every_permission_of_the_matrix():
 
 def _actors(world: World) -> list[tuple[str, Any, bool]]:
     """(who, actor id, expected to work) for one permission filled in by the caller."""
-    return [("participant", world.participant, False), ("unknown id", 987_654_321, False), ("None", None, False),
-            ("removed super-admin", world.removed_staff, False), ("super-admin id as text", str(world.staff[SA]), False),
-            ("bool", True, False), ("forged session", SessionCaller("x" * 43), False), ("no session", SessionCaller(None), False)]
+    return [
+        ("participant", world.participant, False),
+        ("unknown id", 987_654_321, False),
+        ("None", None, False),
+        ("removed super-admin", world.removed_staff, False),
+        ("super-admin id as text", str(world.staff[SA]), False),
+        ("bool", True, False),
+        ("forged session", SessionCaller("x" * 43), False),
+        ("no session", SessionCaller(None), False),
+    ]
 
 
 @pytest.mark.parametrize("name,permission,call", CALLS, ids=[c[0] for c in CALLS])
@@ -292,8 +428,12 @@ def test_bulk_verify_changes_each_participant_once_with_one_audit_row_each(sessi
     colleague = person(session, role=TO, verified=False)
     ids = [a.id for a in chosen]
 
-    changed = participants.set_verified(session=session, actor_id=admin.id,
-                                        account_ids=[*map(str, ids), already.id, colleague.id, ids[0]], verified=True)
+    changed = participants.set_verified(
+        session=session,
+        actor_id=admin.id,
+        account_ids=[*map(str, ids), already.id, colleague.id, ids[0]],
+        verified=True,
+    )
     session.commit()
 
     assert changed == 3
@@ -302,7 +442,12 @@ def test_bulk_verify_changes_each_participant_once_with_one_audit_row_each(sessi
     rows = audit_rows(session, "participant.verify")
     assert sorted(int(r.target_id) for r in rows) == sorted(ids)
     for row in rows:
-        assert (row.actor_id, row.actor_email, row.actor_role, row.target_type) == (admin.id, admin.email, TM, "account")
+        assert (row.actor_id, row.actor_email, row.actor_role, row.target_type) == (
+            admin.id,
+            admin.email,
+            TM,
+            "account",
+        )
         assert (row.before, row.after) == ({"verified": False}, {"verified": True})
 
     assert participants.set_verified(session=session, actor_id=admin.id, account_ids=ids, verified=True) == 0
@@ -322,7 +467,10 @@ def test_id_filters_ignore_digits_that_are_not_ascii(session):
         query = reviews.clean_query(filters=raw)
         assert [f.values for f in query.filters] == ([(str(test.id),)] if total == 1 else [])
         assert reviews.list_reviews(session=session, actor_id=manager.id, query=query).total == total
-        assert rewards.list_rewards(session=session, actor_id=manager.id, query=rewards.clean_query(filters=raw)).total == total
+        assert (
+            rewards.list_rewards(session=session, actor_id=manager.id, query=rewards.clean_query(filters=raw)).total
+            == total
+        )
 
 
 def test_verification_and_its_audit_rows_share_one_transaction(session):
@@ -336,14 +484,17 @@ def test_verification_and_its_audit_rows_share_one_transaction(session):
     assert [fresh(session, Account, i).verified for i in ids] == [False, False, False]
 
 
-@pytest.mark.parametrize("ids,verified,message", [
-    ([], True, participants.NOTHING_SELECTED),
-    (["x", None, True, -3, "0"], True, participants.NOTHING_SELECTED),
-    ("1,2,3", True, participants.NOTHING_SELECTED),
-    (["²"], True, participants.NOTHING_SELECTED),
-    (["1"], "yes", "Choose verify or unverify."),
-    (list(range(1, participants.MAX_BULK + 2)), True, participants.TOO_MANY),
-])
+@pytest.mark.parametrize(
+    "ids,verified,message",
+    [
+        ([], True, participants.NOTHING_SELECTED),
+        (["x", None, True, -3, "0"], True, participants.NOTHING_SELECTED),
+        ("1,2,3", True, participants.NOTHING_SELECTED),
+        (["²"], True, participants.NOTHING_SELECTED),
+        (["1"], "yes", "Choose verify or unverify."),
+        (list(range(1, participants.MAX_BULK + 2)), True, participants.TOO_MANY),
+    ],
+)
 def test_verification_refuses_bad_input(session, ids, verified, message):
     admin = person(session, role=SA)
     with pytest.raises(ServiceError) as refused:
@@ -373,8 +524,11 @@ def test_deactivate_signs_out_everywhere_and_is_audited(session):
     [row] = audit_rows(session, "participant.deactivate")
     assert (row.actor_id, row.target_id, row.before) == (owner.id, str(target.id), {"removed_at": None})
     assert row.after["removed_at"] == stored.removed_at.isoformat()
-    page = participants.list_participants(session=session, actor_id=owner.id, query=participants.clean_query(
-        filters=[{"name": "status", "type": "list", "values": ["deactivated"]}]))
+    page = participants.list_participants(
+        session=session,
+        actor_id=owner.id,
+        query=participants.clean_query(filters=[{"name": "status", "type": "list", "values": ["deactivated"]}]),
+    )
     assert [r["id"] for r in page.rows] == [str(target.id)] and page.rows[0]["status"] == "Deactivated"
     assert page.rows[0]["can_reactivate"] == "yes" and page.rows[0]["can_deactivate"] == ""
 
@@ -407,7 +561,9 @@ def test_only_an_admin_deactivates_a_staff_account(session):
     with pytest.raises(StaffRefused) as refused:
         participants.set_active(session=session, actor_id=owner.id, account_id=admin.id, active=False)
     assert refused.value.message == participants.STAFF_ACCOUNT
-    rows = participants.list_participants(session=session, actor_id=owner.id, query=participants.clean_query(search=admin.email)).rows
+    rows = participants.list_participants(
+        session=session, actor_id=owner.id, query=participants.clean_query(search=admin.email)
+    ).rows
     assert [r["can_deactivate"] for r in rows] == [""]
     assert participants.set_active(session=session, actor_id=other_admin.id, account_id=admin.id, active=False) is True
     session.commit()
@@ -425,12 +581,17 @@ def test_super_admin_sets_staff_roles_and_team_owner_may_not(session):
     [row] = audit_rows(session, "staff.role")
     assert (row.before, row.after, row.actor_role) == ({"staff_role": None}, {"staff_role": TM}, SA)
     # The new team manager now has a team manager's permissions, and no more.
-    assert participants.list_participants(session=session, actor_id=target.id, query=participants.clean_query()).total == 3
+    assert (
+        participants.list_participants(session=session, actor_id=target.id, query=participants.clean_query()).total == 3
+    )
     with pytest.raises(StaffRefused):
         rewards.payout_csv(session=session, actor_id=target.id)
 
     assert participants.set_staff_role(session=session, actor_id=admin.id, account_id=target.id, role=TM) is False
-    assert participants.set_staff_role(session=session, actor_id=admin.id, account_id=target.id, role="participant") is True
+    assert (
+        participants.set_staff_role(session=session, actor_id=admin.id, account_id=target.id, role="participant")
+        is True
+    )
     session.commit()
     assert fresh(session, Account, target.id).staff_role is None
 
@@ -458,18 +619,31 @@ def seeded(session: Session) -> Session:
 
 
 def _profile_form(account: Account, **values: Any) -> dict[str, Any]:
-    form = {"firstName": "Avery", "lastName": "Tester", "email": account.email, "workEmail": account.work_email,
-            "languages": ["english"]}
+    form = {
+        "firstName": "Avery",
+        "lastName": "Tester",
+        "email": account.email,
+        "workEmail": account.work_email,
+        "languages": ["english"],
+    }
     form.update(values)
     return form
 
 
 def _save_profile(session: Session, account: Account, **values: Any) -> ProfileChangeRequest:
-    profile_service.save_profile(session=session, actor_id=account.id, raw=_profile_form(account, **values),
-                                 today=NOW.date())
+    profile_service.save_profile(
+        session=session, actor_id=account.id, raw=_profile_form(account, **values), today=NOW.date()
+    )
     session.commit()
-    return session.execute(select(ProfileChangeRequest).where(ProfileChangeRequest.account_id == account.id)
-                           .order_by(ProfileChangeRequest.id.desc())).scalars().first()
+    return (
+        session.execute(
+            select(ProfileChangeRequest)
+            .where(ProfileChangeRequest.account_id == account.id)
+            .order_by(ProfileChangeRequest.id.desc())
+        )
+        .scalars()
+        .first()
+    )
 
 
 def test_a_participants_change_waits_for_staff_and_decline_puts_the_old_values_back(seeded):
@@ -479,8 +653,14 @@ def test_a_participants_change_waits_for_staff_and_decline_puts_the_old_values_b
     old_email = account.email
     new_email = unique_email("moved")
 
-    request = _save_profile(session, account, firstName="Avalon", jobTitle="Buyer", email=new_email,
-                            experience={"jobTitle": "Buyer", "experienceLevels": ["senior"]})
+    request = _save_profile(
+        session,
+        account,
+        firstName="Avalon",
+        jobTitle="Buyer",
+        email=new_email,
+        experience={"jobTitle": "Buyer", "experienceLevels": ["senior"]},
+    )
 
     assert request.status == "pending" and request.decided_at is None and request.updated_by_admin is False
     assert request.previous["firstName"] == "Avery" and request.previous["jobTitle"] == ""
@@ -499,7 +679,10 @@ def test_a_participants_change_waits_for_staff_and_decline_puts_the_old_values_b
     assert changes["Seniority"] == ("—", "senior")
     assert changes["E-mail"] == (old_email, new_email)
 
-    assert change_requests.decide(session=session, actor_id=manager.id, request_id=str(request.id), approve=False) == "declined"
+    assert (
+        change_requests.decide(session=session, actor_id=manager.id, request_id=str(request.id), approve=False)
+        == "declined"
+    )
     session.commit()
 
     profile = fresh(session, ParticipantProfile, account.id)
@@ -524,25 +707,51 @@ def test_decline_restores_every_kind_of_field(seeded):
     session = seeded
     manager = person(session, role=TM)
     account = person(session)
-    industries = list(session.execute(select(Industry.id).where(Industry.active_for_testers.is_(True))
-                                      .order_by(Industry.id).limit(3)).scalars())
-    first = {"phoneNumber": "+1 415 555 0134", "birthYear": "1990", "country": "US", "state": "US-NY",
-             "industries": industries[:1], "linkedin": "linkedin.com/in/avery", "hasAnonymizationEnabled": False,
-             "gender": "Woman", "experience": {"jobTitle": "Buyer", "experienceLevels": ["middle"], "companySize": "small"},
-             "company": {"name": "Initech"}, "languages": ["english"]}
+    industries = list(
+        session.execute(
+            select(Industry.id).where(Industry.active_for_testers.is_(True)).order_by(Industry.id).limit(3)
+        ).scalars()
+    )
+    first = {
+        "phoneNumber": "+1 415 555 0134",
+        "birthYear": "1990",
+        "country": "US",
+        "state": "US-NY",
+        "industries": industries[:1],
+        "linkedin": "linkedin.com/in/avery",
+        "hasAnonymizationEnabled": False,
+        "gender": "Woman",
+        "experience": {"jobTitle": "Buyer", "experienceLevels": ["middle"], "companySize": "small"},
+        "company": {"name": "Initech"},
+        "languages": ["english"],
+    }
     original = _save_profile(session, account, **first)
     change_requests.decide(session=session, actor_id=manager.id, request_id=original.id, approve=True)
     session.commit()
     kept = fresh(session, ParticipantProfile, account.id).model_dump()
-    kept_industries = sorted(session.execute(select(ProfileIndustry.industry_id)
-                                             .where(ProfileIndustry.account_id == account.id)).scalars())
+    kept_industries = sorted(
+        session.execute(select(ProfileIndustry.industry_id).where(ProfileIndustry.account_id == account.id)).scalars()
+    )
 
-    request = _save_profile(session, account, phoneNumber="+1 212 555 0199", birthYear="1985", country="CA", state="",
-                            industries=industries[1:3], linkedin="linkedin.com/in/someone-else",
-                            hasAnonymizationEnabled=True, gender="Man",
-                            experience={"jobTitle": "Head of buying", "experienceLevels": ["senior", "founder"],
-                                        "companySize": "enterprise"},
-                            company={"name": "Globex"}, languages=["english", "dutch"])
+    request = _save_profile(
+        session,
+        account,
+        phoneNumber="+1 212 555 0199",
+        birthYear="1985",
+        country="CA",
+        state="",
+        industries=industries[1:3],
+        linkedin="linkedin.com/in/someone-else",
+        hasAnonymizationEnabled=True,
+        gender="Man",
+        experience={
+            "jobTitle": "Head of buying",
+            "experienceLevels": ["senior", "founder"],
+            "companySize": "enterprise",
+        },
+        company={"name": "Globex"},
+        languages=["english", "dutch"],
+    )
     assert fresh(session, ParticipantProfile, account.id).company_name == "Globex"
     assert len(request.previous) >= 12
     change_requests.decide(session=session, actor_id=manager.id, request_id=request.id, approve=False)
@@ -552,8 +761,14 @@ def test_decline_restores_every_kind_of_field(seeded):
     for volatile in ("updated_at", "old_data"):
         restored.pop(volatile), kept.pop(volatile)
     assert restored == kept
-    assert sorted(session.execute(select(ProfileIndustry.industry_id)
-                                  .where(ProfileIndustry.account_id == account.id)).scalars()) == kept_industries
+    assert (
+        sorted(
+            session.execute(
+                select(ProfileIndustry.industry_id).where(ProfileIndustry.account_id == account.id)
+            ).scalars()
+        )
+        == kept_industries
+    )
 
 
 def test_approving_a_change_keeps_it(seeded):
@@ -589,10 +804,17 @@ def test_staff_edits_are_not_queued(seeded):
     session = seeded
     admin = person(session, role=SA)
     account = person(session)
-    admin_profiles.save_participant_profile(session=session, actor_id=admin.id, participant_id=account.id,
-                                            raw=_profile_form(account, firstName="Edited", _id=account.id), today=NOW.date())
+    admin_profiles.save_participant_profile(
+        session=session,
+        actor_id=admin.id,
+        participant_id=account.id,
+        raw=_profile_form(account, firstName="Edited", _id=account.id),
+        today=NOW.date(),
+    )
     session.commit()
-    request = session.execute(select(ProfileChangeRequest).where(ProfileChangeRequest.account_id == account.id)).scalar_one()
+    request = session.execute(
+        select(ProfileChangeRequest).where(ProfileChangeRequest.account_id == account.id)
+    ).scalar_one()
     assert (request.status, request.updated_by_admin, request.decided_by_id) == ("approved", True, admin.id)
     assert change_requests.list_pending(session=session, actor_id=admin.id).total == 0
 
@@ -610,8 +832,9 @@ def invites_of(session: Session, test_id: int) -> list[Invite]:
 
 
 def send(session: Session, actor: Account, test: Test, criteria: Any = None, override: Any = None) -> dict[str, Any]:
-    batch = invites.start_batch(session=session, actor_id=actor.id, test_id=test.id, criteria=criteria or {},
-                                override_cents=override)
+    batch = invites.start_batch(
+        session=session, actor_id=actor.id, test_id=test.id, criteria=criteria or {}, override_cents=override
+    )
     session.commit()
     return invites.send_all(session_factory=factory_of(session), actor_id=actor.id, batch_id=batch["id"])
 
@@ -636,19 +859,30 @@ def test_audience_counts_matched_invited_and_reviewed(session):
     assert found.places is None
     assert found.payout_range == "$10 – $35 by seniority (day 1 rates)"
 
-    narrowed = invites.audience(session=session, actor_id=manager.id, test_id=test.id,
-                                criteria={"search": people[3].email})
+    narrowed = invites.audience(
+        session=session, actor_id=manager.id, test_id=test.id, criteria={"search": people[3].email}
+    )
     assert (narrowed.matched, narrowed.to_invite) == (1, 1)
-    assert invites.audience(session=session, actor_id=manager.id, test_id=test.id, criteria={},
-                            override_cents=4250).payout_range == "$42.50"
+    assert (
+        invites.audience(
+            session=session, actor_id=manager.id, test_id=test.id, criteria={}, override_cents=4250
+        ).payout_range
+        == "$42.50"
+    )
 
 
 @pytest.mark.parametrize("launched_hours_ago,day", [(1, 0), (30, 1)])
 def test_invites_pay_by_the_incentive_table_and_seniority(session, launched_hours_ago, day):
     manager = invitee(session, role=TM)
     test = a_test(session, product_type="video-test", launched_hours_ago=launched_hours_ago)
-    levels = {"specialist": ["specialist"], "middle": ["middle"], "senior": ["senior"], "founder": ["founder"],
-              "none": [], "two": ["specialist", "senior"]}
+    levels = {
+        "specialist": ["specialist"],
+        "middle": ["middle"],
+        "senior": ["senior"],
+        "founder": ["founder"],
+        "none": [],
+        "two": ["specialist", "senior"],
+    }
     accounts = {name: invitee(session, levels=lv) for name, lv in levels.items()}
     before = utcnow()
 
@@ -658,10 +892,17 @@ def test_invites_pay_by_the_incentive_table_and_seniority(session, launched_hour
     session.expire_all()
     by_account = {i.account_id: i for i in invites_of(session, test.id)}
     # video-test: specialist 20/25, middle 35/40, senior 65/75 (day 1 / day 2).
-    expected = {"specialist": (2000, 2500), "middle": (3500, 4000), "senior": (6500, 7500), "founder": (3500, 4000),
-                "none": (2000, 2500), "two": (6500, 7500)}
+    expected = {
+        "specialist": (2000, 2500),
+        "middle": (3500, 4000),
+        "senior": (6500, 7500),
+        "founder": (3500, 4000),
+        "none": (2000, 2500),
+        "two": (6500, 7500),
+    }
     assert {name: by_account[a.id].amount_cents for name, a in accounts.items()} == {
-        name: pair[day] for name, pair in expected.items()}
+        name: pair[day] for name, pair in expected.items()
+    }
     for invite in by_account.values():
         assert invite.status == "open" and invite.batch_id == result["id"]
         assert invite.expires_at - invite.created_at == timedelta(hours=24)
@@ -736,8 +977,12 @@ def test_only_the_chosen_participants_are_invited(session):
     seniors = [invitee(session, levels=["senior"]) for _ in range(2)]
     invitee(session, levels=["middle"])
     invitee(session, verified=False, levels=["senior"])
-    criteria = {"filters": [{"name": "seniority", "type": "list", "values": ["senior"]},
-                            {"name": "verified", "type": "list", "values": ["yes"]}]}
+    criteria = {
+        "filters": [
+            {"name": "seniority", "type": "list", "values": ["senior"]},
+            {"name": "verified", "type": "list", "values": ["yes"]},
+        ]
+    }
     assert send(session, manager, test, criteria)["sent"] == 2
     session.expire_all()
     assert [i.account_id for i in invites_of(session, test.id)] == [a.id for a in seniors]
@@ -748,7 +993,9 @@ def test_participant_limit_counts_reviews_and_open_invites(session):
     test = a_test(session, participant_limit=4)
     reviewer, holder = invitee(session), invitee(session)
     a_review(session, test, reviewer)
-    session.add(Invite(account_id=holder.id, test_id=test.id, amount_cents=1000, expires_at=utcnow() + timedelta(hours=3)))
+    session.add(
+        Invite(account_id=holder.id, test_id=test.id, amount_cents=1000, expires_at=utcnow() + timedelta(hours=3))
+    )
     session.commit()
     others = [invitee(session) for _ in range(5)]
 
@@ -770,7 +1017,9 @@ def test_quota_full_batch_fails_with_the_reason(session):
         invites.start_batch(session=session, actor_id=manager.id, test_id=test.id, criteria={})
     assert full.value.message == "The test's quotas are full."
     session.rollback()
-    assert count(session, Invite) == 0 and count(session, InviteBatch) == 0 and audit_rows(session, "invites.send") == []
+    assert (
+        count(session, Invite) == 0 and count(session, InviteBatch) == 0 and audit_rows(session, "invites.send") == []
+    )
 
 
 @pytest.mark.parametrize("chunk", [500, 2])
@@ -821,16 +1070,46 @@ def bulk_participants(session: Session, total: int) -> None:
     seniority specialist, middle, senior in turn."""
     now = utcnow()
     first_id = session.execute(select(func.coalesce(func.max(Account.id), 0))).scalar_one() + 1
-    session.execute(insert(Account), [
-        {"id": first_id + i, "email": f"bulk-{first_id + i}@example.com", "is_registration_complete": True, "stage": "completed",
-         "verified": True, "email_verified_at": now, "staff_role": None, "is_subscribed_to_referral": False, "signup_tracking": {},
-         "created_at": now, "updated_at": now} for i in range(total)])
-    session.execute(insert(ParticipantProfile), [
-        {"account_id": first_id + i, "first_name": "Bulk", "last_name": str(i), "languages": ["english"], "country": "US",
-         "experience_levels": [("specialist", "middle", "senior")[i % 3]], "old_data": {}, "linkedin_profile": {},
-         "updated_at": now} for i in range(total)])
+    session.execute(
+        insert(Account),
+        [
+            {
+                "id": first_id + i,
+                "email": f"bulk-{first_id + i}@example.com",
+                "is_registration_complete": True,
+                "stage": "completed",
+                "verified": True,
+                "email_verified_at": now,
+                "staff_role": None,
+                "is_subscribed_to_referral": False,
+                "signup_tracking": {},
+                "created_at": now,
+                "updated_at": now,
+            }
+            for i in range(total)
+        ],
+    )
+    session.execute(
+        insert(ParticipantProfile),
+        [
+            {
+                "account_id": first_id + i,
+                "first_name": "Bulk",
+                "last_name": str(i),
+                "languages": ["english"],
+                "country": "US",
+                "experience_levels": [("specialist", "middle", "senior")[i % 3]],
+                "old_data": {},
+                "linkedin_profile": {},
+                "updated_at": now,
+            }
+            for i in range(total)
+        ],
+    )
     if session.get_bind().dialect.name == "postgresql":
-        session.execute(sa.text("SELECT setval(pg_get_serial_sequence('account', 'id'), (SELECT max(id) FROM account))"))
+        session.execute(
+            sa.text("SELECT setval(pg_get_serial_sequence('account', 'id'), (SELECT max(id) FROM account))")
+        )
     session.commit()
 
 
@@ -845,14 +1124,23 @@ def test_a_batch_of_ten_thousand_is_sent_in_chunks_without_duplicates(session):
     progress: list[int] = []
     batch = invites.start_batch(session=session, actor_id=manager.id, test_id=test.id, criteria={})
     session.commit()
-    result = invites.send_all(session_factory=factory_of(session), actor_id=manager.id, batch_id=batch["id"],
-                              on_progress=lambda b: progress.append(b["sent"]))
+    result = invites.send_all(
+        session_factory=factory_of(session),
+        actor_id=manager.id,
+        batch_id=batch["id"],
+        on_progress=lambda b: progress.append(b["sent"]),
+    )
 
     assert (result["sent"], result["status"], result["skipped"]) == (total, "done", 0)
     assert len(progress) >= total // invites.CHUNK and progress == sorted(progress)
     assert progress[0] == invites.CHUNK  # sent in chunks, each committed on its own
     assert count(session, Invite, Invite.test_id == test.id) == total
-    assert session.execute(select(func.count(sa.distinct(Invite.account_id))).where(Invite.test_id == test.id)).scalar_one() == total
+    assert (
+        session.execute(
+            select(func.count(sa.distinct(Invite.account_id))).where(Invite.test_id == test.id)
+        ).scalar_one()
+        == total
+    )
     assert count(session, OutboxEmail, OutboxEmail.kind == "invite") == total
     amounts = dict(session.execute(select(Invite.amount_cents, func.count()).group_by(Invite.amount_cents)).all())
     assert amounts == {1000: 3334, 2000: 3333, 3500: 3333}  # survey day 1: specialist, middle, senior
@@ -869,7 +1157,9 @@ def test_batches_sent_at_the_same_time_invite_nobody_twice(session, monkeypatch,
     test = a_test(session)
     bulk_participants(session, 1200)
     first = invites.start_batch(session=session, actor_id=manager.id, test_id=test.id, criteria={})
-    second = first if same_batch else invites.start_batch(session=session, actor_id=owner.id, test_id=test.id, criteria={})
+    second = (
+        first if same_batch else invites.start_batch(session=session, actor_id=owner.id, test_id=test.id, criteria={})
+    )
     session.commit()
     barrier = threading.Barrier(2)
     waited = threading.local()
@@ -895,8 +1185,10 @@ def test_batches_sent_at_the_same_time_invite_nobody_twice(session, monkeypatch,
         except Exception as err:  # noqa: BLE001 - reported below
             results[n] = err
 
-    threads = [threading.Thread(target=run, args=(0, manager.id, first["id"])),
-               threading.Thread(target=run, args=(1, owner.id, second["id"]))]
+    threads = [
+        threading.Thread(target=run, args=(0, manager.id, first["id"])),
+        threading.Thread(target=run, args=(1, owner.id, second["id"])),
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -926,7 +1218,9 @@ def test_approving_a_review_makes_its_reward_payable(session):
     assert participant_reward_row(session, account.id, reward.id)["stage"] == "Submitted"
     decided_at = datetime(2026, 11, 20, 15, tzinfo=UTC)  # a Friday
 
-    assert reviews.decide(session=session, actor_id=manager.id, review_ids=[review.id], approve=True, now=decided_at) == 1
+    assert (
+        reviews.decide(session=session, actor_id=manager.id, review_ids=[review.id], approve=True, now=decided_at) == 1
+    )
     session.commit()
 
     stored = fresh(session, Review, review.id)
@@ -939,8 +1233,11 @@ def test_approving_a_review_makes_its_reward_payable(session):
     [audit_row] = audit_rows(session, "review.approve")
     assert audit_row.before == {"status": "submitted", "reward": "PENDING"}
     assert audit_row.after == {"status": "approved", "reward": "PENDING"}
-    staff_rows = rewards.list_rewards(session=session, actor_id=manager.id, query=rewards.clean_query(
-        filters=[{"name": "payable", "type": "list", "values": ["yes"]}]))
+    staff_rows = rewards.list_rewards(
+        session=session,
+        actor_id=manager.id,
+        query=rewards.clean_query(filters=[{"name": "payable", "type": "list", "values": ["yes"]}]),
+    )
     assert [r["id"] for r in staff_rows.rows] == [str(reward.id)] and staff_rows.rows[0]["status_label"] == "Payable"
 
     with pytest.raises(ServiceError) as twice:
@@ -959,27 +1256,53 @@ def test_rejecting_needs_a_listed_reason_and_cancels_the_reward(session):
             reviews.decide(session=session, actor_id=manager.id, review_ids=[review.id], approve=False, reason=reason)
         assert refused.value.message == decisions.REASON_REQUIRED
     with pytest.raises(ServiceError) as long_note:
-        reviews.decide(session=session, actor_id=manager.id, review_ids=[review.id], approve=False, reason="off-topic",
-                       note="x" * 1001)
+        reviews.decide(
+            session=session,
+            actor_id=manager.id,
+            review_ids=[review.id],
+            approve=False,
+            reason="off-topic",
+            note="x" * 1001,
+        )
     assert long_note.value.message == decisions.NOTE_TOO_LONG
     session.commit()
     assert fresh(session, Review, review.id).status == "submitted" and audit_rows(session) == []
 
-    assert reviews.decide(session=session, actor_id=manager.id, review_ids=[str(review.id)], approve=False,
-                          reason="ai-generated", note="  Same text as another review  ") == 1
+    assert (
+        reviews.decide(
+            session=session,
+            actor_id=manager.id,
+            review_ids=[str(review.id)],
+            approve=False,
+            reason="ai-generated",
+            note="  Same text as another review  ",
+        )
+        == 1
+    )
     session.commit()
 
     stored = fresh(session, Review, review.id)
-    assert (stored.status, stored.reject_reason, stored.reject_note) == ("rejected", "ai-generated", "Same text as another review")
+    assert (stored.status, stored.reject_reason, stored.reject_note) == (
+        "rejected",
+        "ai-generated",
+        "Same text as another review",
+    )
     assert fresh(session, Reward, reward.id).status == "CANCELED"
     row = participant_reward_row(session, account.id, reward.id)
     assert (row["stage"], row["stage_detail"]) == ("Rejected", "AI-generated answers")
     [audit_row] = audit_rows(session, "review.reject")
-    assert audit_row.after == {"status": "rejected", "reward": "CANCELED", "reason": "ai-generated",
-                               "note": "Same text as another review"}
+    assert audit_row.after == {
+        "status": "rejected",
+        "reward": "CANCELED",
+        "reason": "ai-generated",
+        "note": "Same text as another review",
+    }
     detail = reviews.review_detail(session=session, actor_id=manager.id, review_id=review.id)
-    assert (detail["status_label"], detail["reason"], detail["note"]) == ("Rejected", "AI-generated answers",
-                                                                        "Same text as another review")
+    assert (detail["status_label"], detail["reason"], detail["note"]) == (
+        "Rejected",
+        "AI-generated answers",
+        "Same text as another review",
+    )
 
 
 def test_bulk_decision_counts_only_undecided_reviews(session):
@@ -987,8 +1310,12 @@ def test_bulk_decision_counts_only_undecided_reviews(session):
     test = a_test(session)
     waiting = [a_review(session, test, person(session))[0] for _ in range(3)]
     done = a_review(session, test, person(session), status="rejected", reward_status="CANCELED")[0]
-    assert reviews.decide(session=session, actor_id=manager.id, review_ids=[*(r.id for r in waiting), done.id],
-                          approve=True) == 3
+    assert (
+        reviews.decide(
+            session=session, actor_id=manager.id, review_ids=[*(r.id for r in waiting), done.id], approve=True
+        )
+        == 3
+    )
     session.commit()
     assert fresh(session, Review, done.id).status == "rejected"
     assert len(audit_rows(session, "review.approve")) == 3
@@ -1003,7 +1330,11 @@ def test_auto_approve_only_reviews_older_than_the_days(session):
     assert reviews.auto_approve(session=session, days=14) == 1
     session.commit()
 
-    assert [fresh(session, Review, r.id).status for r in (old, young, rejected)] == ["approved", "submitted", "rejected"]
+    assert [fresh(session, Review, r.id).status for r in (old, young, rejected)] == [
+        "approved",
+        "submitted",
+        "rejected",
+    ]
     assert fresh(session, Reward, old_reward.id).approved_at is not None
     assert fresh(session, Reward, young_reward.id).approved_at is None
     [row] = audit_rows(session, "review.auto-approve")
@@ -1016,8 +1347,9 @@ def test_export_csv_one_row_per_review_one_column_per_question(session):
     manager = person(session, role=TM)
     test = a_test(session)
     first, second = person(session), person(session)
-    r1, _ = a_review(session, test, first, age_days=2,
-                     answers={"q1": {"value": "=HYPERLINK(\"http://evil\")"}, "q2": {"value": "b"}})
+    r1, _ = a_review(
+        session, test, first, age_days=2, answers={"q1": {"value": '=HYPERLINK("http://evil")'}, "q2": {"value": "b"}}
+    )
     r2, _ = a_review(session, test, second, age_days=1, answers={"q1": {"value": "Clear and short"}})
     other_test = a_test(session)
     a_review(session, other_test, first)
@@ -1028,13 +1360,21 @@ def test_export_csv_one_row_per_review_one_column_per_question(session):
     assert name == f"reviews-test-{test.id}.csv"
     header, *rows = read_csv(text)
     assert len(rows) == 2
-    assert header[:8] == ["review_id", "participant", "submitted_at", "status", "rejection_reason", "time_taken",
-                          "words", "pasted_answers"]
+    assert header[:8] == [
+        "review_id",
+        "participant",
+        "submitted_at",
+        "status",
+        "rejection_reason",
+        "time_taken",
+        "words",
+        "pasted_answers",
+    ]
     assert sorted(header[8:]) == sorted(q["text"] for q in QUESTIONS)
     table = [dict(zip(header, row, strict=True)) for row in rows]
     assert [t["review_id"] for t in table] == [str(r1.id), str(r2.id)]
     assert [t["participant"] for t in table] == [first.email, second.email]
-    assert table[0][QUESTIONS[0]["text"]] == "'=HYPERLINK(\"http://evil\")"
+    assert table[0][QUESTIONS[0]["text"]] == '\'=HYPERLINK("http://evil")'
     assert table[0][QUESTIONS[1]["text"]] == "Pro"
     assert table[1][QUESTIONS[0]["text"]] == "Clear and short" and table[1][QUESTIONS[1]["text"]] == ""
     assert table[1]["words"] == "3" and table[1]["status"] == "submitted"
@@ -1048,24 +1388,36 @@ def test_clear_expired_pending_reviews_messages(session):
     account = person(session)
 
     def started(deadline: timedelta, status: str = "active") -> ReviewSession:
-        row = ReviewSession(test_id=test.id, account_id=account.id, respondent_key=f"account:{account.id}",
-                            deadline_at=utcnow() + deadline, status=status)
+        row = ReviewSession(
+            test_id=test.id,
+            account_id=account.id,
+            respondent_key=f"account:{account.id}",
+            deadline_at=utcnow() + deadline,
+            status=status,
+        )
         session.add(row)
         session.commit()
         return row
 
-    assert reviews.clear_expired_pending(session=session, actor_id=manager.id) == \
-        "There are no expired pending reviews to clear."
+    assert (
+        reviews.clear_expired_pending(session=session, actor_id=manager.id)
+        == "There are no expired pending reviews to clear."
+    )
     running = started(timedelta(minutes=30))
     submitted = started(-timedelta(hours=2), "submitted")
     assert reviews.clear_expired_pending(session=session, actor_id=manager.id) == pending.NONE_TO_CLEAR
     expired = started(-timedelta(minutes=1))
 
-    assert reviews.clear_expired_pending(session=session, actor_id=manager.id) == "Pending reviews successfully cleared."
+    assert (
+        reviews.clear_expired_pending(session=session, actor_id=manager.id) == "Pending reviews successfully cleared."
+    )
     session.commit()
 
     assert [fresh(session, ReviewSession, r.id).status for r in (running, submitted, expired)] == [
-        "active", "submitted", "cleared"]
+        "active",
+        "submitted",
+        "cleared",
+    ]
     [row] = audit_rows(session, "pending-reviews.clear")
     assert row.after == {"status": "cleared", "count": 1}
     assert reviews.clear_expired_pending(session=session, actor_id=manager.id) == pending.NONE_TO_CLEAR
@@ -1090,8 +1442,12 @@ def test_mark_paid_only_approved_rewards(session):
     session.commit()
     assert [fresh(session, Reward, r.id).status for r in (unapproved, canceled)] == ["PENDING", "CANCELED"]
 
-    assert rewards.mark(session=session, actor_id=owner.id, reward_ids=[unapproved.id, approved.id, canceled.id],
-                        status="EXECUTED") == 1
+    assert (
+        rewards.mark(
+            session=session, actor_id=owner.id, reward_ids=[unapproved.id, approved.id, canceled.id], status="EXECUTED"
+        )
+        == 1
+    )
     session.commit()
 
     paid = fresh(session, Reward, approved.id)
@@ -1133,10 +1489,16 @@ def test_cancel_a_pending_or_failed_reward_never_a_paid_one(session):
     _, failed = a_review(session, a_test(session), account, status="approved", approved=True, reward_status="FAILED")
     _, paid = a_review(session, a_test(session), account, status="approved", approved=True, reward_status="EXECUTED")
     _, waiting = a_review(session, a_test(session), account)
-    assert rewards.mark(session=session, actor_id=owner.id, reward_ids=[failed.id, paid.id, waiting.id],
-                        status="CANCELED") == 2
+    assert (
+        rewards.mark(session=session, actor_id=owner.id, reward_ids=[failed.id, paid.id, waiting.id], status="CANCELED")
+        == 2
+    )
     session.commit()
-    assert [fresh(session, Reward, r.id).status for r in (failed, paid, waiting)] == ["CANCELED", "EXECUTED", "CANCELED"]
+    assert [fresh(session, Reward, r.id).status for r in (failed, paid, waiting)] == [
+        "CANCELED",
+        "EXECUTED",
+        "CANCELED",
+    ]
     assert participant_reward_row(session, account.id, waiting.id)["stage"] == "Canceled"
     with pytest.raises(ServiceError):
         rewards.mark(session=session, actor_id=owner.id, reward_ids=[paid.id], status="CANCELED")

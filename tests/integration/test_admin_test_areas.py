@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from sqlmodel import Session
 
-from portal.domain.staff import roles
 from portal.domain.definition import validate_test_definition
+from portal.domain.staff import roles
 from portal.models import AuditEntry, Test
 from portal.services.admin import areas as test_areas
 from portal.services.admin.guard import NOT_ALLOWED, StaffRefused
@@ -19,18 +19,36 @@ from portal.services.errors import ServiceError
 from tests.integration.test_admin_services import _actors, audit_rows, build_world, count, fresh
 from tests.support.factories import unique_email
 
-BLOCKS = {"first-impression": [{"key": "fi", "type": "short-text", "text": "What is this page about?", "isRequired": True}]}
+BLOCKS = {
+    "first-impression": [{"key": "fi", "type": "short-text", "text": "What is this page about?", "isRequired": True}]
+}
 GOOD = [
-    {"from": [5, 4], "to": [95, 31], "questions": [{"key": "hero", "type": "long-text", "text": "What does it promise?",
-                                                      "isRequired": True, "isLimited": True}]},
-    {"from": [4.5, 38.25], "to": [96, 61], "questions": [{"key": "cta", "type": "short-text", "text": "Would you click?"}]},
+    {
+        "from": [5, 4],
+        "to": [95, 31],
+        "questions": [
+            {"key": "hero", "type": "long-text", "text": "What does it promise?", "isRequired": True, "isLimited": True}
+        ],
+    },
+    {
+        "from": [4.5, 38.25],
+        "to": [96, 61],
+        "questions": [{"key": "cta", "type": "short-text", "text": "Would you click?"}],
+    },
 ]
 
 
 def a_highlight(session: Session, **kwargs: Any) -> Test:
-    values = {"name": f"Highlight {unique_email()}", "status": "draft", "product_type": "landing-page",
-              "url": "https://example.com/", "screenshot_url": "/demo/landing.png", "questions": BLOCKS,
-              "selected_areas": [], **kwargs}
+    values = {
+        "name": f"Highlight {unique_email()}",
+        "status": "draft",
+        "product_type": "landing-page",
+        "url": "https://example.com/",
+        "screenshot_url": "/demo/landing.png",
+        "questions": BLOCKS,
+        "selected_areas": [],
+        **kwargs,
+    }
     test = Test(**values)
     session.add(test)
     session.commit()
@@ -39,8 +57,14 @@ def a_highlight(session: Session, **kwargs: Any) -> Test:
 
 def as_import(areas: Any) -> list[tuple[str, str]]:
     """The problems the JSON import reports for these areas on the same test."""
-    doc = {"name": "x", "productType": "landing-page", "url": "https://example.com/", "screenshotUrl": "/demo/landing.png",
-           "questions": BLOCKS, "selectedAreas": areas}
+    doc = {
+        "name": "x",
+        "productType": "landing-page",
+        "url": "https://example.com/",
+        "screenshotUrl": "/demo/landing.png",
+        "questions": BLOCKS,
+        "selectedAreas": areas,
+    }
     return [(e.path, e.message) for e in validate_test_definition(doc)]
 
 
@@ -86,12 +110,19 @@ def test_save_refuses_what_the_import_refuses_with_every_path_and_writes_nothing
 def test_every_problem_is_listed_not_only_the_first(session):
     staff = build_world(session).staff[roles.SUPER_ADMIN]
     test = a_highlight(session)
-    areas = [*with_question({"key": "q", "type": "short-text"}, to=[101, 50]),
-             {"from": [70, 70], "to": [60, 80], "questions": []}]
+    areas = [
+        *with_question({"key": "q", "type": "short-text"}, to=[101, 50]),
+        {"from": [70, 70], "to": [60, 80], "questions": []},
+    ]
     with pytest.raises(test_areas.AreasRefused) as refused:
         test_areas.save_areas(session=session, actor_id=staff, test_id=test.id, areas=areas)
     paths = [p.path for p in refused.value.problems]
-    assert paths == ["selectedAreas[0].to", "selectedAreas[0].questions[0].text", "selectedAreas[1]", "selectedAreas[1].questions"]
+    assert paths == [
+        "selectedAreas[0].to",
+        "selectedAreas[0].questions[0].text",
+        "selectedAreas[1]",
+        "selectedAreas[1].questions",
+    ]
 
 
 def test_save_stores_the_areas_and_audits_before_and_after(session):
@@ -121,8 +152,12 @@ def test_removing_every_area_is_refused_when_no_question_would_be_left(session):
 
 def test_pricing_areas_are_on_the_pricing_screenshot(session):
     staff = build_world(session).staff[roles.SUPER_ADMIN]
-    test = a_highlight(session, product_type="pricing-test", pricing_url="https://example.com/pricing",
-                       pricing_screenshot_url="/demo/pricing.png")
+    test = a_highlight(
+        session,
+        product_type="pricing-test",
+        pricing_url="https://example.com/pricing",
+        pricing_screenshot_url="/demo/pricing.png",
+    )
     loaded = test_areas.load_areas(session=session, actor_id=staff, test_id=test.id)
     assert loaded["screenshot"] == "/demo/pricing.png"
     assert test_areas.save_areas(session=session, actor_id=staff, test_id=test.id, areas=GOOD) == GOOD
@@ -141,10 +176,12 @@ def test_unknown_tests_and_tests_without_areas_are_refused(session, test_id):
 
 
 CALLS = [
-    ("test_areas.load_areas", roles.VIEW,
-     lambda s, a, t: test_areas.load_areas(session=s, actor_id=a, test_id=t)),
-    ("test_areas.save_areas", roles.MANAGE_TESTS,
-     lambda s, a, t: test_areas.save_areas(session=s, actor_id=a, test_id=t, areas=GOOD)),
+    ("test_areas.load_areas", roles.VIEW, lambda s, a, t: test_areas.load_areas(session=s, actor_id=a, test_id=t)),
+    (
+        "test_areas.save_areas",
+        roles.MANAGE_TESTS,
+        lambda s, a, t: test_areas.save_areas(session=s, actor_id=a, test_id=t, areas=GOOD),
+    ),
 ]
 
 

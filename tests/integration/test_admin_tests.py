@@ -17,12 +17,12 @@ from sqlmodel import Session
 from portal.domain.staff import roles
 from portal.domain.staff.editing import NOT_A_SUM, form_of
 from portal.models import AuditEntry, Review, ReviewSession, Test
-from portal.services.admin import tests
-from portal.services.admin import editing as test_edit
 from portal.services.admin import definition_files as test_files
+from portal.services.admin import editing as test_edit
+from portal.services.admin import tests
 from portal.services.admin.guard import NOT_ALLOWED, StaffRefused
-from portal.services.seeding import seed_reference
 from portal.services.definition_import import document_for
+from portal.services.seeding import seed_reference
 from tests.integration.test_admin_services import _actors, a_review, build_world, person
 from tests.support.factories import unique_email
 
@@ -43,8 +43,10 @@ def as_bytes(doc: Any) -> bytes:
 
 def counts(session: Session) -> tuple[int, int]:
     session.expire_all()
-    return (session.execute(select(func.count()).select_from(Test)).scalar_one(),
-            session.execute(select(func.count()).select_from(AuditEntry)).scalar_one())
+    return (
+        session.execute(select(func.count()).select_from(Test)).scalar_one(),
+        session.execute(select(func.count()).select_from(AuditEntry)).scalar_one(),
+    )
 
 
 @pytest.fixture
@@ -75,8 +77,9 @@ def test_every_demo_test_imports_and_its_export_imports_back_unchanged(session, 
     assert session.get(Test, created.test_id).model_dump() == row_before
     # The export says what the file said (plus the defaults it left out).
     exported = json.loads(text)
-    assert {k: v for k, v in exported.items() if k in doc} == {k: v for k, v in doc.items() if k != "qualifications"} | (
-        {"qualifications": sorted(doc["qualifications"])} if "qualifications" in doc else {})
+    assert {k: v for k, v in exported.items() if k in doc} == {
+        k: v for k, v in doc.items() if k != "qualifications"
+    } | ({"qualifications": sorted(doc["qualifications"])} if "qualifications" in doc else {})
 
 
 def test_a_file_with_two_problems_lists_both_by_path_and_writes_nothing(session, admin):
@@ -93,13 +96,16 @@ def test_a_file_with_two_problems_lists_both_by_path_and_writes_nothing(session,
     assert counts(session) == before
 
 
-@pytest.mark.parametrize("data,message", [
-    (b"{not json", "The file is not valid JSON: "),
-    (b"\xff\xfe\x00", "The file is not UTF-8 text."),
-    (b" " * (test_files.MAX_FILE_BYTES + 1), "The file is bigger than 5 MB"),
-    (b"[1, 2]", "a test definition must be a JSON object"),
-    ("a string, not bytes", "The file is not UTF-8 text."),
-])
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        (b"{not json", "The file is not valid JSON: "),
+        (b"\xff\xfe\x00", "The file is not UTF-8 text."),
+        (b" " * (test_files.MAX_FILE_BYTES + 1), "The file is bigger than 5 MB"),
+        (b"[1, 2]", "a test definition must be a JSON object"),
+        ("a string, not bytes", "The file is not UTF-8 text."),
+    ],
+)
 def test_unreadable_files_are_refused_with_a_clear_message(session, admin, data, message):
     before = counts(session)
     result = test_files.import_file(session=session, actor_id=admin, data=data)
@@ -117,7 +123,11 @@ def test_import_updates_by_name_and_records_what_changed(session, admin):
     assert (result.outcome, result.test_id) == ("updated", first.test_id)
     test = session.get(Test, first.test_id)
     assert (test.payout_cents, test.frame_of_mind) == (3500, "You run a small agency.")
-    entry = session.execute(select(AuditEntry).where(AuditEntry.action == "test.import").order_by(AuditEntry.id.desc())).scalars().first()
+    entry = (
+        session.execute(select(AuditEntry).where(AuditEntry.action == "test.import").order_by(AuditEntry.id.desc()))
+        .scalars()
+        .first()
+    )
     assert entry.before == {"fields": ["frameOfMind", "payoutCents"]} and entry.after["outcome"] == "updated"
 
 
@@ -126,12 +136,17 @@ def test_import_keeps_the_status_rule_and_unknown_qualifications_write_nothing(s
     test_files.import_file(session=session, actor_id=admin, data=as_bytes(doc))
     session.commit()
     back = test_files.import_file(session=session, actor_id=admin, data=as_bytes({**doc, "status": "draft"}))
-    assert back.outcome == "refused" and back.problems == ["status: A running test can become stopped or completed, not draft."]
+    assert back.outcome == "refused" and back.problems == [
+        "status: A running test can become stopped or completed, not draft."
+    ]
     before = counts(session)
-    unknown = test_files.import_file(session=session, actor_id=admin,
-                                     data=as_bytes(demo("01-survey.json", qualifications=["No such qualification"])))
+    unknown = test_files.import_file(
+        session=session, actor_id=admin, data=as_bytes(demo("01-survey.json", qualifications=["No such qualification"]))
+    )
     session.commit()
-    assert unknown.outcome == "refused" and unknown.problems == ["qualifications[0]: unknown qualification 'No such qualification'"]
+    assert unknown.outcome == "refused" and unknown.problems == [
+        "qualifications[0]: unknown qualification 'No such qualification'"
+    ]
     assert counts(session) == before
 
 
@@ -147,32 +162,60 @@ def _imported(session: Session, admin: int, file: str = "01-survey.json", **over
 def test_editing_the_common_fields_saves_them_and_exports_them(session, admin):
     test = _imported(session, admin)
     view = test_edit.edit_view(session=session, actor_id=admin, test_id=test.id)
-    form = {**view.form, "payout": "27.50", "limit": "40", "seniority.senior": "5", "seniority.middle": "", "session": "900",
-            "country": "de", "frame": "You lead a data team.", "welcome.title": "Hello", "panel": "custom"}
+    form = {
+        **view.form,
+        "payout": "27.50",
+        "limit": "40",
+        "seniority.senior": "5",
+        "seniority.middle": "",
+        "session": "900",
+        "country": "de",
+        "frame": "You lead a data team.",
+        "welcome.title": "Hello",
+        "panel": "custom",
+    }
     result = test_edit.save_edit(session=session, actor_id=admin, test_id=test.id, form=form)
     session.commit()
     assert result.saved, result.problems
-    assert result.changed == ["audienceCountry", "frameOfMind", "panel", "participantLimit", "payoutCents", "seniorityLimits",
-                              "sessionSeconds", "welcomeModal"]
+    assert result.changed == [
+        "audienceCountry",
+        "frameOfMind",
+        "panel",
+        "participantLimit",
+        "payoutCents",
+        "seniorityLimits",
+        "sessionSeconds",
+        "welcomeModal",
+    ]
     session.expire_all()
     test = session.get(Test, test.id)
-    assert (test.payout_cents, test.participant_limit, test.seniority_limits, test.session_seconds, test.audience_country,
-            test.panel, test.welcome_modal["title"]) == (2750, 40, {"specialist": 20, "senior": 5}, 900, "DE", "custom", "Hello")
+    assert (
+        test.payout_cents,
+        test.participant_limit,
+        test.seniority_limits,
+        test.session_seconds,
+        test.audience_country,
+        test.panel,
+        test.welcome_modal["title"],
+    ) == (2750, 40, {"specialist": 20, "senior": 5}, 900, "DE", "custom", "Hello")
     assert form_of(document_for(session, test))["payout"] == "27.50"
     entry = session.execute(select(AuditEntry).where(AuditEntry.action == "test.edit")).scalars().one()
     assert entry.before["payoutCents"] == 2000 and entry.after["payoutCents"] == 2750
 
 
-@pytest.mark.parametrize("field,value,message", [
-    ("payout", "twenty", NOT_A_SUM),
-    ("limit", "-3", "Enter a whole number, or leave it empty for no limit."),
-    ("session", "600", "must be one of"),
-    ("name", "", "is required"),
-    ("country", "XX", "must be an ISO 3166 alpha-2 country code"),
-    ("screener", "{oops", "The screener is not valid JSON"),
-    ("status", "draft", "A running test can become stopped or completed, not draft."),
-    ("status", "launched", "Choose one of the listed statuses."),
-])
+@pytest.mark.parametrize(
+    "field,value,message",
+    [
+        ("payout", "twenty", NOT_A_SUM),
+        ("limit", "-3", "Enter a whole number, or leave it empty for no limit."),
+        ("session", "600", "must be one of"),
+        ("name", "", "is required"),
+        ("country", "XX", "must be an ISO 3166 alpha-2 country code"),
+        ("screener", "{oops", "The screener is not valid JSON"),
+        ("status", "draft", "A running test can become stopped or completed, not draft."),
+        ("status", "launched", "Choose one of the listed statuses."),
+    ],
+)
 def test_a_bad_field_is_named_and_nothing_is_saved(session, admin, field, value, message):
     test = _imported(session, admin, status="running")
     row = test.model_dump()
@@ -194,16 +237,28 @@ def test_a_name_another_test_has_is_refused(session, admin):
 def test_status_changes_follow_the_rule_and_launching_sets_the_launch_time(session, admin):
     test = _imported(session, admin, status="draft")
     assert test_edit.edit_view(session=session, actor_id=admin, test_id=test.id).statuses == [
-        "draft", "ready-to-launch", "scheduled", "running", "removed"]
-    for status, offered in (("running", ["running", "stopped", "completed"]), ("stopped", ["stopped", "running", "completed", "removed"])):
+        "draft",
+        "ready-to-launch",
+        "scheduled",
+        "running",
+        "removed",
+    ]
+    for status, offered in (
+        ("running", ["running", "stopped", "completed"]),
+        ("stopped", ["stopped", "running", "completed", "removed"]),
+    ):
         form = {**test_edit.edit_view(session=session, actor_id=admin, test_id=test.id).form, "status": status}
         result = test_edit.save_edit(session=session, actor_id=admin, test_id=test.id, form=form)
         session.commit()
         assert result.saved and result.changed == ["status"] and result.view.statuses == offered
     session.expire_all()
     assert session.get(Test, test.id).launched_at is not None
-    assert [e.action for e in session.execute(select(AuditEntry).where(AuditEntry.target_id == str(test.id))
-                                              .order_by(AuditEntry.id)).scalars()][-2:] == ["test.status", "test.status"]
+    assert [
+        e.action
+        for e in session.execute(
+            select(AuditEntry).where(AuditEntry.target_id == str(test.id)).order_by(AuditEntry.id)
+        ).scalars()
+    ][-2:] == ["test.status", "test.status"]
 
 
 def test_hostile_forms_change_nothing(session, admin):
@@ -233,13 +288,26 @@ def test_the_list_shows_counts_and_filters_by_kind(session, admin):
     a_review(session, survey, people[0], status="approved", approved=True)
     a_review(session, survey, people[1])
     for who in people:
-        session.add(ReviewSession(test_id=survey.id, account_id=who.id, respondent_key=f"account:{who.id}", status="active",
-                                  deadline_at=survey.created_at))
+        session.add(
+            ReviewSession(
+                test_id=survey.id,
+                account_id=who.id,
+                respondent_key=f"account:{who.id}",
+                status="active",
+                deadline_at=survey.created_at,
+            )
+        )
     session.commit()
     query = tests.clean_query(search=survey.name)
     [row] = tests.list_tests(session=session, actor_id=admin, query=query).rows
     assert (row["started"], row["reviews"], row["approved"], row["waiting"], row["payout"], row["session"]) == (
-        "3", "2", "1", "1", "$20", "60 minutes")
+        "3",
+        "2",
+        "1",
+        "1",
+        "$20",
+        "60 minutes",
+    )
     kind = tests.clean_query(filters=[{"name": "kind", "type": "list", "values": ["preference"]}], page_size=200)
     names = {r["name"] for r in tests.list_tests(session=session, actor_id=admin, query=kind).rows}
     assert pref.name in names and survey.name not in names
@@ -249,14 +317,32 @@ def test_the_list_shows_counts_and_filters_by_kind(session, admin):
 # --- who may call what ---------------------------------------------------------------------------
 
 CALLS = [
-    ("test_files.import_file", roles.MANAGE_TESTS, lambda s, a, w: test_files.import_file(
-        session=s, actor_id=a, data=as_bytes(demo("01-survey.json")))),
-    ("test_files.export_test", roles.MANAGE_TESTS, lambda s, a, w: test_files.export_test(session=s, actor_id=a, test_id=w.test)),
+    (
+        "test_files.import_file",
+        roles.MANAGE_TESTS,
+        lambda s, a, w: test_files.import_file(session=s, actor_id=a, data=as_bytes(demo("01-survey.json"))),
+    ),
+    (
+        "test_files.export_test",
+        roles.MANAGE_TESTS,
+        lambda s, a, w: test_files.export_test(session=s, actor_id=a, test_id=w.test),
+    ),
     ("test_edit.edit_view", roles.VIEW, lambda s, a, w: test_edit.edit_view(session=s, actor_id=a, test_id=w.test)),
-    ("test_edit.save_edit", roles.MANAGE_TESTS, lambda s, a, w: test_edit.save_edit(
-        session=s, actor_id=a, test_id=w.test, form={**test_edit.edit_view(session=s, actor_id=w.staff[SA], test_id=w.test).form,
-                                                     "payout": "31"})),
-    ("tests.list_tests", roles.VIEW, lambda s, a, w: tests.list_tests(session=s, actor_id=a, query=tests.clean_query())),
+    (
+        "test_edit.save_edit",
+        roles.MANAGE_TESTS,
+        lambda s, a, w: test_edit.save_edit(
+            session=s,
+            actor_id=a,
+            test_id=w.test,
+            form={**test_edit.edit_view(session=s, actor_id=w.staff[SA], test_id=w.test).form, "payout": "31"},
+        ),
+    ),
+    (
+        "tests.list_tests",
+        roles.VIEW,
+        lambda s, a, w: tests.list_tests(session=s, actor_id=a, query=tests.clean_query()),
+    ),
 ]
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from sqlmodel import Session
 
 from portal.models import ReviewSession
+from portal.services.definition_import import import_test
 from portal.services.taking import review_sessions as rs
 from portal.services.taking.draft_writer import Draft, write_drafts
-from portal.services.definition_import import import_test
 from tests.support.factories import make_participant
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -34,8 +34,9 @@ def stand_in() -> Iterator[SentryServer]:
 @pytest.fixture
 def sentry(stand_in: SentryServer) -> Iterator[SentryServer]:
     """Error reporting on, sending to the stand-in; off again afterwards."""
-    assert error_reporting.init(dataclasses.replace(settings, sentry_dsn=stand_in.dsn, sentry_environment="test",
-                                                    sentry_release="portal@test"))
+    assert error_reporting.init(
+        dataclasses.replace(settings, sentry_dsn=stand_in.dsn, sentry_environment="test", sentry_release="portal@test")
+    )
     yield stand_in
     client = sentry_sdk.get_client()
     client.close(timeout=5)
@@ -78,7 +79,9 @@ async def test_an_unhandled_api_error_reaches_sentry_once_with_its_stack_and_scr
         raise LookupError(f"no session {TOKEN} for {EMAIL}")
 
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=api), base_url="http://portal.test") as client:
-        answer = await client.get(f"/explode?token={TOKEN}", headers={"Cookie": f"portal_session={TOKEN}", "Authorization": f"Bearer {TOKEN}"})
+        answer = await client.get(
+            f"/explode?token={TOKEN}", headers={"Cookie": f"portal_session={TOKEN}", "Authorization": f"Bearer {TOKEN}"}
+        )
     assert answer.status_code == 500 and TOKEN not in answer.text
     event = sentry.wait_for_event(lambda e: "LookupError" in exception_types(e))
     assert_scrubbed(event)
@@ -115,8 +118,10 @@ def test_logged_errors_become_events_and_warnings_log_lines_scrubbed(sentry: Sen
 
 def test_what_a_browser_boundary_caught_reaches_sentry_scrubbed(sentry: SentryServer, caplog):
     error_reporting.report_browser_error(
-        "table AdminTestsState", f"TypeError: Cannot read properties of undefined (reading '{EMAIL}')\n    at Row (table.js:3:9)",
-        "\n    at Row\n    at DataTable")
+        "table AdminTestsState",
+        f"TypeError: Cannot read properties of undefined (reading '{EMAIL}')\n    at Row (table.js:3:9)",
+        "\n    at Row\n    at DataTable",
+    )
     on_frontend_exception(Exception(f"[SID: abc] state_update: failed /reset?token={TOKEN}"))
     table = sentry.wait_for_event(lambda e: "TypeError" in exception_types(e))
     assert_scrubbed(table)

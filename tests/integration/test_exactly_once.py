@@ -20,16 +20,25 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from portal.domain.staff import pending, roles
-from portal.models import Invite, OutboxEmail, ProfileChangeRequest, ReferralMember, ReferralProgram, Review, ReviewSession, Reward
+from portal.models import (
+    Invite,
+    OutboxEmail,
+    ProfileChangeRequest,
+    ReferralMember,
+    ReferralProgram,
+    Review,
+    ReviewSession,
+    Reward,
+)
 from portal.models._base import utcnow
 from portal.services import mail_sender
-from portal.services.taking import review_sessions
 from portal.services.admin import change_requests, reviews, rewards
+from portal.services.definition_import import import_test
 from portal.services.errors import ServiceError
 from portal.services.outbox import enqueue_email
 from portal.services.referrals import create_member, ensure_referral_code
 from portal.services.seeding import seed_reference
-from portal.services.definition_import import import_test
+from portal.services.taking import review_sessions
 from tests.integration.test_admin_services import a_review, a_test, audit_rows, fresh, person
 from tests.support.demo_survey import good_answers
 from tests.support.races import all_at_once
@@ -128,10 +137,14 @@ def test_mark_failed_against_cancel_changes_the_reward_once(session, db_url):
         # Failed once or canceled once, or failed and then canceled (a failed payment may be canceled); never
         # failed twice. A tab that read the reward pending after it moved is told it cannot be changed now.
         assert [(c.action, c.before["status"]) for c in changes] in (
-            [("reward.cancel", "PENDING")], [("reward.fail", "PENDING")],
-            [("reward.fail", "PENDING"), ("reward.cancel", "FAILED")])
-        assert fresh(session, Reward, reward_id).status == {"reward.cancel": "CANCELED", "reward.fail": "FAILED"}[
-            changes[-1].action]
+            [("reward.cancel", "PENDING")],
+            [("reward.fail", "PENDING")],
+            [("reward.fail", "PENDING"), ("reward.cancel", "FAILED")],
+        )
+        assert (
+            fresh(session, Reward, reward_id).status
+            == {"reward.cancel": "CANCELED", "reward.fail": "FAILED"}[changes[-1].action]
+        )
         assert sum(r for r in results if isinstance(r, int)) == len(changes)
         assert outcome(results, 1)[1] == Counter({rewards.CANNOT_CHANGE: 3 - len(changes)})
 
@@ -152,8 +165,9 @@ def test_approve_against_reject_at_the_same_instant_gives_one_decision(session, 
             return reviews.decide(session=s, actor_id=manager_id, review_ids=[review_id], approve=True)
 
         def reject(s: Session) -> int:
-            return reviews.decide(session=s, actor_id=owner_id, review_ids=[review_id], approve=False,
-                                  reason="low-effort")
+            return reviews.decide(
+                session=s, actor_id=owner_id, review_ids=[review_id], approve=False, reason="low-effort"
+            )
 
         won, lost = outcome(all_at_once(db_url, [approve, reject]), 1)
 
@@ -181,8 +195,9 @@ def test_bulk_approve_against_bulk_reject_decides_each_review_once_and_counts_wh
         return reviews.decide(session=s, actor_id=manager_id, review_ids=ids, approve=True)
 
     def reject(s: Session) -> int:
-        return reviews.decide(session=s, actor_id=owner_id, review_ids=list(reversed(ids)), approve=False,
-                              reason="off-topic")
+        return reviews.decide(
+            session=s, actor_id=owner_id, review_ids=list(reversed(ids)), approve=False, reason="off-topic"
+        )
 
     approved, rejected = all_at_once(db_url, [approve, reject])
 
@@ -192,8 +207,15 @@ def test_bulk_approve_against_bulk_reject_decides_each_review_once_and_counts_wh
     assert statuses == Counter({"approved": approved, "rejected": rejected}) - Counter()
     actions = Counter(r.target_id for r in audit_rows(session) if r.action in ("review.approve", "review.reject"))
     assert sorted(actions) == sorted(map(str, ids)) and set(actions.values()) == {1}
-    canceled = session.execute(select(Reward.review_id).join(Review, Review.id == Reward.review_id)
-                               .where(Review.id.in_(ids), Reward.status == "CANCELED")).scalars().all()
+    canceled = (
+        session.execute(
+            select(Reward.review_id)
+            .join(Review, Review.id == Reward.review_id)
+            .where(Review.id.in_(ids), Reward.status == "CANCELED")
+        )
+        .scalars()
+        .all()
+    )
     assert len(canceled) == rejected
 
 
@@ -220,13 +242,17 @@ def test_three_auto_approve_rounds_at_once_approve_each_review_once(session, db_
     assert len(approvals) + len(rejections) == 150
     assert sorted(int(r.target_id) for r in approvals + rejections) == sorted(ids)  # each review once
     by_status = dict(session.execute(select(Review.id, Review.status).where(Review.id.in_(ids))).all())
-    rewards_by_review = {r.review_id: r for r in session.execute(select(Reward).where(Reward.review_id.in_(ids))).scalars()}
+    rewards_by_review = {
+        r.review_id: r for r in session.execute(select(Reward).where(Reward.review_id.in_(ids))).scalars()
+    }
     for row in approvals:
         review_id = int(row.target_id)
         assert by_status[review_id] == "approved" and rewards_by_review[review_id].approved_at is not None
         assert rewards_by_review[review_id].status == "PENDING"
     for row in rejections:
-        assert by_status[int(row.target_id)] == "rejected" and rewards_by_review[int(row.target_id)].status == "CANCELED"
+        assert (
+            by_status[int(row.target_id)] == "rejected" and rewards_by_review[int(row.target_id)].status == "CANCELED"
+        )
 
 
 def test_clearing_expired_pending_reviews_at_once_clears_each_session_once(session, db_url):
@@ -234,8 +260,15 @@ def test_clearing_expired_pending_reviews_at_once_clears_each_session_once(sessi
     test = a_test(session)
     for _ in range(20):
         account = person(session)
-        session.add(ReviewSession(test_id=test.id, account_id=account.id, respondent_key=f"account:{account.id}",
-                                  deadline_at=utcnow() - timedelta(minutes=5), status="active"))
+        session.add(
+            ReviewSession(
+                test_id=test.id,
+                account_id=account.id,
+                respondent_key=f"account:{account.id}",
+                deadline_at=utcnow() - timedelta(minutes=5),
+                status="active",
+            )
+        )
     session.commit()
 
     def clear(actor: int) -> Callable[[Session], str]:
@@ -260,8 +293,13 @@ def test_a_submission_against_staff_clearing_its_session_is_stored_whole_or_refu
     test_id = import_test(session, demo).id
     manager_id, account_id = person(session, role=TM).id, person(session).id
     start = utcnow()
-    invite = Invite(account_id=account_id, test_id=test_id, amount_cents=2500, created_at=start,
-                    expires_at=start + timedelta(hours=24))
+    invite = Invite(
+        account_id=account_id,
+        test_id=test_id,
+        amount_cents=2500,
+        created_at=start,
+        expires_at=start + timedelta(hours=24),
+    )
     session.add(invite)
     row = review_sessions.start_session(session=session, test_id=test_id, account_id=account_id, now=start)
     session.commit()
@@ -287,8 +325,14 @@ def test_a_submission_against_staff_clearing_its_session_is_stored_whole_or_refu
     with Session(engine, expire_on_commit=False) as s:
         try:
             submitted: Any = review_sessions.submit_review(
-                session=s, test_id=test_id, account_id=account_id, answers=good_answers(), worker_data={},
-                submission_id="sub-1", now=at)
+                session=s,
+                test_id=test_id,
+                account_id=account_id,
+                answers=good_answers(),
+                worker_data={},
+                submission_id="sub-1",
+                now=at,
+            )
             s.commit()
         except ServiceError as err:
             s.rollback()
@@ -301,10 +345,15 @@ def test_a_submission_against_staff_clearing_its_session_is_stored_whole_or_refu
         assert submitted.created and cleared == [pending.NONE_TO_CLEAR]
         assert len(stored) == 1 and fresh(session, Reward, submitted.reward_id).amount_cents == 2500
         assert (session.get(Invite, invite_id).status, session.get(ReviewSession, session_id).status) == (
-            "completed", "submitted")
+            "completed",
+            "submitted",
+        )
         assert audit_rows(session, "pending-reviews.clear") == []
     else:
-        assert (type(submitted), submitted.message) == (review_sessions.SessionExpiredError, review_sessions.MSG_EXPIRED)
+        assert (type(submitted), submitted.message) == (
+            review_sessions.SessionExpiredError,
+            review_sessions.MSG_EXPIRED,
+        )
         assert cleared == [pending.CLEARED]
         assert stored == [] and session.get(Invite, invite_id).status == "open"
         assert session.get(ReviewSession, session_id).status == "cleared"
@@ -321,15 +370,17 @@ def test_a_change_request_is_decided_once(session, db_url):
     manager_id = person(session, role=TM).id
     for _ in range(3):
         account = person(session)
-        request = ProfileChangeRequest(account_id=account.id, payload={"firstName": "New"},
-                                       previous={"firstName": "Old"}, status="pending")
+        request = ProfileChangeRequest(
+            account_id=account.id, payload={"firstName": "New"}, previous={"firstName": "Old"}, status="pending"
+        )
         session.add(request)
         session.commit()
         request_id = request.id
 
         def decide(approve: bool) -> Callable[[Session], str]:
-            return lambda s: change_requests.decide(session=s, actor_id=manager_id, request_id=request_id,
-                                                    approve=approve)
+            return lambda s: change_requests.decide(
+                session=s, actor_id=manager_id, request_id=request_id, approve=approve
+            )
 
         results = all_at_once(db_url, [decide(True), decide(False)] * 5)
 

@@ -27,7 +27,11 @@ from portal.settings import settings
 from tests.integration.test_admin_services import person
 from tests.support.factories import make_participant, unique_email
 from tests.support.growthbook_api import (
-    CLIENT_KEY, GrowthBookApi, encrypted_payload, new_decryption_key, plain_payload,
+    CLIENT_KEY,
+    GrowthBookApi,
+    encrypted_payload,
+    new_decryption_key,
+    plain_payload,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,22 +59,42 @@ def gb_api():
 def configure(monkeypatch, gb_api):
     """Point the portal at the stand-in (a fresh per-process store): configure(decryption_key=..., refresh=...)."""
 
-    def apply(*, decryption_key: str = "", refresh: float = 3600, api_host: str | None = None, timeout: float = 2) -> None:
+    def apply(
+        *, decryption_key: str = "", refresh: float = 3600, api_host: str | None = None, timeout: float = 2
+    ) -> None:
         growthbook_features.reset()
-        monkeypatch.setattr(growthbook_features, "settings", dataclasses.replace(
-            settings, growthbook_client_key=CLIENT_KEY, growthbook_api_host=api_host or gb_api.url,
-            growthbook_decryption_key=decryption_key, growthbook_cache_seconds=refresh,
-            growthbook_timeout_seconds=timeout,
-        ))
+        monkeypatch.setattr(
+            growthbook_features,
+            "settings",
+            dataclasses.replace(
+                settings,
+                growthbook_client_key=CLIENT_KEY,
+                growthbook_api_host=api_host or gb_api.url,
+                growthbook_decryption_key=decryption_key,
+                growthbook_cache_seconds=refresh,
+                growthbook_timeout_seconds=timeout,
+            ),
+        )
 
     yield apply
     growthbook_features.reset()
 
 
-def participant(session, *, country: str | None = None, levels: list[str] | None = None, domain: str = "example.com",
-                verified: bool = True):
-    account = make_participant(session, password_hash="!", email=unique_email().replace("example.com", domain),
-                               verified=verified, work_email_verified=verified)
+def participant(
+    session,
+    *,
+    country: str | None = None,
+    levels: list[str] | None = None,
+    domain: str = "example.com",
+    verified: bool = True,
+):
+    account = make_participant(
+        session,
+        password_hash="!",
+        email=unique_email().replace("example.com", domain),
+        verified=verified,
+        work_email_verified=verified,
+    )
     profile = session.get(ParticipantProfile, account.id)
     profile.country, profile.experience_levels = country, levels or []
     session.add(profile)
@@ -89,7 +113,8 @@ def test_table_flags_and_per_user_override(seeded):
     session = seeded
     account = person(session)
     assert enabled_flags(session=session, account_id=account.id, keys=KEYS, growthbook=False) == {
-        "referral-program": True, "pricing-test": False,
+        "referral-program": True,
+        "pricing-test": False,
     }
     session.add(FeatureFlagUser(flag_key="pricing-test", account_id=account.id, enabled=True))
     session.commit()
@@ -110,11 +135,17 @@ def test_percentage_rollout(seeded):
 
 def test_without_a_client_key_the_table_decides_and_growthbook_is_never_asked(seeded, gb_api, monkeypatch):
     growthbook_features.reset()
-    monkeypatch.setattr(growthbook_features, "settings", dataclasses.replace(
-        settings, growthbook_client_key="", growthbook_api_host=gb_api.url))
+    monkeypatch.setattr(
+        growthbook_features,
+        "settings",
+        dataclasses.replace(settings, growthbook_client_key="", growthbook_api_host=gb_api.url),
+    )
     gb_api.serve(plain_payload({"referral-program": OFF_FOR_EVERYONE}))
     account = person(seeded)
-    assert enabled_flags(session=seeded, account_id=account.id, keys=KEYS) == {"referral-program": True, "pricing-test": False}
+    assert enabled_flags(session=seeded, account_id=account.id, keys=KEYS) == {
+        "referral-program": True,
+        "pricing-test": False,
+    }
     assert gb_api.requests == 0
 
 
@@ -123,19 +154,36 @@ def test_without_a_client_key_the_table_decides_and_growthbook_is_never_asked(se
 
 def test_growthbook_decides_the_flags_it_defines_with_attribute_conditions(seeded, gb_api, configure):
     session = seeded
-    gb_api.serve(plain_payload({
-        "referral-program": OFF_FOR_EVERYONE,
-        # country $in and a verified participant
-        "pricing-test": {"defaultValue": False, "rules": [
-            {"condition": {"country": {"$in": ["US", "CA"]}, "verified": True}, "force": True}]},
-        # $or: the company's e-mail domain, or a seniority among the profile's levels
-        "chat-with-your-icp": {"defaultValue": False, "rules": [
-            {"condition": {"$or": [{"emailDomain": "acme.test"}, {"seniority": {"$elemMatch": {"$eq": "c-level"}}}]},
-             "force": True}]},
-        # a saved group (the payload's savedGroups) of countries
-        "live-interviews": {"defaultValue": False, "rules": [
-            {"condition": {"country": {"$inGroup": "grp_dach"}}, "force": True}]},
-    }, saved_groups={"grp_dach": ["DE", "AT", "CH"]}))
+    gb_api.serve(
+        plain_payload(
+            {
+                "referral-program": OFF_FOR_EVERYONE,
+                # country $in and a verified participant
+                "pricing-test": {
+                    "defaultValue": False,
+                    "rules": [{"condition": {"country": {"$in": ["US", "CA"]}, "verified": True}, "force": True}],
+                },
+                # $or: the company's e-mail domain, or a seniority among the profile's levels
+                "chat-with-your-icp": {
+                    "defaultValue": False,
+                    "rules": [
+                        {
+                            "condition": {
+                                "$or": [{"emailDomain": "acme.test"}, {"seniority": {"$elemMatch": {"$eq": "c-level"}}}]
+                            },
+                            "force": True,
+                        }
+                    ],
+                },
+                # a saved group (the payload's savedGroups) of countries
+                "live-interviews": {
+                    "defaultValue": False,
+                    "rules": [{"condition": {"country": {"$inGroup": "grp_dach"}}, "force": True}],
+                },
+            },
+            saved_groups={"grp_dach": ["DE", "AT", "CH"]},
+        )
+    )
     configure()
     us_verified = participant(session, country="US")
     us_unverified = participant(session, country="US", verified=False)
@@ -150,7 +198,10 @@ def test_growthbook_decides_the_flags_it_defines_with_attribute_conditions(seede
     assert [flag(session, a, "live-interviews") for a in (german, us_verified)] == [True, False]
     # GrowthBook turns referral off (the table has it on); demo-product is unknown to it: the table (off).
     assert enabled_flags(session=session, account_id=us_verified.id, keys=(*KEYS, "demo-product")) == {
-        "referral-program": False, "pricing-test": True, "demo-product": False}
+        "referral-program": False,
+        "pricing-test": True,
+        "demo-product": False,
+    }
     # Signed out: everything off, GrowthBook or not.
     assert enabled_flags(session=session, account_id=None, keys=KEYS) == dict.fromkeys(KEYS, False)
 
@@ -164,8 +215,21 @@ def test_the_attributes_hold_the_email_domain_not_the_address(seeded):
     assert account.email not in json.dumps(attributes)
 
 
-ROLLOUT = {"pricing-test": {"defaultValue": False, "rules": [
-    {"id": "fr_1", "coverage": 0.3, "force": True, "hashAttribute": "id", "seed": "pricing-test", "hashVersion": 2}]}}
+ROLLOUT = {
+    "pricing-test": {
+        "defaultValue": False,
+        "rules": [
+            {
+                "id": "fr_1",
+                "coverage": 0.3,
+                "force": True,
+                "hashAttribute": "id",
+                "seed": "pricing-test",
+                "hashVersion": 2,
+            }
+        ],
+    }
+}
 IDS = [str(n) for n in range(1, 2001)]
 
 
@@ -198,17 +262,43 @@ def test_a_percentage_rollout_is_stable_per_user_across_calls_and_processes(seed
 
 
 def test_an_experiment_splits_users_by_its_weights_within_its_condition(seeded, gb_api, configure):
-    gb_api.serve(plain_payload({"pricing-test": {"defaultValue": False, "rules": [{
-        "key": "pricing-page-2026", "variations": [False, True], "weights": [0.5, 0.5], "coverage": 1,
-        "hashAttribute": "id", "seed": "pricing-page-2026", "hashVersion": 2, "condition": {"country": "US"},
-        "meta": [{"key": "control"}, {"key": "new-pricing"}], "phase": "0", "name": "Pricing page"}]}}))
+    gb_api.serve(
+        plain_payload(
+            {
+                "pricing-test": {
+                    "defaultValue": False,
+                    "rules": [
+                        {
+                            "key": "pricing-page-2026",
+                            "variations": [False, True],
+                            "weights": [0.5, 0.5],
+                            "coverage": 1,
+                            "hashAttribute": "id",
+                            "seed": "pricing-page-2026",
+                            "hashVersion": 2,
+                            "condition": {"country": "US"},
+                            "meta": [{"key": "control"}, {"key": "new-pricing"}],
+                            "phase": "0",
+                            "name": "Pricing page",
+                        }
+                    ],
+                }
+            }
+        )
+    )
     configure()
     snapshot = growthbook_features.store().snapshot()
-    treated = [i for i in IDS if growthbook_values(snapshot, {"id": i, "country": "US"}, ("pricing-test",))["pricing-test"]]
+    treated = [
+        i for i in IDS if growthbook_values(snapshot, {"id": i, "country": "US"}, ("pricing-test",))["pricing-test"]
+    ]
     assert 0.45 < len(treated) / len(IDS) < 0.55
-    assert treated == [i for i in IDS if growthbook_values(snapshot, {"id": i, "country": "US"}, ("pricing-test",))["pricing-test"]]
+    assert treated == [
+        i for i in IDS if growthbook_values(snapshot, {"id": i, "country": "US"}, ("pricing-test",))["pricing-test"]
+    ]
     # Outside the experiment's condition: the default value.
-    assert not any(growthbook_values(snapshot, {"id": i, "country": "FR"}, ("pricing-test",))["pricing-test"] for i in IDS[:200])
+    assert not any(
+        growthbook_values(snapshot, {"id": i, "country": "FR"}, ("pricing-test",))["pricing-test"] for i in IDS[:200]
+    )
     # A US participant gets their variation through the portal.
     account = participant(seeded, country="US")
     assert flag(seeded, account, "pricing-test") is (str(account.id) in treated)
@@ -219,7 +309,10 @@ def test_an_encrypted_payload_is_read_with_the_decryption_key(seeded, gb_api, co
     gb_api.serve(encrypted_payload({"pricing-test": ON_FOR_EVERYONE, "referral-program": OFF_FOR_EVERYONE}, key))
     account = person(seeded)
     configure(decryption_key=key)
-    assert enabled_flags(session=seeded, account_id=account.id, keys=KEYS) == {"referral-program": False, "pricing-test": True}
+    assert enabled_flags(session=seeded, account_id=account.id, keys=KEYS) == {
+        "referral-program": False,
+        "pricing-test": True,
+    }
     assert gb_api.requests == 1
 
     # A payload encrypted with another key later: logged, the last known features stay.
@@ -227,12 +320,16 @@ def test_an_encrypted_payload_is_read_with_the_decryption_key(seeded, gb_api, co
     with caplog.at_level(logging.INFO):
         assert growthbook_features.store().refresh() is False
     assert FETCH_FAILED in caplog.text and "stay in force" in caplog.text
-    assert enabled_flags(session=seeded, account_id=account.id, keys=KEYS) == {"referral-program": False, "pricing-test": True}
+    assert enabled_flags(session=seeded, account_id=account.id, keys=KEYS) == {
+        "referral-program": False,
+        "pricing-test": True,
+    }
 
 
 @pytest.mark.parametrize("decryption_key", ["wrong", ""], ids=["wrong-key", "no-key"])
-def test_an_encrypted_payload_with_a_wrong_or_no_key_leaves_growthbook_flags_off(seeded, gb_api, configure, caplog,
-                                                                                decryption_key):
+def test_an_encrypted_payload_with_a_wrong_or_no_key_leaves_growthbook_flags_off(
+    seeded, gb_api, configure, caplog, decryption_key
+):
     gb_api.serve(encrypted_payload({"pricing-test": ON_FOR_EVERYONE}, new_decryption_key()))
     configure(decryption_key=new_decryption_key() if decryption_key == "wrong" else "")
     account = person(seeded)
@@ -293,8 +390,14 @@ def test_a_per_user_override_wins_over_growthbook(seeded, gb_api, configure):
     seeded.add(FeatureFlagUser(flag_key="pricing-test", account_id=account.id, enabled=False))
     seeded.add(FeatureFlagUser(flag_key="referral-program", account_id=account.id, enabled=True))
     seeded.commit()
-    assert enabled_flags(session=seeded, account_id=account.id, keys=KEYS) == {"referral-program": True, "pricing-test": False}
-    assert enabled_flags(session=seeded, account_id=other.id, keys=KEYS) == {"referral-program": False, "pricing-test": True}
+    assert enabled_flags(session=seeded, account_id=account.id, keys=KEYS) == {
+        "referral-program": True,
+        "pricing-test": False,
+    }
+    assert enabled_flags(session=seeded, account_id=other.id, keys=KEYS) == {
+        "referral-program": False,
+        "pricing-test": True,
+    }
     page = admin_flags.list_flags(session=seeded, actor_id=person(seeded, role="super-admin").id)
     assert page.growthbook == "on"
 

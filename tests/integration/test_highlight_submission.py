@@ -13,9 +13,9 @@ from sqlmodel import Session, func, select
 
 from portal.domain.taking.access import HIGHLIGHT_VIEW, SURVEY_VIEW
 from portal.models import Invite, Review, ReviewSession, Reward, Test
+from portal.services.definition_import import import_test
 from portal.services.taking import review_sessions as rs
 from portal.services.taking.access import AccessDenied
-from portal.services.definition_import import import_test
 from tests.support.factories import make_participant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,15 +46,19 @@ def landing_answers() -> dict:
 def world(session: Session):
     test = import_test(session, demo("02-landing-page.json"))
     a, b = make_participant(session), make_participant(session)
-    session.add(Invite(account_id=a.id, test_id=test.id, amount_cents=1300, created_at=T0, expires_at=T0 + timedelta(hours=24)))
+    session.add(
+        Invite(account_id=a.id, test_id=test.id, amount_cents=1300, created_at=T0, expires_at=T0 + timedelta(hours=24))
+    )
     session.commit()
     return test, a, b
 
 
 def counts(session: Session) -> tuple[int, int, int]:
-    return (session.exec(select(func.count()).select_from(Review)).one(),
-            session.exec(select(func.count()).select_from(Reward)).one(),
-            session.exec(select(func.count()).select_from(Invite).where(Invite.status == "completed")).one())
+    return (
+        session.exec(select(func.count()).select_from(Review)).one(),
+        session.exec(select(func.count()).select_from(Reward)).one(),
+        session.exec(select(func.count()).select_from(Invite).where(Invite.status == "completed")).one(),
+    )
 
 
 def start(session: Session, test: Test, account_id: int, now=T0):
@@ -63,9 +67,20 @@ def start(session: Session, test: Test, account_id: int, now=T0):
     return row
 
 
-def submit(session: Session, test: Test, account_id: int, answers: dict, sid: str = "sub-1", now=T0 + timedelta(minutes=5)):
-    return rs.submit_review(session=session, test_id=test.id, account_id=account_id, answers=answers, worker_data={},
-                            submission_id=sid, view=HIGHLIGHT_VIEW, signals={"precheck:page": 42}, now=now)
+def submit(
+    session: Session, test: Test, account_id: int, answers: dict, sid: str = "sub-1", now=T0 + timedelta(minutes=5)
+):
+    return rs.submit_review(
+        session=session,
+        test_id=test.id,
+        account_id=account_id,
+        answers=answers,
+        worker_data={},
+        submission_id=sid,
+        view=HIGHLIGHT_VIEW,
+        signals={"precheck:page": 42},
+        now=now,
+    )
 
 
 def refused(session: Session, test: Test, account_id: int, answers: dict, **kwargs) -> rs.ServiceError:
@@ -100,7 +115,9 @@ def test_a_three_word_answer_where_fifteen_are_required_is_refused_at_its_path(s
     answers = landing_answers()
     answers["highlight-3"] = [text(SHORT)]
     error = refused(session, test, a.id, answers)
-    assert error.errors == {"answers.highlight-3.0.value": "Your answer is too short, please make it at least 15 words."}
+    assert error.errors == {
+        "answers.highlight-3.0.value": "Your answer is too short, please make it at least 15 words."
+    }
 
 
 def test_an_answer_for_an_area_that_does_not_exist_is_refused(session: Session, world):
@@ -143,8 +160,16 @@ def test_the_survey_screen_cannot_start_or_submit_a_highlight_test(session: Sess
     start(session, test, a.id)
     before = counts(session)
     with pytest.raises(AccessDenied):
-        rs.submit_review(session=session, test_id=test.id, account_id=a.id, answers=landing_answers(), worker_data={},
-                         submission_id="s", view=SURVEY_VIEW, now=T0 + timedelta(minutes=1))
+        rs.submit_review(
+            session=session,
+            test_id=test.id,
+            account_id=a.id,
+            answers=landing_answers(),
+            worker_data={},
+            submission_id="s",
+            view=SURVEY_VIEW,
+            now=T0 + timedelta(minutes=1),
+        )
     session.rollback()
     assert counts(session) == before
 
@@ -152,7 +177,9 @@ def test_the_survey_screen_cannot_start_or_submit_a_highlight_test(session: Sess
 def test_a_pricing_review_is_checked_by_the_same_rules(session: Session):
     test = import_test(session, demo("03-pricing.json"))
     a = make_participant(session)
-    session.add(Invite(account_id=a.id, test_id=test.id, amount_cents=900, created_at=T0, expires_at=T0 + timedelta(hours=24)))
+    session.add(
+        Invite(account_id=a.id, test_id=test.id, amount_cents=900, created_at=T0, expires_at=T0 + timedelta(hours=24))
+    )
     session.commit()
     start(session, test, a.id)
     answers = {
@@ -162,7 +189,9 @@ def test_a_pricing_review_is_checked_by_the_same_rules(session: Session):
         "highlight-3": [{"type": "long-text", "value": "About a thousand a month", "isLimited": False}],
         "post-test": [{"type": "rating", "value": 9}],
     }
-    assert refused(session, test, a.id, answers).errors == {"answers.post-test.0.value": "Please choose one of the values on the scale"}
+    assert refused(session, test, a.id, answers).errors == {
+        "answers.post-test.0.value": "Please choose one of the values on the scale"
+    }
     answers["post-test"] = [{"type": "rating", "value": 3}]
     result = submit(session, test, a.id, answers)
     session.commit()

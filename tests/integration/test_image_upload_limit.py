@@ -28,8 +28,8 @@ from portal.domain import images as rules
 from portal.domain.staff import roles
 from portal.http.client import SESSION_COOKIE
 from portal.models import AuditEntry, Test
-from portal.services.sessions import create_session
 from portal.services.definition_import import import_test
+from portal.services.sessions import create_session
 from tests.integration.conftest import migrate
 from tests.support.api_server import memory_kb, reset_peak
 from tests.support.factories import make_participant
@@ -59,13 +59,37 @@ class Server:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> Server:
-        env = dict(os.environ, DATABASE_URL=self.database_url, MEDIA_DIR=str(self.media), UPLOAD_TMP_DIR=str(self.incoming),
-                   BASE_URL=self.url, SECRET_KEY="upload-limit-test", S3_BUCKET="", REDIS_URL="")
+        env = dict(
+            os.environ,
+            DATABASE_URL=self.database_url,
+            MEDIA_DIR=str(self.media),
+            UPLOAD_TMP_DIR=str(self.incoming),
+            BASE_URL=self.url,
+            SECRET_KEY="upload-limit-test",
+            S3_BUCKET="",
+            REDIS_URL="",
+        )
         log = (self.tmp / "server.log").open("w")
         self.proc = subprocess.Popen(
-            [str(VENV_BIN / "granian"), "--interface", "asgi", "--factory", "--host", "127.0.0.1", "--port", str(self.port),
-             "--workers", "1", "--no-access-log", "tests.support.api_server:build"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                str(VENV_BIN / "granian"),
+                "--interface",
+                "asgi",
+                "--factory",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--workers",
+                "1",
+                "--no-access-log",
+                "tests.support.api_server:build",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -88,7 +112,9 @@ class Server:
                 self.proc.wait(timeout=10)
 
     def files(self) -> list[Path]:
-        return sorted(p for root in (self.media, self.incoming) if root.exists() for p in root.rglob("*") if p.is_file())
+        return sorted(
+            p for root in (self.media, self.incoming) if root.exists() for p in root.rglob("*") if p.is_file()
+        )
 
 
 @pytest.fixture
@@ -124,8 +150,9 @@ def state_of(server: Server, test_id: int) -> tuple[str | None, int]:
     return found, audited
 
 
-def raw_upload(server: Server, path: str, cookie: str, body: Iterable[bytes], *,
-               content_length: int | None = None) -> tuple[int, dict, int]:
+def raw_upload(
+    server: Server, path: str, cookie: str, body: Iterable[bytes], *, content_length: int | None = None
+) -> tuple[int, dict, int]:
     return send_raw(server.url, path, body, cookie=cookie, content_length=content_length)
 
 
@@ -177,7 +204,9 @@ def test_an_image_under_the_limit_is_kept_by_the_same_server(world):
     """The control: the same endpoint and stream keep a valid image (so the 413 above is the size)."""
     server, cookie, test_id = world
     body = png(1400)
-    status, answer, _ = raw_upload(server, f"/api/admin/tests/{test_id}/images/screenshot", cookie, [body[:1000], body[1000:]])
+    status, answer, _ = raw_upload(
+        server, f"/api/admin/tests/{test_id}/images/screenshot", cookie, [body[:1000], body[1000:]]
+    )
     assert status == 200, answer
     assert answer["url"].startswith("/media/images/")
     stored = [p for p in server.files() if p.is_relative_to(server.media)]

@@ -14,8 +14,8 @@ import pytest
 from sqlmodel import Session, select
 
 from portal.models import Qualification, Test, TestQualification
-from portal.services.seeding import seed_reference
 from portal.services.definition_import import TestDefinitionError, import_test
+from portal.services.seeding import seed_reference
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "portal" / "data" / "demo_tests"
@@ -26,9 +26,11 @@ def definition(name: str) -> dict[str, Any]:
 
 
 def qualification_names(session: Session, test: Test) -> set[str]:
-    return set(session.exec(
-        select(Qualification.name).join(TestQualification).where(TestQualification.test_id == test.id)
-    ).all())
+    return set(
+        session.exec(
+            select(Qualification.name).join(TestQualification).where(TestQualification.test_id == test.id)
+        ).all()
+    )
 
 
 def test_import_creates_then_updates_by_name(session: Session) -> None:
@@ -76,7 +78,12 @@ def test_unknown_qualification_is_refused_and_nothing_is_written(session: Sessio
 def run_cli(db_url: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DATABASE_URL": db_url}
     return subprocess.run(
-        [sys.executable, "-m", "portal.cli", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "portal.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

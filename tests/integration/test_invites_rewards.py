@@ -15,7 +15,9 @@ NOW = datetime.now(UTC)
 
 
 def _test(session: Session, name: str, product_type: str = "survey", payout: int = 2000) -> Test:
-    test = Test(name=name, product_type=product_type, status="running", payout_cents=payout, url="https://example.com/p")
+    test = Test(
+        name=name, product_type=product_type, status="running", payout_cents=payout, url="https://example.com/p"
+    )
     session.add(test)
     session.flush()
     return test
@@ -23,8 +25,14 @@ def _test(session: Session, name: str, product_type: str = "survey", payout: int
 
 def _invite(session: Session, account_id: int, test: Test, status: str = "open", age_hours: float = 1) -> Invite:
     created = NOW - timedelta(hours=age_hours)
-    invite = Invite(account_id=account_id, test_id=test.id, status=status, amount_cents=test.payout_cents,
-                    created_at=created, expires_at=created + timedelta(hours=24))
+    invite = Invite(
+        account_id=account_id,
+        test_id=test.id,
+        status=status,
+        amount_cents=test.payout_cents,
+        created_at=created,
+        expires_at=created + timedelta(hours=24),
+    )
     session.add(invite)
     session.flush()
     return invite
@@ -32,11 +40,23 @@ def _invite(session: Session, account_id: int, test: Test, status: str = "open",
 
 def _reward(session: Session, account_id: int, test: Test, status: str = "PENDING", age_hours: float = 1) -> Reward:
     created = NOW - timedelta(hours=age_hours)
-    review = Review(test_id=test.id, account_id=account_id, respondent_key=f"account:{account_id}", kind="survey", created_at=created)
+    review = Review(
+        test_id=test.id,
+        account_id=account_id,
+        respondent_key=f"account:{account_id}",
+        kind="survey",
+        created_at=created,
+    )
     session.add(review)
     session.flush()
-    reward = Reward(review_id=review.id, account_id=account_id, amount_cents=test.payout_cents, status=status,
-                    paid_on=created + timedelta(days=2) if status == "EXECUTED" else None, created_at=created)
+    reward = Reward(
+        review_id=review.id,
+        account_id=account_id,
+        amount_cents=test.payout_cents,
+        status=status,
+        paid_on=created + timedelta(days=2) if status == "EXECUTED" else None,
+        created_at=created,
+    )
     session.add(reward)
     session.flush()
     return reward
@@ -48,7 +68,13 @@ def two(session: Session):
     b = make_participant(session)
     tests = [_test(session, f"Pricing study {i}", "pricing-test" if i % 2 else "survey") for i in range(12)]
     for i, t in enumerate(tests[:7]):
-        _invite(session, a.id, t, ("open", "open", "filled", "completed", "expired", "canceled", "open")[i], age_hours=[1, 30, 50, 60, 70, 80, 2][i])
+        _invite(
+            session,
+            a.id,
+            t,
+            ("open", "open", "filled", "completed", "expired", "canceled", "open")[i],
+            age_hours=[1, 30, 50, 60, 70, 80, 2][i],
+        )
     for i, t in enumerate(tests[7:12]):
         _invite(session, b.id, t, "open", age_hours=i + 1)
     for i, t in enumerate(tests[3:6]):
@@ -79,14 +105,30 @@ def test_invites_sort_page_and_filters(session: Session, two):
     assert asc.rows[0]["test_id"] == str(tests[5].id)  # the oldest first
     p2 = invites.list_invites(session=session, account_id=a.id, query=invites.clean_query(page=2, page_size=10))
     assert p2.rows == [] and p2.total == 7
-    opened = invites.list_invites(session=session, account_id=a.id, query=invites.clean_query(filters=[{"name": "status", "type": "list", "values": ["open"]}]))
+    opened = invites.list_invites(
+        session=session,
+        account_id=a.id,
+        query=invites.clean_query(filters=[{"name": "status", "type": "list", "values": ["open"]}]),
+    )
     assert {r["test_id"] for r in opened.rows} == {str(tests[0].id), str(tests[6].id)}
-    expired = invites.list_invites(session=session, account_id=a.id, query=invites.clean_query(filters=[{"name": "status", "type": "list", "values": ["expired"]}]))
+    expired = invites.list_invites(
+        session=session,
+        account_id=a.id,
+        query=invites.clean_query(filters=[{"name": "status", "type": "list", "values": ["expired"]}]),
+    )
     assert {r["test_id"] for r in expired.rows} == {str(tests[1].id), str(tests[4].id)}
-    not_open = invites.list_invites(session=session, account_id=a.id, query=invites.clean_query(filters=[{"name": "status", "type": "exclude", "values": ["open"]}]))
+    not_open = invites.list_invites(
+        session=session,
+        account_id=a.id,
+        query=invites.clean_query(filters=[{"name": "status", "type": "exclude", "values": ["open"]}]),
+    )
     assert not_open.total == 5
     day = (NOW - timedelta(hours=50)).date().isoformat()
-    ranged = invites.list_invites(session=session, account_id=a.id, query=invites.clean_query(filters=[{"name": "createdOn", "type": "range", "values": [day, day]}]))
+    ranged = invites.list_invites(
+        session=session,
+        account_id=a.id,
+        query=invites.clean_query(filters=[{"name": "createdOn", "type": "range", "values": [day, day]}]),
+    )
     assert str(tests[2].id) in {r["test_id"] for r in ranged.rows}
 
 
@@ -120,7 +162,10 @@ def test_participant_a_cannot_see_b_rows_whatever_arguments(session: Session, tw
     a, b, _tests = two
     b_invites = {i.id for i in session.exec(__import__("sqlmodel").select(Invite).where(Invite.account_id == b.id))}
     b_rewards = {r.id for r in session.exec(__import__("sqlmodel").select(Reward).where(Reward.account_id == b.id))}
-    for kind, service, b_ids in (("invites", invites.list_invites, b_invites), ("rewards", rewards.list_rewards, b_rewards)):
+    for kind, service, b_ids in (
+        ("invites", invites.list_invites, b_invites),
+        ("rewards", rewards.list_rewards, b_rewards),
+    ):
         module = invites if kind == "invites" else rewards
         page = service(session=session, account_id=a.id, query=module.clean_query(**raw))
         assert not {int(r["id"]) for r in page.rows} & b_ids
@@ -132,12 +177,30 @@ def test_participant_a_cannot_see_b_rows_whatever_arguments(session: Session, tw
 
 def test_invite_click(session: Session, two):
     a, _b, tests = two
-    rows = {r["test_id"]: r["id"] for r in invites.list_invites(session=session, account_id=a.id, query=invites.clean_query()).rows}
-    assert invites.invite_click(session=session, account_id=a.id, invite_id=rows[str(tests[0].id)]).redirect == f"/test/{tests[0].id}/rate"
-    assert invites.invite_click(session=session, account_id=a.id, invite_id=rows[str(tests[1].id)]).message == "This invite is no longer valid."
-    assert invites.invite_click(session=session, account_id=a.id, invite_id=rows[str(tests[2].id)]).message == "This test has already been filled."
-    assert invites.invite_click(session=session, account_id=a.id, invite_id=rows[str(tests[3].id)]).message == "This test has already been completed."
-    assert invites.invite_click(session=session, account_id=a.id, invite_id="abc").message == "This invite is no longer valid."
+    rows = {
+        r["test_id"]: r["id"]
+        for r in invites.list_invites(session=session, account_id=a.id, query=invites.clean_query()).rows
+    }
+    assert (
+        invites.invite_click(session=session, account_id=a.id, invite_id=rows[str(tests[0].id)]).redirect
+        == f"/test/{tests[0].id}/rate"
+    )
+    assert (
+        invites.invite_click(session=session, account_id=a.id, invite_id=rows[str(tests[1].id)]).message
+        == "This invite is no longer valid."
+    )
+    assert (
+        invites.invite_click(session=session, account_id=a.id, invite_id=rows[str(tests[2].id)]).message
+        == "This test has already been filled."
+    )
+    assert (
+        invites.invite_click(session=session, account_id=a.id, invite_id=rows[str(tests[3].id)]).message
+        == "This test has already been completed."
+    )
+    assert (
+        invites.invite_click(session=session, account_id=a.id, invite_id="abc").message
+        == "This invite is no longer valid."
+    )
 
 
 def test_rewards_rows_sort_and_filter(session: Session, two):
@@ -148,9 +211,15 @@ def test_rewards_rows_sort_and_filter(session: Session, two):
     first = page.rows[0]
     assert first["status_label"] == "Complete" and first["test_id"] == str(tests[3].id) and first["paid_on"] != ""
     assert first["payout"] == "$20"
-    by_type = rewards.list_rewards(session=session, account_id=a.id, query=rewards.clean_query(sort_by="testType", sort_direction=1))
+    by_type = rewards.list_rewards(
+        session=session, account_id=a.id, query=rewards.clean_query(sort_by="testType", sort_direction=1)
+    )
     assert [r["test_type"] for r in by_type.rows] == sorted(r["test_type"] for r in page.rows)
-    paid = rewards.list_rewards(session=session, account_id=a.id, query=rewards.clean_query(filters=[{"name": "paymentStatus", "type": "list", "values": ["EXECUTED"]}]))
+    paid = rewards.list_rewards(
+        session=session,
+        account_id=a.id,
+        query=rewards.clean_query(filters=[{"name": "paymentStatus", "type": "list", "values": ["EXECUTED"]}]),
+    )
     assert paid.total == 1
     searched = rewards.list_rewards(session=session, account_id=a.id, query=rewards.clean_query(search="no such"))
     assert searched.total == 0
@@ -162,12 +231,19 @@ def test_rewards_search_and_sort_by_type_use_the_reward_own_test_columns(session
     stored = session.exec(__import__("sqlmodel").select(Reward).where(Reward.account_id == a.id)).all()
     assert sorted((r.test_id, r.product_type) for r in stored) == sorted((t.id, t.product_type) for t in tests[3:6])
     by_type = rewards.list_rewards(session=session, account_id=a.id, query=rewards.clean_query(search="PRICING test"))
-    assert sorted(r["test_id"] for r in by_type.rows) == sorted([str(tests[3].id), str(tests[5].id)]) and by_type.total == 2
-    by_name = rewards.list_rewards(session=session, account_id=a.id, query=rewards.clean_query(search="Pricing study 4"))
+    assert (
+        sorted(r["test_id"] for r in by_type.rows) == sorted([str(tests[3].id), str(tests[5].id)])
+        and by_type.total == 2
+    )
+    by_name = rewards.list_rewards(
+        session=session, account_id=a.id, query=rewards.clean_query(search="Pricing study 4")
+    )
     assert [r["test_id"] for r in by_name.rows] == [str(tests[4].id)] and by_name.total == 1
     by_id = rewards.list_rewards(session=session, account_id=a.id, query=rewards.clean_query(search=str(tests[5].id)))
     assert str(tests[5].id) in {r["test_id"] for r in by_id.rows}
-    desc = rewards.list_rewards(session=session, account_id=a.id, query=rewards.clean_query(sort_by="testType", page_size=10))
+    desc = rewards.list_rewards(
+        session=session, account_id=a.id, query=rewards.clean_query(sort_by="testType", page_size=10)
+    )
     assert [r["test_type"] for r in desc.rows] == ["Survey", "Pricing test", "Pricing test"]
     assert [r["test_id"] for r in desc.rows][1:] == [str(tests[5].id), str(tests[3].id)]  # ties: newest id first
     assert all(r["test_url"] == "https://example.com/p" for r in desc.rows)

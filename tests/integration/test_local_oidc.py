@@ -59,13 +59,23 @@ def pkce() -> tuple[str, str]:
 
 
 def authorize_params(tenant: str, challenge: str, **extra: str) -> dict[str, str]:
-    return {"client_id": client_id(tenant), "redirect_uri": f"{BASE}/api/auth/{tenant}/callback", "response_type": "code",
-            "scope": "openid profile email", "state": "st-1", "nonce": "nonce-1", "code_challenge": challenge,
-            "code_challenge_method": "S256", **extra}
+    return {
+        "client_id": client_id(tenant),
+        "redirect_uri": f"{BASE}/api/auth/{tenant}/callback",
+        "response_type": "code",
+        "scope": "openid profile email",
+        "state": "st-1",
+        "nonce": "nonce-1",
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+        **extra,
+    }
 
 
 def choose(client: TestClient, tenant: str, params: dict[str, str], **form: str):
-    return client.post(f"/local-oidc/{tenant}/authorize", data={**params, **form}, headers={"Origin": BASE}, follow_redirects=False)
+    return client.post(
+        f"/local-oidc/{tenant}/authorize", data={**params, **form}, headers={"Origin": BASE}, follow_redirects=False
+    )
 
 
 def code_from(answer) -> str:
@@ -76,8 +86,15 @@ def code_from(answer) -> str:
 
 
 def token(client: TestClient, config: Settings, tenant: str, code: str, verifier: str, **override: str):
-    form = {"grant_type": "authorization_code", "code": code, "redirect_uri": f"{BASE}/api/auth/{tenant}/callback",
-            "code_verifier": verifier, "client_id": client_id(tenant), "client_secret": config.local_oidc_secret(tenant), **override}
+    form = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "redirect_uri": f"{BASE}/api/auth/{tenant}/callback",
+        "code_verifier": verifier,
+        "client_id": client_id(tenant),
+        "client_secret": config.local_oidc_secret(tenant),
+        **override,
+    }
     return client.post(f"/local-oidc/{tenant}/token", data=form)
 
 
@@ -114,13 +131,19 @@ def test_a_ready_made_person_signs_in_with_a_verifiable_id_token(client, config,
 def test_a_typed_person_is_checked_then_signs_in(client, config):
     verifier, challenge = pkce()
     params = authorize_params("linkedin", challenge)
-    refused = choose(client, "linkedin", params, person="typed", given_name="", family_name="Ng", email="not-an-address")
+    refused = choose(
+        client, "linkedin", params, person="typed", given_name="", family_name="Ng", email="not-an-address"
+    )
     assert refused.status_code == 200 and "code=" not in refused.headers.get("location", "")
     assert "First name is required" in refused.text and "Please enter a valid email address" in refused.text
     assert 'value="Ng"' in refused.text  # what was typed stays
-    code = code_from(choose(client, "linkedin", params, person="typed", given_name="Ada", family_name="Ng", email="Ada@Example.org"))
-    claims = jwt.decode(token(client, config, "linkedin", code, verifier).json()["id_token"],
-                        KeySet.import_key_set(client.get("/local-oidc/linkedin/jwks").json())).claims
+    code = code_from(
+        choose(client, "linkedin", params, person="typed", given_name="Ada", family_name="Ng", email="Ada@Example.org")
+    )
+    claims = jwt.decode(
+        token(client, config, "linkedin", code, verifier).json()["id_token"],
+        KeySet.import_key_set(client.get("/local-oidc/linkedin/jwks").json()),
+    ).claims
     assert (claims["email"], claims["name"]) == ("ada@example.org", "Ada Ng")
 
 
@@ -134,26 +157,46 @@ def test_cancel_answers_access_denied(client):
 def test_wrong_requests_are_refused(client, config):
     verifier, challenge = pkce()
     params = authorize_params("linkedin", challenge)
-    for bad in ({"client_id": "someone-else"}, {"redirect_uri": "http://localhost:3999/elsewhere"},
-                {"redirect_uri": "https://evil.example/api/auth/linkedin/callback"}, {"code_challenge_method": "plain"},
-                {"response_type": "token"}):
+    for bad in (
+        {"client_id": "someone-else"},
+        {"redirect_uri": "http://localhost:3999/elsewhere"},
+        {"redirect_uri": "https://evil.example/api/auth/linkedin/callback"},
+        {"code_challenge_method": "plain"},
+        {"response_type": "token"},
+    ):
         assert client.get(f"/local-oidc/linkedin/authorize?{urlencode({**params, **bad})}").status_code == 400, bad
     # The page's form only from the portal's own pages.
-    cross = client.post("/local-oidc/linkedin/authorize", data={**params, "person": "0"},
-                        headers={"Origin": "https://evil.example"}, follow_redirects=False)
+    cross = client.post(
+        "/local-oidc/linkedin/authorize",
+        data={**params, "person": "0"},
+        headers={"Origin": "https://evil.example"},
+        follow_redirects=False,
+    )
     assert cross.status_code == 403
     code = code_from(choose(client, "linkedin", params, person="1"))
     assert token(client, config, "linkedin", code, verifier, client_secret="guess").status_code == 401
     assert token(client, config, "linkedin", code, "another-verifier-" + "x" * 40).json()["error"] == "invalid_grant"
-    assert token(client, config, "google", code, verifier, client_id=client_id("google"),
-                 client_secret=config.local_oidc_secret("google")).json()["error"] == "invalid_grant"
+    assert (
+        token(
+            client,
+            config,
+            "google",
+            code,
+            verifier,
+            client_id=client_id("google"),
+            client_secret=config.local_oidc_secret("google"),
+        ).json()["error"]
+        == "invalid_grant"
+    )
     assert token(client, config, "linkedin", "forged." + code[7:], verifier).json()["error"] == "invalid_grant"
     assert client.get("/local-oidc/other/jwks").status_code == 404
 
 
 def test_no_stand_in_on_a_public_address(monkeypatch):
     config = settings_with(monkeypatch, BASE_URL="https://portal.example.com")
-    assert not config.local_oidc_active and not config.oidc_configured("linkedin") and not config.oidc_configured("google")
+    assert (
+        not config.local_oidc_active and not config.oidc_configured("linkedin") and not config.oidc_configured("google")
+    )
     with pytest.raises(LocalOidcRefused):
         local_oidc_routes.router(config)
 
@@ -168,11 +211,22 @@ def test_a_configured_provider_is_never_replaced(monkeypatch):
         local_oidc_routes.router(config)
 
 
-@pytest.mark.parametrize("env", [{"BASE_URL": "https://portal.example.com"},
-                                 {"BASE_URL": "http://localhost:3000", "GOOGLE_CLIENT_ID": "real-google"}])
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"BASE_URL": "https://portal.example.com"},
+        {"BASE_URL": "http://localhost:3000", "GOOGLE_CLIENT_ID": "real-google"},
+    ],
+)
 def test_the_portal_refuses_to_start_when_the_stand_in_is_required_where_it_may_not_run(env):
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("LINKEDIN_", "GOOGLE_"))}
-    run = subprocess.run([sys.executable, "-c", "from portal.http.app import build_api; build_api()"],
-                         env={**clean, "LOCAL_OIDC": "on", "SECRET_KEY": "x", **env}, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-c", "from portal.http.app import build_api; build_api()"],
+        env={**clean, "LOCAL_OIDC": "on", "SECRET_KEY": "x", **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode != 0
     assert "LocalOidcRefused" in run.stderr and "local sign-in stand-in" in run.stderr

@@ -75,7 +75,13 @@ def test_a_client_on_another_machine_is_refused_on_every_route(monkeypatch, peer
 def test_a_client_on_this_machine_is_answered(monkeypatch, peer):
     app = stand_in(monkeypatch)
     statuses = [call(app, peer, method, path, **kwargs).status_code for method, path, kwargs in every_route()]
-    assert statuses == [200, 200, 200, 303, 401]  # the token request without client credentials: the protocol refuses it, not the door
+    assert statuses == [
+        200,
+        200,
+        200,
+        303,
+        401,
+    ]  # the token request without client credentials: the protocol refuses it, not the door
 
 
 def test_a_client_forwarded_by_a_trusted_proxy_is_judged_by_its_own_address(monkeypatch):
@@ -102,8 +108,14 @@ def test_the_loopback_rule():
 def choose_typed(app: FastAPI, email: str) -> httpx.Response:
     _, challenge = pkce()
     params = authorize_params("linkedin", challenge)
-    return call(app, "127.0.0.1", "POST", "/local-oidc/linkedin/authorize", headers={"Origin": BASE},
-                data={**params, "person": "typed", "given_name": "Sam", "family_name": "Staff", "email": email})
+    return call(
+        app,
+        "127.0.0.1",
+        "POST",
+        "/local-oidc/linkedin/authorize",
+        headers={"Origin": BASE},
+        data={**params, "person": "typed", "given_name": "Sam", "family_name": "Staff", "email": email},
+    )
 
 
 @pytest.mark.parametrize("role", roles.ROLES)
@@ -142,7 +154,9 @@ def test_a_removed_staff_account_does_not_block_its_old_email(session):
 
 
 def _login(sub: str, email: str):
-    return login_from_claims("linkedin", {"sub": sub, "email": email, "email_verified": True, "given_name": "Sam", "family_name": "Staff"})
+    return login_from_claims(
+        "linkedin", {"sub": sub, "email": email, "email_verified": True, "given_name": "Sam", "family_name": "Staff"}
+    )
 
 
 @pytest.mark.parametrize("how", ["linked identity", "matching e-mail, connect"])

@@ -40,7 +40,9 @@ def _mails(session, to: str | None = None) -> int:
 
 
 def _tokens(session, account_id: int) -> int:
-    return session.exec(select(func.count()).select_from(OneTimeToken).where(OneTimeToken.account_id == account_id)).one()
+    return session.exec(
+        select(func.count()).select_from(OneTimeToken).where(OneTimeToken.account_id == account_id)
+    ).one()
 
 
 def _resend(session, account_id: int, kind: str = "work") -> str:
@@ -142,7 +144,13 @@ def test_a_second_work_email_change_within_the_cooldown_saves_nothing(session):
     first, second = _work_address(), _work_address()
 
     def save(work_email):
-        raw = {"firstName": "Avery", "lastName": "Tester", "email": account.email, "workEmail": work_email, "languages": ["english"]}
+        raw = {
+            "firstName": "Avery",
+            "lastName": "Tester",
+            "email": account.email,
+            "workEmail": work_email,
+            "languages": ["english"],
+        }
         try:
             return profile_service.save_profile(session=session, actor_id=account.id, raw=raw, today=TODAY)
         finally:
@@ -163,13 +171,21 @@ def test_a_second_work_email_change_within_the_cooldown_saves_nothing(session):
 
 def test_finishing_the_sign_up_again_with_another_work_email_waits(session):
     account = make_participant(session, registration_complete=False, verified=False)
-    fields = {"firstName": "Nia", "lastName": "Newman", "jobTitle": "Head of Finance", "email": account.email,
-              "companyName": "Northwind", "employerHqCountry": "DE"}
+    fields = {
+        "firstName": "Nia",
+        "lastName": "Newman",
+        "jobTitle": "Head of Finance",
+        "email": account.email,
+        "companyName": "Northwind",
+        "employerHqCountry": "DE",
+    }
     first, second = _work_address(), _work_address()
 
     def finish(work_email):
         try:
-            return onboarding.finish_sign_up(session=session, account_id=account.id, raw={**fields, "workEmail": work_email})
+            return onboarding.finish_sign_up(
+                session=session, account_id=account.id, raw={**fields, "workEmail": work_email}
+            )
         finally:
             session.commit()
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from alembic import command
 from alembic.config import Config
 
+from alembic import command
 from portal.db import make_engine
 from tests.support.services import fresh_postgres
 
@@ -43,24 +43,68 @@ def _fill_at_0004(engine: sa.Engine) -> dict[int, tuple[int, str, int]]:
     expected: dict[int, tuple[int, str, int]] = {}
     with engine.begin() as conn:
         for a in (1, 2):
-            conn.execute(account.insert().values(
-                id=a, email=f"old-{a}@example.com", is_registration_complete=True, stage="completed", verified=True,
-                is_subscribed_to_referral=False, created_at=NOW, updated_at=NOW, signup_tracking={}))
+            conn.execute(
+                account.insert().values(
+                    id=a,
+                    email=f"old-{a}@example.com",
+                    is_registration_complete=True,
+                    stage="completed",
+                    verified=True,
+                    is_subscribed_to_referral=False,
+                    created_at=NOW,
+                    updated_at=NOW,
+                    signup_tracking={},
+                )
+            )
         types = {10: "survey", 11: "pricing-test", 12: "landing-page"}
         for t, product_type in types.items():
-            conn.execute(test.insert().values(
-                id=t, name=f"Old study {t}", status="running", panel="b2b", product_type=product_type,
-                audience_country="US", welcome_modal={}, survey={}, questions={}, selected_areas=[],
-                preference_test={}, is_freemium=False, session_seconds=3600, seniority_limits={},
-                is_surveys_conditional_enabled=True, payout_cents=1500, created_at=NOW, updated_at=NOW))
+            conn.execute(
+                test.insert().values(
+                    id=t,
+                    name=f"Old study {t}",
+                    status="running",
+                    panel="b2b",
+                    product_type=product_type,
+                    audience_country="US",
+                    welcome_modal={},
+                    survey={},
+                    questions={},
+                    selected_areas=[],
+                    preference_test={},
+                    is_freemium=False,
+                    session_seconds=3600,
+                    seniority_limits={},
+                    is_surveys_conditional_enabled=True,
+                    payout_cents=1500,
+                    created_at=NOW,
+                    updated_at=NOW,
+                )
+            )
         pairs = [(1, 10), (1, 11), (1, 12), (2, 11)]
         for n, (a, t) in enumerate(pairs, start=1):
-            conn.execute(review.insert().values(
-                id=100 + n, test_id=t, account_id=a, respondent_key=f"account:{a}", kind="survey", answers={},
-                worker_data={}, options_order=[], created_at=NOW + timedelta(hours=n)))
-            conn.execute(reward.insert().values(
-                id=200 + n, review_id=100 + n, account_id=a, amount_cents=1000 + n, status="PENDING",
-                created_at=NOW + timedelta(hours=n)))
+            conn.execute(
+                review.insert().values(
+                    id=100 + n,
+                    test_id=t,
+                    account_id=a,
+                    respondent_key=f"account:{a}",
+                    kind="survey",
+                    answers={},
+                    worker_data={},
+                    options_order=[],
+                    created_at=NOW + timedelta(hours=n),
+                )
+            )
+            conn.execute(
+                reward.insert().values(
+                    id=200 + n,
+                    review_id=100 + n,
+                    account_id=a,
+                    amount_cents=1000 + n,
+                    status="PENDING",
+                    created_at=NOW + timedelta(hours=n),
+                )
+            )
             expected[200 + n] = (t, types[t], 1000 + n)
     return expected
 
@@ -85,8 +129,12 @@ def test_upgrade_backfills_the_test_columns_and_downgrade_keeps_the_rewards(url_
         indexes = {i["name"] for i in sa.inspect(engine).get_indexes("reward")}
         assert {"ix_reward_account_type_id", "ix_reward_account_test"} <= indexes
         with pytest.raises(sa.exc.IntegrityError), engine.begin() as conn:  # the copies cannot be left out
-            conn.execute(sa.text("INSERT INTO reward (review_id, account_id, amount_cents, status, created_at) "
-                                 "VALUES (101, 1, 5, 'PENDING', CURRENT_TIMESTAMP)"))
+            conn.execute(
+                sa.text(
+                    "INSERT INTO reward (review_id, account_id, amount_cents, status, created_at) "
+                    "VALUES (101, 1, 5, 'PENDING', CURRENT_TIMESTAMP)"
+                )
+            )
 
         command.downgrade(_config(url_at_0004), "0004")
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from alembic import command
 
+from alembic import command
 from portal.db import make_engine
 from tests.integration.test_migration_0005 import _config, _fill_at_0004, _rewards
 from tests.support.services import fresh_postgres

@@ -60,46 +60,140 @@ def _fill_at_0006(engine: sa.Engine) -> None:
     t = meta.tables
     with engine.begin() as conn:
         for account_id, role in ((STAFF, "super-admin"), (PARTICIPANT, None)):
-            conn.execute(t["account"].insert().values(
-                id=account_id, email=f"old-{account_id}@example.com", is_registration_complete=True, stage="completed",
-                verified=True, staff_role=role, is_subscribed_to_referral=False, created_at=NOW, updated_at=NOW,
-                signup_tracking={}))
+            conn.execute(
+                t["account"]
+                .insert()
+                .values(
+                    id=account_id,
+                    email=f"old-{account_id}@example.com",
+                    is_registration_complete=True,
+                    stage="completed",
+                    verified=True,
+                    staff_role=role,
+                    is_subscribed_to_referral=False,
+                    created_at=NOW,
+                    updated_at=NOW,
+                    signup_tracking={},
+                )
+            )
         for test_id in (10, 11, 12):
-            conn.execute(t["test"].insert().values(
-                id=test_id, name=f"Old study {test_id}", status="running", panel="b2b", product_type="survey",
-                audience_country="US", welcome_modal={}, survey={"questions": [{"key": "q1", "type": "text", "text": "Why?"}]},
-                questions={}, selected_areas=[], preference_test={}, is_freemium=False, session_seconds=3600,
-                seniority_limits={}, is_surveys_conditional_enabled=True, payout_cents=1500, created_at=NOW,
-                updated_at=NOW))
-        rows = ((PAID_REVIEW, PAID_REWARD, 10, "EXECUTED", PAID_ON), (PENDING_REVIEW, PENDING_REWARD, 11, "PENDING", None),
-                (FAILED_REVIEW, FAILED_REWARD, 12, "FAILED", None))
+            conn.execute(
+                t["test"]
+                .insert()
+                .values(
+                    id=test_id,
+                    name=f"Old study {test_id}",
+                    status="running",
+                    panel="b2b",
+                    product_type="survey",
+                    audience_country="US",
+                    welcome_modal={},
+                    survey={"questions": [{"key": "q1", "type": "text", "text": "Why?"}]},
+                    questions={},
+                    selected_areas=[],
+                    preference_test={},
+                    is_freemium=False,
+                    session_seconds=3600,
+                    seniority_limits={},
+                    is_surveys_conditional_enabled=True,
+                    payout_cents=1500,
+                    created_at=NOW,
+                    updated_at=NOW,
+                )
+            )
+        rows = (
+            (PAID_REVIEW, PAID_REWARD, 10, "EXECUTED", PAID_ON),
+            (PENDING_REVIEW, PENDING_REWARD, 11, "PENDING", None),
+            (FAILED_REVIEW, FAILED_REWARD, 12, "FAILED", None),
+        )
         for n, (review_id, reward_id, test_id, status, paid_on) in enumerate(rows, start=1):
-            conn.execute(t["review"].insert().values(
-                id=review_id, test_id=test_id, account_id=PARTICIPANT, respondent_key=f"account:{PARTICIPANT}",
-                kind="survey", answers={"q1": {"value": f"Answer {n}"}}, worker_data={}, options_order=[], signals={},
-                created_at=NOW + timedelta(hours=n)))
-            conn.execute(t["reward"].insert().values(
-                id=reward_id, review_id=review_id, account_id=PARTICIPANT, amount_cents=1000 + n, status=status,
-                paid_on=paid_on, created_at=NOW + timedelta(hours=n), test_id=test_id, product_type="survey"))
-        conn.execute(t["invite"].insert().values(
-            id=401, account_id=PARTICIPANT, test_id=10, status="completed", amount_cents=1500, created_at=NOW,
-            expires_at=NOW + timedelta(hours=24)))
-        conn.execute(t["review_session"].insert().values(
-            id=501, test_id=11, account_id=PARTICIPANT, respondent_key=f"account:{PARTICIPANT}", started_at=NOW,
-            deadline_at=NOW + timedelta(hours=1), extensions=0, status="submitted", draft_answers={}, draft_position={},
-            updated_at=NOW))
+            conn.execute(
+                t["review"]
+                .insert()
+                .values(
+                    id=review_id,
+                    test_id=test_id,
+                    account_id=PARTICIPANT,
+                    respondent_key=f"account:{PARTICIPANT}",
+                    kind="survey",
+                    answers={"q1": {"value": f"Answer {n}"}},
+                    worker_data={},
+                    options_order=[],
+                    signals={},
+                    created_at=NOW + timedelta(hours=n),
+                )
+            )
+            conn.execute(
+                t["reward"]
+                .insert()
+                .values(
+                    id=reward_id,
+                    review_id=review_id,
+                    account_id=PARTICIPANT,
+                    amount_cents=1000 + n,
+                    status=status,
+                    paid_on=paid_on,
+                    created_at=NOW + timedelta(hours=n),
+                    test_id=test_id,
+                    product_type="survey",
+                )
+            )
+        conn.execute(
+            t["invite"]
+            .insert()
+            .values(
+                id=401,
+                account_id=PARTICIPANT,
+                test_id=10,
+                status="completed",
+                amount_cents=1500,
+                created_at=NOW,
+                expires_at=NOW + timedelta(hours=24),
+            )
+        )
+        conn.execute(
+            t["review_session"]
+            .insert()
+            .values(
+                id=501,
+                test_id=11,
+                account_id=PARTICIPANT,
+                respondent_key=f"account:{PARTICIPANT}",
+                started_at=NOW,
+                deadline_at=NOW + timedelta(hours=1),
+                extensions=0,
+                status="submitted",
+                draft_answers={},
+                draft_position={},
+                updated_at=NOW,
+            )
+        )
         for request_id, by_admin, hours in ((STAFF_REQUEST, True, 5), (PARTICIPANT_REQUEST, False, 6)):
-            conn.execute(t["profile_change_request"].insert().values(
-                id=request_id, account_id=PARTICIPANT, payload={"firstName": f"Name {request_id}", "updatedByAdmin": by_admin},
-                updated_by_admin=by_admin, created_at=NOW + timedelta(hours=hours)))
+            conn.execute(
+                t["profile_change_request"]
+                .insert()
+                .values(
+                    id=request_id,
+                    account_id=PARTICIPANT,
+                    payload={"firstName": f"Name {request_id}", "updatedByAdmin": by_admin},
+                    updated_by_admin=by_admin,
+                    created_at=NOW + timedelta(hours=hours),
+                )
+            )
 
 
 def _rows(engine: sa.Engine, table: str, columns: set[str] | None = None) -> dict[int, dict[str, Any]]:
     """Every row of a table by id: the given columns, or all of them."""
     with engine.connect() as conn:
         result = conn.execute(sa.text(f"SELECT * FROM {table} ORDER BY id")).mappings().all()
-    return {row["id"]: {k: (_json(v) if k in ("previous", "payload") else v) for k, v in row.items()
-                        if columns is None or k in columns} for row in result}
+    return {
+        row["id"]: {
+            k: (_json(v) if k in ("previous", "payload") else v)
+            for k, v in row.items()
+            if columns is None or k in columns
+        }
+        for row in result
+    }
 
 
 def _json(value: Any) -> Any:
@@ -145,22 +239,32 @@ def _check_the_portal_reads_it(engine: sa.Engine) -> None:
     with Session(engine, expire_on_commit=False) as session:
         page = reviews.list_reviews(session=session, actor_id=STAFF, query=reviews.clean_query())
         assert {r["id"]: r["status"] for r in page.rows} == {
-            str(PAID_REVIEW): "approved", str(PENDING_REVIEW): "submitted", str(FAILED_REVIEW): "submitted"}
+            str(PAID_REVIEW): "approved",
+            str(PENDING_REVIEW): "submitted",
+            str(FAILED_REVIEW): "submitted",
+        }
         pending = change_requests.list_pending(session=session, actor_id=STAFF)
         assert [r["id"] for r in pending.rows] == [str(PARTICIPANT_REQUEST)]
         assert pending.rows[0]["changes"] == [{"field": "Changes", "old": "not recorded", "new": "see profile"}]
-        rows = participant_rewards.list_rewards(session=session, account_id=PARTICIPANT,
-                                                query=participant_rewards.clean_query()).rows
+        rows = participant_rewards.list_rewards(
+            session=session, account_id=PARTICIPANT, query=participant_rewards.clean_query()
+        ).rows
         assert {r["id"]: r["stage"] for r in rows} == {
-            str(PAID_REWARD): "Paid", str(PENDING_REWARD): "Submitted", str(FAILED_REWARD): "Failed"}
+            str(PAID_REWARD): "Paid",
+            str(PENDING_REWARD): "Submitted",
+            str(FAILED_REWARD): "Failed",
+        }
         session.rollback()
 
 
 def _check_audit_log_is_append_only(engine: sa.Engine) -> None:
     with engine.begin() as conn:
-        conn.execute(sa.text(
-            "INSERT INTO audit_log (created_at, actor_id, actor_email, actor_role, action, target_type, target_id, before, after) "
-            "VALUES (CURRENT_TIMESTAMP, 1, 'old-1@example.com', 'super-admin', 'participant.verify', 'account', '2', '{}', '{}')"))
+        conn.execute(
+            sa.text(
+                "INSERT INTO audit_log (created_at, actor_id, actor_email, actor_role, action, target_type, target_id, before, after) "
+                "VALUES (CURRENT_TIMESTAMP, 1, 'old-1@example.com', 'super-admin', 'participant.verify', 'account', '2', '{}', '{}')"
+            )
+        )
     for statement in ("UPDATE audit_log SET action = 'x'", "DELETE FROM audit_log"):
         with pytest.raises(sa.exc.DBAPIError, match="append-only"), engine.begin() as conn:
             conn.execute(sa.text(statement))
@@ -212,10 +316,16 @@ def test_decisions_made_after_the_upgrade_survive_a_downgrade_of_their_columns_o
         _fill_at_0006(engine)
         command.upgrade(_config(url_at_0006), "head")
         with Session(engine, expire_on_commit=False) as session:
-            assert reviews.decide(session=session, actor_id=STAFF, review_ids=[PENDING_REVIEW], approve=False,
-                                  reason="low-effort") == 1
-            assert change_requests.decide(session=session, actor_id=STAFF, request_id=PARTICIPANT_REQUEST,
-                                          approve=True) == "approved"
+            assert (
+                reviews.decide(
+                    session=session, actor_id=STAFF, review_ids=[PENDING_REVIEW], approve=False, reason="low-effort"
+                )
+                == 1
+            )
+            assert (
+                change_requests.decide(session=session, actor_id=STAFF, request_id=PARTICIPANT_REQUEST, approve=True)
+                == "approved"
+            )
             session.commit()
         assert _rows(engine, "reward", {"status"})[PENDING_REWARD] == {"status": "CANCELED"}
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from alembic import command
 
+from alembic import command
 from portal.db import make_engine
 from tests.integration.test_migration_0005 import _config
 from tests.support.services import fresh_postgres
@@ -24,8 +24,12 @@ def url_at_0007(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 def _emails(engine: sa.Engine) -> list[tuple]:
     with engine.connect() as conn:
-        return [tuple(r) for r in conn.execute(sa.text(
-            "SELECT id, to_address, subject, kind, attempts, last_error FROM outbox_email ORDER BY id")).all()]
+        return [
+            tuple(r)
+            for r in conn.execute(
+                sa.text("SELECT id, to_address, subject, kind, attempts, last_error FROM outbox_email ORDER BY id")
+            ).all()
+        ]
 
 
 def _indexes(engine: sa.Engine) -> set[str]:
@@ -37,16 +41,26 @@ def test_upgrade_and_downgrade_keep_every_email_and_add_the_page_indexes(url_at_
     try:
         with engine.begin() as conn:
             for n in range(3):
-                conn.execute(sa.text(
-                    "INSERT INTO outbox_email (to_address, subject, body_text, kind, created_at, attempts, next_attempt_at, last_error) "
-                    "VALUES (:to, :subject, 'body', 'verify-email', CURRENT_TIMESTAMP, :attempts, CURRENT_TIMESTAMP, :error)"),
-                    {"to": f"person{n}@example.com", "subject": f"Subject {n}", "attempts": n, "error": "refused" if n else None})
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO outbox_email (to_address, subject, body_text, kind, created_at, attempts, next_attempt_at, last_error) "
+                        "VALUES (:to, :subject, 'body', 'verify-email', CURRENT_TIMESTAMP, :attempts, CURRENT_TIMESTAMP, :error)"
+                    ),
+                    {
+                        "to": f"person{n}@example.com",
+                        "subject": f"Subject {n}",
+                        "attempts": n,
+                        "error": "refused" if n else None,
+                    },
+                )
         before = _emails(engine)
         assert len(before) == 3
 
         command.upgrade(_config(url_at_0007), "head")
         assert _emails(engine) == before
-        expected = {"ix_outbox_email_created_id"} | ({"ix_outbox_email_to_address_trgm"} if engine.dialect.name == "postgresql" else set())
+        expected = {"ix_outbox_email_created_id"} | (
+            {"ix_outbox_email_to_address_trgm"} if engine.dialect.name == "postgresql" else set()
+        )
         assert expected <= _indexes(engine)
 
         command.downgrade(_config(url_at_0007), "0007")

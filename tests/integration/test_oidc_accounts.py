@@ -26,7 +26,13 @@ CONNECT = Flow(provider="linkedin", connect_existing=True)
 def linkedin(sub: str, email: str | None = None, verified: bool = True) -> ProviderLogin:
     return login_from_claims(
         "linkedin",
-        {"sub": sub, "email": email or unique_email("li"), "email_verified": verified, "given_name": "Lin", "family_name": "Kedin"},
+        {
+            "sub": sub,
+            "email": email or unique_email("li"),
+            "email_verified": verified,
+            "given_name": "Lin",
+            "family_name": "Kedin",
+        },
     )
 
 
@@ -90,7 +96,9 @@ def test_subject_of_another_account_is_linkedin_exists(session):
     second = make_participant(session)
     token = create_session(session=session, account_id=second.id)
     session.commit()
-    outcome = complete_login(session=session, login=linkedin("li-taken", first.email), flow=CONNECT, current_token=token)
+    outcome = complete_login(
+        session=session, login=linkedin("li-taken", first.email), flow=CONNECT, current_token=token
+    )
     session.commit()
     assert outcome.action is Action.LINKEDIN_EXISTS and outcome.redirect == "/existing-account?linkedin_exists=true"
     assert resolve_user(session=session, token=token).account_id == second.id  # still signed in as before
@@ -124,7 +132,10 @@ def test_google_sign_in_without_linkedin_is_offered_linkedin_connect(session):
     outcome = complete_login(session=session, login=google, flow=Flow(provider="google", return_url="/profile"))
     assert outcome.redirect == "/linkedin-connect?from_sign_in=true&returnUrl=%2Fprofile"
     unknown = login_from_claims("google", {"sub": "g-unknown", "email": unique_email(), "email_verified": True})
-    assert complete_login(session=session, login=unknown, flow=Flow(provider="google", sign_up=True)).redirect == "/sign-in?notExists=true"
+    assert (
+        complete_login(session=session, login=unknown, flow=Flow(provider="google", sign_up=True)).redirect
+        == "/sign-in?notExists=true"
+    )
 
 
 def test_removed_account_cannot_be_signed_into_or_taken_over(session):

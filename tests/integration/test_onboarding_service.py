@@ -23,9 +23,16 @@ def _newcomer(session, *, email_verified=True, claims=None):
 
 
 def _fields(account, **changes):
-    return {"firstName": "Nia", "lastName": "Newman", "jobTitle": "Head of Finance", "email": account.email,
-            "companyName": "Northwind", "workEmail": unique_email("work").replace("example.com", "northwind.example"),
-            "employerHqCountry": "DE", **changes}
+    return {
+        "firstName": "Nia",
+        "lastName": "Newman",
+        "jobTitle": "Head of Finance",
+        "email": account.email,
+        "companyName": "Northwind",
+        "workEmail": unique_email("work").replace("example.com", "northwind.example"),
+        "employerHqCountry": "DE",
+        **changes,
+    }
 
 
 def _mails(session, to):
@@ -62,8 +69,13 @@ def test_finish_saves_completes_registration_and_sends_the_work_link(session):
     assert saved.work_email == "nia.newman@northwind.example" and saved.work_email_verified_at is None
     assert saved.email_verified_at is not None  # the personal e-mail did not change
     profile = session.get(ParticipantProfile, account.id)
-    assert (profile.first_name, profile.last_name, profile.job_title, profile.company_name, profile.employer_hq_country) == (
-        "Nia", "Newman", "Head of Finance", "Northwind", "DE")
+    assert (
+        profile.first_name,
+        profile.last_name,
+        profile.job_title,
+        profile.company_name,
+        profile.employer_hq_country,
+    ) == ("Nia", "Newman", "Head of Finance", "Northwind", "DE")
     [mail] = _mails(session, "nia.newman@northwind.example")
     assert "verify-email?token=" in mail.body_text
 
@@ -108,7 +120,12 @@ def test_a_newcomer_whose_address_was_not_vouched_for_gets_a_personal_link(sessi
         ({"jobTitle": None}, {"jobTitle": "Experience is required"}),
         ({"employerHqCountry": "ZZ"}, {"employerHqCountry": "Please choose a country from the list"}),
         ({"workEmail": ""}, {"workEmail": "Work email is required"}),
-        ({"workEmail": "me@gmail.com"}, {"workEmail": "Please use your work email. Addresses from free email providers such as gmail.com are not accepted."}),
+        (
+            {"workEmail": "me@gmail.com"},
+            {
+                "workEmail": "Please use your work email. Addresses from free email providers such as gmail.com are not accepted."
+            },
+        ),
         ({"email": "", "lastName": "   "}, {"email": "Email is required", "lastName": "Last name is required"}),
     ],
 )
@@ -126,10 +143,16 @@ def test_raw_bad_input_is_refused_and_stores_nothing(session, changes, errors):
 def test_addresses_of_other_accounts_are_refused(session):
     other = make_participant(session)
     account = _newcomer(session)
-    result = service.finish_sign_up(session=session, account_id=account.id,
-                                    raw=_fields(account, email=other.work_email, workEmail=other.email.upper()))
+    result = service.finish_sign_up(
+        session=session,
+        account_id=account.id,
+        raw=_fields(account, email=other.work_email, workEmail=other.email.upper()),
+    )
     assert result.errors == {"email": "Email already exists", "workEmail": "Email already exists"}
-    assert service.finish_sign_up(session=session, account_id=account.id, raw="garbage").errors["firstName"] == "First name is required"
+    assert (
+        service.finish_sign_up(session=session, account_id=account.id, raw="garbage").errors["firstName"]
+        == "First name is required"
+    )
 
 
 def test_a_verified_work_email_cannot_be_changed_here(session):
@@ -137,7 +160,9 @@ def test_a_verified_work_email_cannot_be_changed_here(session):
     fields = _fields(account, workEmail=unique_email("w").replace("example.com", "acme.example"))
     result = service.finish_sign_up(session=session, account_id=account.id, raw=fields)
     assert result.errors == {"workEmail": "Your work email is verified and cannot be changed here."}
-    assert service.finish_sign_up(session=session, account_id=account.id, raw=_fields(account, workEmail=account.work_email)).ok
+    assert service.finish_sign_up(
+        session=session, account_id=account.id, raw=_fields(account, workEmail=account.work_email)
+    ).ok
 
 
 def test_removed_account_and_resend(session):
@@ -151,7 +176,10 @@ def test_removed_account_and_resend(session):
         service.resend_work_email(session=session, account_id=account.id)
     assert err.value.message == "Please wait 60 seconds before asking for another email."
     rewind(session, seconds=61)
-    assert service.resend_work_email(session=session, account_id=account.id) == "Verification email has been sent successfully!"
+    assert (
+        service.resend_work_email(session=session, account_id=account.id)
+        == "Verification email has been sent successfully!"
+    )
     session.commit()
     assert len(_mails(session, work)) == 2
     with pytest.raises(ServiceError) as err:

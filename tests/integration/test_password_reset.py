@@ -43,7 +43,11 @@ def _request(session, email, ip=IP):
 def _reset(session, token, password=NEW, confirm=None, ip=IP):
     try:
         return reset_password(
-            session=session, token=token, password=password, confirm_password=password if confirm is None else confirm, ip_address=ip
+            session=session,
+            token=token,
+            password=password,
+            confirm_password=password if confirm is None else confirm,
+            ip_address=ip,
         )
     finally:
         session.commit()
@@ -64,7 +68,9 @@ def _token_from_mail(session, to) -> str:
 
 def _tokens(session, account_id):
     session.expire_all()
-    return session.exec(select(OneTimeToken).where(OneTimeToken.account_id == account_id, OneTimeToken.purpose == PURPOSE)).all()
+    return session.exec(
+        select(OneTimeToken).where(OneTimeToken.account_id == account_id, OneTimeToken.purpose == PURPOSE)
+    ).all()
 
 
 def test_request_stores_only_the_hash_of_a_256_bit_token_and_mails_the_link(session):
@@ -103,7 +109,10 @@ def test_account_without_a_password_gets_a_notice_not_a_link(session):
     assert mail.link is None and "LinkedIn or Google" in mail.body_text
 
 
-@pytest.mark.parametrize(("email", "message"), [("", "Email is required"), ("   ", "Email is required"), ("not-an-email", "Please enter a valid email address")])
+@pytest.mark.parametrize(
+    ("email", "message"),
+    [("", "Email is required"), ("   ", "Email is required"), ("not-an-email", "Please enter a valid email address")],
+)
 def test_request_needs_a_valid_address(session, email, message):
     with pytest.raises(ServiceError) as err:
         _request(session, email)

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, func, select
 
+from portal.domain.taking.access import PREFERENCE_VIEW
 from portal.domain.taking.kinds import preference as rules
 from portal.domain.taking.kinds.base import order_seed
-from portal.domain.taking.access import PREFERENCE_VIEW
 from portal.models import Invite, Review, Reward, Test
+from portal.services.definition_import import import_test
 from portal.services.taking import review_sessions as rs
 from portal.services.taking.definitions import content_of
-from portal.services.definition_import import import_test
 from tests.support.factories import make_participant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,19 +33,25 @@ def demo(name: str) -> dict:
 def world(session: Session):
     test = import_test(session, demo("04-preference-image.json"))
     a, b = make_participant(session), make_participant(session)
-    session.add(Invite(account_id=a.id, test_id=test.id, amount_cents=700, created_at=T0, expires_at=T0 + timedelta(hours=24)))
+    session.add(
+        Invite(account_id=a.id, test_id=test.id, amount_cents=700, created_at=T0, expires_at=T0 + timedelta(hours=24))
+    )
     session.commit()
     return test, a, b
 
 
 def counts(session: Session) -> tuple[int, int]:
-    return (session.exec(select(func.count()).select_from(Review)).one(),
-            session.exec(select(func.count()).select_from(Reward)).one())
+    return (
+        session.exec(select(func.count()).select_from(Review)).one(),
+        session.exec(select(func.count()).select_from(Reward)).one(),
+    )
 
 
 def answers(concept: str = "concept-b", text: str = LONG, order: list[str] | None = None) -> dict:
-    return {"preferenceTestAnswers": {"selectedConcept": concept, "answer": text, "isLimited": True},
-            "optionsOrder": order or []}
+    return {
+        "preferenceTestAnswers": {"selectedConcept": concept, "answer": text, "isLimited": True},
+        "optionsOrder": order or [],
+    }
 
 
 def start(session: Session, test: Test, account_id: int) -> None:
@@ -54,8 +60,16 @@ def start(session: Session, test: Test, account_id: int) -> None:
 
 
 def submit(session: Session, test: Test, account_id: int, payload: dict, now=T0 + timedelta(minutes=2)):
-    return rs.submit_review(session=session, test_id=test.id, account_id=account_id, answers=payload, worker_data={},
-                            submission_id="p-1", view=PREFERENCE_VIEW, now=now)
+    return rs.submit_review(
+        session=session,
+        test_id=test.id,
+        account_id=account_id,
+        answers=payload,
+        worker_data={},
+        submission_id="p-1",
+        view=PREFERENCE_VIEW,
+        now=now,
+    )
 
 
 def refused(session: Session, test: Test, account_id: int, payload: dict, **kwargs) -> rs.ServiceError:
@@ -93,8 +107,12 @@ def test_a_three_word_answer_on_a_limited_test_is_refused(session: Session, worl
     test, a, _ = world
     start(session, test, a.id)
     error = refused(session, test, a.id, answers(text="I like it"))
-    assert error.errors == {"answers.preferenceTestAnswers.answer": "Your answer is too short, please make it at least 15 words."}
-    assert refused(session, test, a.id, answers(text="  ")).errors == {"answers.preferenceTestAnswers.answer": "Answer is required."}
+    assert error.errors == {
+        "answers.preferenceTestAnswers.answer": "Your answer is too short, please make it at least 15 words."
+    }
+    assert refused(session, test, a.id, answers(text="  ")).errors == {
+        "answers.preferenceTestAnswers.answer": "Answer is required."
+    }
     assert "answers.preferenceTestAnswers" in refused(session, test, a.id, {"optionsOrder": []}).errors
 
 
@@ -111,7 +129,10 @@ def test_a_text_preference_takes_the_options_text_and_has_no_order(session: Sess
     a = make_participant(session)
     session.commit()
     start(session, test, a.id)
-    assert "answers.preferenceTestAnswers.selectedConcept" in refused(session, test, a.id, answers(concept="optionOne")).errors
+    assert (
+        "answers.preferenceTestAnswers.selectedConcept"
+        in refused(session, test, a.id, answers(concept="optionOne")).errors
+    )
     result = submit(session, test, a.id, answers(concept="Stop guessing. Ask your market.", text="Short and clear."))
     session.commit()
     review = session.get(Review, result.review_id)

@@ -9,8 +9,8 @@ from sqlmodel import select
 
 from portal.domain import profile_rules as rules
 from portal.models import (
-    AuditEntry,
     Account,
+    AuditEntry,
     Industry,
     OutboxEmail,
     ParticipantProfile,
@@ -36,12 +36,21 @@ def seeded(session):
 
 
 def _industry_ids(session, n: int) -> list[int]:
-    return list(session.exec(select(Industry.id).where(Industry.active_for_testers.is_(True)).order_by(Industry.name).limit(n)).all())
+    return list(
+        session.exec(
+            select(Industry.id).where(Industry.active_for_testers.is_(True)).order_by(Industry.name).limit(n)
+        ).all()
+    )
 
 
 def _form(account: Account, **values) -> dict:
-    form = {"firstName": "Avery", "lastName": "Tester", "email": account.email, "workEmail": account.work_email,
-            "languages": ["english"]}
+    form = {
+        "firstName": "Avery",
+        "lastName": "Tester",
+        "email": account.email,
+        "workEmail": account.work_email,
+        "languages": ["english"],
+    }
     form.update(values)
     return form
 
@@ -59,29 +68,60 @@ def _snapshot(session, account_id: int) -> tuple:
     industries = session.exec(select(ProfileIndustry.industry_id).where(ProfileIndustry.account_id == account_id)).all()
     requests = session.exec(select(ProfileChangeRequest).where(ProfileChangeRequest.account_id == account_id)).all()
     outbox = session.exec(select(OutboxEmail)).all()
-    return (account.email, account.work_email, account.email_verified_at, profile.model_dump(), sorted(industries),
-            len(requests), len(outbox))
+    return (
+        account.email,
+        account.work_email,
+        account.email_verified_at,
+        profile.model_dump(),
+        sorted(industries),
+        len(requests),
+        len(outbox),
+    )
 
 
 def test_save_stores_the_fields_and_records_a_change_request(seeded):
     session = seeded
     account = make_participant(session)
     ids = _industry_ids(session, 3)
-    raw = _form(account, linkedin="linkedin.com/in/avery", phoneNumber="+1 415 555 0134", birthYear="1990",
-                country="US", state="US-NY", industries=ids, experience={"jobTitle": "Buyer", "experienceLevels": ["middle"],
-                                                                         "companySize": "small"},
-                company={"name": "Initech"}, languages=["english", "dutch"], hasAnonymizationEnabled=True,
-                gender="Non-binary", isAdmin=True)
+    raw = _form(
+        account,
+        linkedin="linkedin.com/in/avery",
+        phoneNumber="+1 415 555 0134",
+        birthYear="1990",
+        country="US",
+        state="US-NY",
+        industries=ids,
+        experience={"jobTitle": "Buyer", "experienceLevels": ["middle"], "companySize": "small"},
+        company={"name": "Initech"},
+        languages=["english", "dutch"],
+        hasAnonymizationEnabled=True,
+        gender="Non-binary",
+        isAdmin=True,
+    )
     outcome = _save(session, account, raw)
     assert outcome.verification_sent_to == []
     session.expire_all()
     profile = session.get(ParticipantProfile, account.id)
     assert (profile.linkedin, profile.phone_number, profile.birth_year, profile.state) == (
-        "https://www.linkedin.com/in/avery", "+14155550134", 1990, "US-NY")
+        "https://www.linkedin.com/in/avery",
+        "+14155550134",
+        1990,
+        "US-NY",
+    )
     assert (profile.job_title, profile.company_size_id, profile.company_name, profile.experience_levels) == (
-        "Buyer", "small", "Initech", ["middle"])
-    assert profile.has_anonymization_enabled and profile.languages == ["english", "dutch"] and profile.gender == "Non-binary"
-    assert sorted(session.exec(select(ProfileIndustry.industry_id).where(ProfileIndustry.account_id == account.id)).all()) == sorted(ids)
+        "Buyer",
+        "small",
+        "Initech",
+        ["middle"],
+    )
+    assert (
+        profile.has_anonymization_enabled
+        and profile.languages == ["english", "dutch"]
+        and profile.gender == "Non-binary"
+    )
+    assert sorted(
+        session.exec(select(ProfileIndustry.industry_id).where(ProfileIndustry.account_id == account.id)).all()
+    ) == sorted(ids)
     request = session.exec(select(ProfileChangeRequest).where(ProfileChangeRequest.account_id == account.id)).one()
     assert request.updated_by_admin is False and request.payload["updatedByAdmin"] is False
     assert request.payload["industries"] == ids and request.payload["experience"]["companySize"] == "small"
@@ -117,7 +157,9 @@ def test_changing_the_work_email_sends_its_own_link(seeded):
     assert outcome.verification_sent_to == [new_work]
     session.expire_all()
     stored = session.get(Account, account.id)
-    assert stored.work_email == new_work and stored.work_email_verified_at is None and stored.email_verified_at is not None
+    assert (
+        stored.work_email == new_work and stored.work_email_verified_at is None and stored.email_verified_at is not None
+    )
     assert session.exec(select(OutboxEmail).where(OutboxEmail.to_address == new_work)).one().kind == "verify-work-email"
 
 
@@ -126,8 +168,11 @@ def test_an_email_of_another_account_is_refused(seeded):
     other = make_participant(session)
     account = make_participant(session)
     before = _snapshot(session, account.id)
-    for raw, key in ((_form(account, email=other.email.upper()), "email"), (_form(account, workEmail=other.email), "workEmail"),
-                     (_form(account, email=other.work_email), "email")):
+    for raw, key in (
+        (_form(account, email=other.email.upper()), "email"),
+        (_form(account, workEmail=other.email), "workEmail"),
+        (_form(account, email=other.work_email), "email"),
+    ):
         with pytest.raises(service.ProfileSaveError) as refused:
             _save(session, account, raw)
         session.rollback()
@@ -142,7 +187,10 @@ def test_an_email_of_another_account_is_refused(seeded):
     ("change", "errors"),
     [
         ({"industries": "FIVE"}, {"industries": rules.LIST_UNKNOWN}),
-        ({"experience": {"experienceLevels": ["founder", "senior", "middle"]}}, {"experienceLevels": rules.SENIORITY_LIMIT}),
+        (
+            {"experience": {"experienceLevels": ["founder", "senior", "middle"]}},
+            {"experienceLevels": rules.SENIORITY_LIMIT},
+        ),
         ({"birthYear": "198"}, {"birthYear": "Please enter a 4-digit year between 1900 and 2010"}),
         ({"country": "XX"}, {"country": rules.COUNTRY_UNKNOWN}),
         ({"country": "US", "state": "FR-IDF"}, {"state": rules.STATE_UNKNOWN}),
@@ -194,8 +242,13 @@ def test_another_participants_id_is_refused(seeded):
         _save(session, account, _form(account), verify=True)
     # The staff door refuses a participant.
     with pytest.raises(StaffRefused):
-        admin_profiles.save_participant_profile(session=session, actor_id=account.id, participant_id=victim.id,
-                                                raw=_form(victim, firstName="Mallory"), verify=True)
+        admin_profiles.save_participant_profile(
+            session=session,
+            actor_id=account.id,
+            participant_id=victim.id,
+            raw=_form(victim, firstName="Mallory"),
+            verify=True,
+        )
     session.rollback()
     assert _snapshot(session, victim.id) == before_victim and _snapshot(session, account.id) == before
 
@@ -219,14 +272,19 @@ def test_staff_edit_a_participant_with_roles_any_email_and_verify(seeded):
     participant = make_participant(session, verified=False)
     session.commit()
     role_ids = list(session.exec(select(Role.id).order_by(Role.name).limit(2)).all())
-    raw = _form(participant, firstName="Renamed", workEmail="renamed@gmail.com", experience={"roles": role_ids}, audiences=[])
-    outcome = admin_profiles.save_participant_profile(session=session, actor_id=staff.id, participant_id=participant.id,
-                                                      raw=raw, verify=True, today=TODAY)
+    raw = _form(
+        participant, firstName="Renamed", workEmail="renamed@gmail.com", experience={"roles": role_ids}, audiences=[]
+    )
+    outcome = admin_profiles.save_participant_profile(
+        session=session, actor_id=staff.id, participant_id=participant.id, raw=raw, verify=True, today=TODAY
+    )
     session.commit()
     assert outcome.verified and outcome.verification_sent_to == ["renamed@gmail.com"]
     session.expire_all()
     assert session.get(Account, participant.id).verified
-    assert sorted(session.exec(select(ProfileRole.role_id).where(ProfileRole.account_id == participant.id)).all()) == sorted(role_ids)
+    assert sorted(
+        session.exec(select(ProfileRole.role_id).where(ProfileRole.account_id == participant.id)).all()
+    ) == sorted(role_ids)
     request = session.exec(select(ProfileChangeRequest).where(ProfileChangeRequest.account_id == participant.id)).one()
     assert request.updated_by_admin is True
     entry = session.exec(select(AuditEntry).where(AuditEntry.target_id == str(participant.id))).one()
@@ -244,7 +302,11 @@ def test_staff_edit_a_participant_with_roles_any_email_and_verify(seeded):
 def test_picker_pages_of_100_and_labels(seeded):
     session = seeded
     sizes = service.company_sizes_page(session=session)
-    assert sizes.total == 6 and sizes.results[0] == ("solo", "0 - 1 employees") and sizes.results[-1] == ("enterprise", "1K+ employees")
+    assert (
+        sizes.total == 6
+        and sizes.results[0] == ("solo", "0 - 1 employees")
+        and sizes.results[-1] == ("enterprise", "1K+ employees")
+    )
     first = service.industries_page(session=session, page=1, page_size=20)
     second = service.industries_page(session=session, page=2, page_size=20)
     assert first.total == second.total == 57 and len(first.results) == 20
@@ -272,7 +334,10 @@ def test_a_free_mail_or_disposable_work_email_is_refused_for_participants(seeded
     account = make_participant(session)
     before = _snapshot(session, account.id)
     for address, message in (
-        ("avery@gmail.com", "Please use your work email. Addresses from free email providers such as gmail.com are not accepted."),
+        (
+            "avery@gmail.com",
+            "Please use your work email. Addresses from free email providers such as gmail.com are not accepted.",
+        ),
         ("avery@mailinator.com", "Disposable email addresses are not accepted. Please use your work email."),
     ):
         with pytest.raises(service.ProfileSaveError) as refused:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import socket
 
-from alembic import command
 from alembic.config import Config
 
+from alembic import command
 from portal.db import make_engine
 from portal.services import readiness
 from tests.integration.conftest import ROOT

@@ -12,9 +12,9 @@ from portal.domain import referrals as rules
 from portal.domain.oidc import Action, Flow
 from portal.models import Account, FeatureFlag, FeatureFlagUser, ReferralMember, ReferralProgram, Review, Reward, Test
 from portal.models._base import utcnow
-from portal.services.oidc_accounts import complete_login, login_from_claims
 from portal.services.admin.rewards import mark_reward_paid
 from portal.services.errors import ServiceError
+from portal.services.oidc_accounts import complete_login, login_from_claims
 from portal.services.referrals import (
     ReferralAccessDenied,
     ReferralError,
@@ -47,10 +47,18 @@ def referrer(session: Session, first_name: str = "Rita") -> Account:
 def sign_up(session: Session, code: str | None, **tracking: str) -> Account:
     if code is not None:
         tracking["REFERRALCODE"] = code
-    claims = {"sub": f"li-{unique_email()}", "email": unique_email("ref"), "email_verified": True,
-              "given_name": "Reese", "family_name": "Ferral"}
-    outcome = complete_login(session=session, login=login_from_claims("linkedin", claims),
-                             flow=Flow(provider="linkedin", sign_up=True, tracking=tracking))
+    claims = {
+        "sub": f"li-{unique_email()}",
+        "email": unique_email("ref"),
+        "email_verified": True,
+        "given_name": "Reese",
+        "family_name": "Ferral",
+    }
+    outcome = complete_login(
+        session=session,
+        login=login_from_claims("linkedin", claims),
+        flow=Flow(provider="linkedin", sign_up=True, tracking=tracking),
+    )
     session.commit()
     assert outcome.action is Action.CREATE
     return session.get(Account, outcome.account_id)

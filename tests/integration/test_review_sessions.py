@@ -10,8 +10,8 @@ import pytest
 from sqlmodel import Session, func, select
 
 from portal.models import Invite, Qualification, Review, ReviewSession, Reward, Test, TestQualification
-from portal.services.taking import review_sessions as rs
 from portal.services.definition_import import import_test
+from portal.services.taking import review_sessions as rs
 from tests.support.demo_survey import good_answers
 from tests.support.factories import make_participant
 from tests.support.races import second_waits_for_first
@@ -19,25 +19,38 @@ from tests.support.races import second_waits_for_first
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = json.loads((ROOT / "portal/data/demo_tests/01-survey.json").read_text())
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+
+
 @pytest.fixture
 def world(session: Session):
     test = import_test(session, DEMO)
     a = make_participant(session)
     b = make_participant(session)
-    invite = Invite(account_id=a.id, test_id=test.id, amount_cents=2500, created_at=T0, expires_at=T0 + timedelta(hours=24))
+    invite = Invite(
+        account_id=a.id, test_id=test.id, amount_cents=2500, created_at=T0, expires_at=T0 + timedelta(hours=24)
+    )
     session.add(invite)
     session.commit()
     return test, a, b, invite
 
 
 def counts(session: Session) -> tuple[int, int]:
-    return (session.exec(select(func.count()).select_from(Review)).one(),
-            session.exec(select(func.count()).select_from(Reward)).one())
+    return (
+        session.exec(select(func.count()).select_from(Review)).one(),
+        session.exec(select(func.count()).select_from(Reward)).one(),
+    )
 
 
 def submit(session: Session, test: Test, account_id: int, answers: dict, submission_id: str = "sub-1", now=T0):
-    return rs.submit_review(session=session, test_id=test.id, account_id=account_id, answers=answers,
-                            worker_data={}, submission_id=submission_id, now=now)
+    return rs.submit_review(
+        session=session,
+        test_id=test.id,
+        account_id=account_id,
+        answers=answers,
+        worker_data={},
+        submission_id=submission_id,
+        now=now,
+    )
 
 
 def test_start_twice_resumes_the_same_session_with_its_draft(session: Session, world):
@@ -46,8 +59,14 @@ def test_start_twice_resumes_the_same_session_with_its_draft(session: Session, w
     assert first.respondent_key == f"account:{a.id}"
     assert rs._aware(first.deadline_at) == T0 + timedelta(seconds=3600)
     draft = {"involvement": {"type": "single-choice", "value": "decider"}}
-    rs.save_draft(session=session, test_id=test.id, account_id=a.id, answers=draft,
-                  position={"step": 2, "subStep": 0, "navigationHistory": [0]}, now=T0 + timedelta(minutes=5))
+    rs.save_draft(
+        session=session,
+        test_id=test.id,
+        account_id=a.id,
+        answers=draft,
+        position={"step": 2, "subStep": 0, "navigationHistory": [0]},
+        now=T0 + timedelta(minutes=5),
+    )
     session.commit()
     session.expunge_all()
     again = rs.start_session(session=session, test_id=test.id, account_id=a.id, now=T0 + timedelta(minutes=10))
@@ -85,14 +104,18 @@ def test_one_extension_moves_the_deadline(session: Session, world):
     with pytest.raises(rs.ServiceError):
         rs.extend_session(session=session, test_id=test.id, account_id=a.id, now=T0 + timedelta(minutes=56))
     # Inside the extension, a save is still accepted.
-    rs.save_draft(session=session, test_id=test.id, account_id=a.id, answers={}, position={}, now=T0 + timedelta(minutes=65))
+    rs.save_draft(
+        session=session, test_id=test.id, account_id=a.id, answers={}, position={}, now=T0 + timedelta(minutes=65)
+    )
 
 
 def test_short_long_answer_and_unknown_option_are_refused_and_nothing_stored(session: Session, world):
     test, a, _b, invite = world
     rs.start_session(session=session, test_id=test.id, account_id=a.id, now=T0)
     with pytest.raises(rs.AnswersError) as err:
-        submit(session, test, a.id, good_answers(**{"last-purchase": {"type": "long-text", "value": "too short really"}}))
+        submit(
+            session, test, a.id, good_answers(**{"last-purchase": {"type": "long-text", "value": "too short really"}})
+        )
     assert err.value.errors == {"answers.last-purchase": "Your answer is too short, please make it at least 15 words."}
     with pytest.raises(rs.AnswersError) as err:
         submit(session, test, a.id, good_answers(**{"involvement": {"type": "single-choice", "value": "abacus"}}))
@@ -109,8 +132,14 @@ def test_draft_shapes_and_unknown_keys_are_refused(session: Session, world):
         with pytest.raises(rs.AnswersError):
             rs.save_draft(session=session, test_id=test.id, account_id=a.id, answers=bad, position={}, now=T0)
     with pytest.raises(rs.AnswersError) as err:
-        rs.save_draft(session=session, test_id=test.id, account_id=a.id, answers={"job-title": {"value": "x" * 250_000}},
-                      position={}, now=T0)
+        rs.save_draft(
+            session=session,
+            test_id=test.id,
+            account_id=a.id,
+            answers={"job-title": {"value": "x" * 250_000}},
+            position={},
+            now=T0,
+        )
     assert err.value.message == rs.MSG_TOO_LARGE
     with pytest.raises(rs.AnswersError) as err:
         rs.save_draft(session=session, test_id=test.id, account_id=a.id, answers={"bogus": {}}, position={}, now=T0)
@@ -144,7 +173,12 @@ def test_double_submit_gives_one_review_one_reward_one_completed_invite(session:
     assert err.value.errors == {"reviewId": "Test is already reviewed"}
     assert counts(session) == (1, 1)
     reward = session.get(Reward, first.reward_id)
-    assert (reward.amount_cents, reward.status, reward.test_id, reward.product_type) == (2500, "PENDING", test.id, "survey")
+    assert (reward.amount_cents, reward.status, reward.test_id, reward.product_type) == (
+        2500,
+        "PENDING",
+        test.id,
+        "survey",
+    )
     review = session.get(Review, first.review_id)
     assert set(review.answers) == set(good_answers()) and review.session_id == start.id
     assert session.get(Invite, invite.id).status == "completed"
@@ -179,7 +213,9 @@ def test_concurrent_submissions_give_one_review(db_url: str, session: Session, w
     first, results = second_waits_for_first(
         db_url, lambda s: submit(s, test, a.id, good_answers()), lambda s: submit(s, test, a.id, good_answers())
     )
-    assert results == [rs.SubmitResult(first.review_id, first.reward_id, created=False, amount_cents=first.amount_cents)]
+    assert results == [
+        rs.SubmitResult(first.review_id, first.reward_id, created=False, amount_cents=first.amount_cents)
+    ]
     session.expire_all()
     assert counts(session) == (1, 1)
 
@@ -201,8 +237,16 @@ def test_a_public_respondent_takes_a_survey_by_its_key_without_an_account(sessio
     make_public(session, test)
     row = rs.start_session(session=session, test_id=test.id, account_id=None, respondent=PUBLIC, now=T0)
     assert row.account_id is None and row.respondent_key == PUBLIC
-    result = rs.submit_review(session=session, test_id=test.id, account_id=None, respondent=PUBLIC,
-                              answers=good_answers(), worker_data={"firstName": "Kim"}, submission_id="p-1", now=T0)
+    result = rs.submit_review(
+        session=session,
+        test_id=test.id,
+        account_id=None,
+        respondent=PUBLIC,
+        answers=good_answers(),
+        worker_data={"firstName": "Kim"},
+        submission_id="p-1",
+        now=T0,
+    )
     session.commit()
     review = session.get(Review, result.review_id)
     reward = session.get(Reward, result.reward_id)
@@ -211,10 +255,15 @@ def test_a_public_respondent_takes_a_survey_by_its_key_without_an_account(sessio
     # The account's own session is untouched; the key of another browser reaches nothing.
     assert rs.active_session(session=session, test_id=test.id, account_id=a.id, now=T0) is None
     other = "public:" + "b" * 32
-    assert rs.pending_review(session=session, test_id=test.id, account_id=None, respondent=other, now=T0).existing_review is False
+    assert (
+        rs.pending_review(session=session, test_id=test.id, account_id=None, respondent=other, now=T0).existing_review
+        is False
+    )
 
 
-@pytest.mark.parametrize("key", ["account:1", "public:short", "public:" + "A" * 32, "respondent:x:" + "g" * 32, "", None, 5])
+@pytest.mark.parametrize(
+    "key", ["account:1", "public:short", "public:" + "A" * 32, "respondent:x:" + "g" * 32, "", None, 5]
+)
 def test_a_malformed_public_key_reaches_no_session(session: Session, world, key):
     test, _a, _b, _invite = world
     with pytest.raises(rs.NoSessionError):

@@ -11,18 +11,21 @@ import pytest
 from sqlmodel import Session, func, select
 
 from portal.models import ScreenerResponse, Test
-from portal.services.taking import screener as service
-from portal.services.errors import ServiceError
-from portal.services.taking.review_sessions import respondent_key
 from portal.services.definition_import import import_test
+from portal.services.errors import ServiceError
+from portal.services.taking import screener as service
+from portal.services.taking.review_sessions import respondent_key
 from tests.support.factories import make_participant
 from tests.support.races import second_waits_for_first
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = json.loads((ROOT / "portal/data/demo_tests/07-screener.json").read_text())
 MATRIX = {
-    "type": "matrix", "question": "How often do you use these?", "rows": ["ERP", "CRM"],
-    "columns": ["Never", "Monthly", "Daily"], "correctMatrix": [[1, 2], [2]],
+    "type": "matrix",
+    "question": "How often do you use these?",
+    "rows": ["ERP", "CRM"],
+    "columns": ["Never", "Monthly", "Daily"],
+    "correctMatrix": [[1, 2], [2]],
 }
 
 
@@ -31,8 +34,13 @@ def responses(session: Session) -> int:
 
 
 def submit(session: Session, test: Test, account_id: int, raw: Any) -> bool:
-    return service.submit(session=session, test_id=test.id, account_id=account_id,
-                          respondent_key=respondent_key(account_id), raw_selection=raw)
+    return service.submit(
+        session=session,
+        test_id=test.id,
+        account_id=account_id,
+        respondent_key=respondent_key(account_id),
+        raw_selection=raw,
+    )
 
 
 @pytest.fixture
@@ -118,12 +126,14 @@ def test_refusals_for_tests_without_screener_closed_tests_and_foreign_keys(sessi
     assert err.value.message == service.MSG_NO_TEST
     for test_id in (10**9, "1", None, True):
         with pytest.raises(ServiceError):
-            service.submit(session=session, test_id=test_id, account_id=a.id,
-                           respondent_key=respondent_key(a.id), raw_selection=0)
+            service.submit(
+                session=session, test_id=test_id, account_id=a.id, respondent_key=respondent_key(a.id), raw_selection=0
+            )
     # An account cannot answer under another participant's key.
     with pytest.raises(ServiceError):
-        service.submit(session=session, test_id=test.id, account_id=a.id,
-                       respondent_key=respondent_key(b.id), raw_selection=0)
+        service.submit(
+            session=session, test_id=test.id, account_id=a.id, respondent_key=respondent_key(b.id), raw_selection=0
+        )
     with pytest.raises(ServiceError):
         service.submit(session=session, test_id=test.id, account_id=None, respondent_key="x" * 301, raw_selection=0)
     session.commit()
@@ -134,7 +144,9 @@ def test_concurrent_first_submissions_store_one_response(db_url: str, session: S
     if not db_url.startswith("postgres"):
         pytest.skip("concurrent transactions: PostgreSQL only")
     test, a, _b = world
-    first, results = second_waits_for_first(db_url, lambda s: submit(s, test, a.id, 1), lambda s: submit(s, test, a.id, 0))
+    first, results = second_waits_for_first(
+        db_url, lambda s: submit(s, test, a.id, 1), lambda s: submit(s, test, a.id, 0)
+    )
     assert first is False and results == [False]
     session.expire_all()
     assert responses(session) == 1

@@ -9,8 +9,8 @@ from sqlalchemy import text
 from sqlmodel import Session, SQLModel, func, select
 
 from portal.domain import reference_data as ref
-from portal.domain.passwords_hashing import verify_password
 from portal.domain.definition import review_kind
+from portal.domain.passwords_hashing import verify_password
 from portal.models import (
     Account,
     Audience,
@@ -44,7 +44,7 @@ def snapshot(session: Session) -> dict[str, list[tuple[Any, ...]]]:
     tables = {}
     for table in SQLModel.metadata.sorted_tables:
         rows = session.execute(text(f'SELECT * FROM "{table.name}"')).all()
-        tables[table.name] = sorted((tuple(map(repr, row)) for row in rows))
+        tables[table.name] = sorted(tuple(map(repr, row)) for row in rows)
     return tables
 
 
@@ -61,8 +61,12 @@ def test_reference_data(session: Session) -> None:
     session.commit()
     sizes = session.exec(select(CompanySize).order_by(CompanySize.sort_order)).all()
     assert [(s.id, s.min_size, s.max_size, s.without_max_size) for s in sizes] == [
-        ("solo", 1, 1, False), ("micro", 2, 9, False), ("small", 10, 49, False), ("medium", 50, 199, False),
-        ("midMarket", 200, 999, False), ("enterprise", 1000, None, True),
+        ("solo", 1, 1, False),
+        ("micro", 2, 9, False),
+        ("small", 10, 49, False),
+        ("medium", 50, 199, False),
+        ("midMarket", 200, 999, False),
+        ("enterprise", 1000, None, True),
     ]
     assert count(session, Industry) == len(ref.INDUSTRIES)
     inactive = session.exec(select(Industry.name).where(Industry.active_for_testers == False)).all()  # noqa: E712
@@ -72,9 +76,14 @@ def test_reference_data(session: Session) -> None:
     assert session.exec(select(Qualification).where(Qualification.is_public == True)).all()  # noqa: E712
     flags = {f.key: f.enabled for f in session.exec(select(FeatureFlag)).all()}
     assert flags == {
-        "category-buyer-insights": False, "chat-with-your-icp": False, "demo-product": False,
-        "enterprise-subscription-and-trial": False, "live-interviews": False, "monthly-and-yearly-plans": False,
-        "pricing-test": False, "referral-program": True,
+        "category-buyer-insights": False,
+        "chat-with-your-icp": False,
+        "demo-product": False,
+        "enterprise-subscription-and-trial": False,
+        "live-interviews": False,
+        "monthly-and-yearly-plans": False,
+        "pricing-test": False,
+        "referral-program": True,
     }
     programs = session.exec(select(ReferralProgram)).all()
     assert [(p.bonus_cents, p.active) for p in programs] == [(2000, True)]
@@ -118,12 +127,24 @@ def test_demo_accounts(session: Session) -> None:
 
     dana = account(session, "participant@example.com")
     assert dana.email_verified_at and dana.work_email_verified_at
-    assert (dana.is_registration_complete, dana.stage, dana.verified, dana.last_login_method) == (True, "completed", True, None)
+    assert (dana.is_registration_complete, dana.stage, dana.verified, dana.last_login_method) == (
+        True,
+        "completed",
+        True,
+        None,
+    )
     profile = session.get(ParticipantProfile, dana.id)
-    assert (profile.first_name, profile.last_name, profile.country, profile.state) == ("Dana", "Reviewer", "US", "US-CA")
+    assert (profile.first_name, profile.last_name, profile.country, profile.state) == (
+        "Dana",
+        "Reviewer",
+        "US",
+        "US-CA",
+    )
     assert profile.company_size_id == "medium" and profile.experience_levels == ["middle"] and profile.job_title
-    dana_links = [session.exec(select(func.count()).select_from(m).where(m.account_id == dana.id)).one()
-                  for m in (ProfileIndustry, ProfileRole)]
+    dana_links = [
+        session.exec(select(func.count()).select_from(m).where(m.account_id == dana.id)).one()
+        for m in (ProfileIndustry, ProfileRole)
+    ]
     assert dana_links == [2, 2]
 
     unverified = account(session, "unverified@example.com")
@@ -148,8 +169,12 @@ def test_demo_invites_and_rewards(session: Session) -> None:
     open_invites = [i for i in invites if i.status == "open"]
     # Survey, landing page, pricing and both preference tests ready to take; one open invite past its 24 hours.
     assert sorted(aware(i.expires_at) > now for i in open_invites) == [False, True, True, True, True, True]
-    ready = {tests_by_id.product_type for i in open_invites if aware(i.expires_at) > now
-             for tests_by_id in [session.get(Test, i.test_id)]}
+    ready = {
+        tests_by_id.product_type
+        for i in open_invites
+        if aware(i.expires_at) > now
+        for tests_by_id in [session.get(Test, i.test_id)]
+    }
     assert ready == {"survey", "landing-page", "pricing-test", "preference-test"}
     assert all(aware(i.expires_at) - aware(i.created_at) == timedelta(hours=24) for i in invites)
     tests = {t.id: t for t in session.exec(select(Test)).all()}
@@ -178,8 +203,9 @@ def test_demo_panel_for_the_staff_pages(session: Session) -> None:
     assert all(a.password_hash is None and a.staff_role is None for a in panel)
     ids = [a.id for a in panel]
     waiting = session.exec(select(Review).where(Review.account_id.in_(ids), Review.status == "submitted")).all()
-    payable = session.exec(select(Reward).where(Reward.account_id.in_(ids), Reward.approved_at.is_not(None),
-                                                Reward.status == "PENDING")).all()
+    payable = session.exec(
+        select(Reward).where(Reward.account_id.in_(ids), Reward.approved_at.is_not(None), Reward.status == "PENDING")
+    ).all()
     assert len(waiting) == 4 and len(payable) == 2
     requests = session.exec(select(ProfileChangeRequest).where(ProfileChangeRequest.status == "pending")).all()
     assert [r.previous for r in requests] == [{"jobTitle": "Marketing lead"}]

@@ -91,7 +91,10 @@ def test_removed_and_passwordless_accounts_cost_the_same_as_unknown(session, ver
     session.add_all([removed, passwordless])
     session.commit()
     for password in ("Wrong-Horse-42!", f" {PASSWORD} "):
-        counts = {_count(session, verifications, email, password) for email in (removed.email, passwordless.email, unique_email("nobody"))}
+        counts = {
+            _count(session, verifications, email, password)
+            for email in (removed.email, passwordless.email, unique_email("nobody"))
+        }
         assert len(counts) == 1
 
 
@@ -115,4 +118,9 @@ def test_real_accounts_still_sign_in_and_older_hashes_are_upgraded(session, veri
     assert legacy.password_hash.startswith("$argon2")
     # A current account: the typed password is trimmed.
     current = make_participant(session, password=PASSWORD)
-    assert sign_in_with_password(session=session, email=current.email, password=f"\t{PASSWORD} ", ip_address=next(_ips)).account_id == current.id
+    assert (
+        sign_in_with_password(
+            session=session, email=current.email, password=f"\t{PASSWORD} ", ip_address=next(_ips)
+        ).account_id
+        == current.id
+    )

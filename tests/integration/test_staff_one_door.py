@@ -41,8 +41,13 @@ def _account(session, role: str) -> Account:
 
 def _raw(session, account: Account, **changes) -> dict:
     """A valid form for the account (its current e-mails), with `changes`."""
-    values = {"firstName": "Avery", "lastName": "Tester", "email": account.email, "workEmail": account.work_email,
-              "languages": ["english"]}
+    values = {
+        "firstName": "Avery",
+        "lastName": "Tester",
+        "email": account.email,
+        "workEmail": account.work_email,
+        "languages": ["english"],
+    }
     values.update(changes)
     return values
 
@@ -55,8 +60,11 @@ def _state(session, account_id: int) -> tuple:
 
 
 def _audit_rows(session, account_id: int) -> list[AuditEntry]:
-    return list(session.exec(select(AuditEntry).where(AuditEntry.target_type == "account",
-                                                      AuditEntry.target_id == str(account_id))).all())
+    return list(
+        session.exec(
+            select(AuditEntry).where(AuditEntry.target_type == "account", AuditEntry.target_id == str(account_id))
+        ).all()
+    )
 
 
 @pytest.mark.parametrize("actor_role", roles.ROLES)
@@ -76,17 +84,21 @@ def test_staff_change_only_lower_roles_unless_super_admin(seeded, actor_role, ta
         attempt = dict(raw=_raw(session, session.get(Account, target.id), **change), verify=verify)
         if allowed and "email" in change and not email_allowed:
             with pytest.raises(StaffRefused) as refused:
-                admin_profiles.save_participant_profile(session=session, actor_id=actor.id, participant_id=target.id,
-                                                        **attempt)
+                admin_profiles.save_participant_profile(
+                    session=session, actor_id=actor.id, participant_id=target.id, **attempt
+                )
             session.rollback()
             assert refused.value.message == roles.STAFF_CREDENTIALS
         elif allowed:
-            admin_profiles.save_participant_profile(session=session, actor_id=actor.id, participant_id=target.id, **attempt)
+            admin_profiles.save_participant_profile(
+                session=session, actor_id=actor.id, participant_id=target.id, **attempt
+            )
             session.commit()
         else:
             with pytest.raises(StaffRefused) as refused:
-                admin_profiles.save_participant_profile(session=session, actor_id=actor.id, participant_id=target.id,
-                                                        **attempt)
+                admin_profiles.save_participant_profile(
+                    session=session, actor_id=actor.id, participant_id=target.id, **attempt
+                )
             session.rollback()
             assert refused.value.message == roles.HIGHER_ROLE
     after = _state(session, target.id)
@@ -95,8 +107,11 @@ def test_staff_change_only_lower_roles_unless_super_admin(seeded, actor_role, ta
         assert after[3] == "Mallory" and after[0] == (new_email if email_allowed else before[0])
         assert after[1] is (target_role == "participant")  # 'Submit & Verify' is for participants
         # One row per change that changed something: the name, then the e-mail, then the verification.
-        assert [r.action for r in rows] == ["participant.profile", *(["participant.profile"] if email_allowed else []),
-                                            *(["participant.verify-profile"] if target_role == "participant" else [])]
+        assert [r.action for r in rows] == [
+            "participant.profile",
+            *(["participant.profile"] if email_allowed else []),
+            *(["participant.verify-profile"] if target_role == "participant" else []),
+        ]
         assert rows[0].after["firstName"] == "Mallory"
         assert not email_allowed or rows[1].after == {"email": new_email}
         assert all(r.actor_id == actor.id and r.actor_role == actor_role for r in rows)
@@ -117,8 +132,12 @@ def test_a_staff_accounts_email_only_by_a_super_admin(seeded, target_role):
     target = _account(session, target_role)
     assert not roles.may_change_credentials(roles.TEAM_OWNER, target.staff_role, own=False)
     with pytest.raises(StaffRefused):
-        admin_profiles.save_participant_profile(session=session, actor_id=owner.id, participant_id=target.id,
-                                                raw=_raw(session, target, email=f"x-{uuid.uuid4().hex[:6]}@example.com"))
+        admin_profiles.save_participant_profile(
+            session=session,
+            actor_id=owner.id,
+            participant_id=target.id,
+            raw=_raw(session, target, email=f"x-{uuid.uuid4().hex[:6]}@example.com"),
+        )
     session.rollback()
     assert _audit_rows(session, target.id) == []
 
@@ -130,10 +149,16 @@ def test_participants_and_strangers_are_refused_and_nothing_changes(seeded):
     for actor_id in (participant.id, None, 10**9, "1", True):
         for call in (
             lambda: admin_profiles.participant_profile(session=session, actor_id=actor_id, participant_id=target.id),
-            lambda: admin_profiles.save_participant_profile(session=session, actor_id=actor_id, participant_id=target.id,
-                                                            raw=_raw(session, target, firstName="Mallory"), verify=True),
-            lambda: admin_profiles.email_problem(session=session, actor_id=actor_id, participant_id=target.id,
-                                                 key="email", address="x@example.com"),
+            lambda: admin_profiles.save_participant_profile(
+                session=session,
+                actor_id=actor_id,
+                participant_id=target.id,
+                raw=_raw(session, target, firstName="Mallory"),
+                verify=True,
+            ),
+            lambda: admin_profiles.email_problem(
+                session=session, actor_id=actor_id, participant_id=target.id, key="email", address="x@example.com"
+            ),
         ):
             with pytest.raises(StaffRefused):
                 call()
@@ -145,8 +170,9 @@ def test_own_account_and_bad_ids(seeded):
     session = seeded
     admin = _account(session, roles.SUPER_ADMIN)
     with pytest.raises(StaffRefused):
-        admin_profiles.save_participant_profile(session=session, actor_id=admin.id, participant_id=admin.id,
-                                                raw=_raw(session, admin, firstName="Me"))
+        admin_profiles.save_participant_profile(
+            session=session, actor_id=admin.id, participant_id=admin.id, raw=_raw(session, admin, firstName="Me")
+        )
     session.rollback()
     for bad in (None, "", "abc", -1, 0, 10**12, [1], {"id": 1}):
         with pytest.raises(ServiceError) as refused:
@@ -163,8 +189,9 @@ def test_deactivated_accounts_are_read_only(seeded):
     view = admin_profiles.participant_profile(session=session, actor_id=admin.id, participant_id=target.id)
     assert view.deactivated and not view.may_edit
     with pytest.raises(ServiceError):
-        admin_profiles.save_participant_profile(session=session, actor_id=admin.id, participant_id=target.id,
-                                                raw=_raw(session, target, firstName="Mallory"))
+        admin_profiles.save_participant_profile(
+            session=session, actor_id=admin.id, participant_id=target.id, raw=_raw(session, target, firstName="Mallory")
+        )
     session.rollback()
     assert _state(session, target.id)[3] != "Mallory"
 
@@ -172,7 +199,9 @@ def test_deactivated_accounts_are_read_only(seeded):
 def test_create_staff_writes_its_audit_row(seeded):
     session = seeded
     email = f"new-staff-{uuid.uuid4().hex[:8]}@example.com"
-    account, created = staff_accounts.create_staff(session, email=email, role=roles.TEAM_MANAGER, password="Str0ng!Passw0rd")
+    account, created = staff_accounts.create_staff(
+        session, email=email, role=roles.TEAM_MANAGER, password="Str0ng!Passw0rd"
+    )
     session.commit()
     assert created
     account, created = staff_accounts.create_staff(session, email=email, role=roles.TEAM_OWNER, password=None)

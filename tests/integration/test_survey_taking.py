@@ -10,12 +10,12 @@ import pytest
 from sqlmodel import Session, func, select
 
 from portal.models import Review, ReviewSession, Reward
-from portal.services.taking import steps as test_taking
-from portal.services.taking import definitions as test_definitions
+from portal.services.definition_import import import_test
 from portal.services.errors import ServiceError
 from portal.services.seeding import seed_reference
 from portal.services.sessions import create_session
-from portal.services.definition_import import import_test
+from portal.services.taking import definitions as test_definitions
+from portal.services.taking import steps as test_taking
 from tests.support.factories import make_participant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,8 +24,12 @@ ANSWERS = {
     "dev-language": {"type": "single-choice", "value": "python"},
     "dev-ci": {"type": "short-text", "value": "GitHub Actions"},
 }
-DETAILS = {"firstName": "Robin", "jobTitle": "Staff engineer", "email": "robin@example.org",
-           "linkedin": "https://www.linkedin.com/in/robin-dev"}
+DETAILS = {
+    "firstName": "Robin",
+    "jobTitle": "Staff engineer",
+    "email": "robin@example.org",
+    "linkedin": "https://www.linkedin.com/in/robin-dev",
+}
 
 
 def demo(session: Session, name: str):
@@ -50,8 +54,16 @@ def test_a_public_respondent_submits_with_personal_info(session: Session, public
     assert entry.who.public and entry.active is None and not entry.reviewed
     assert test_taking.personal_fields(entry.definition, entry.who) == ("firstName", "jobTitle", "email", "linkedin")
     test_taking.start(session=session, token=None, view="survey", test_id=public_test.id, respondent=PUBLIC_KEY)
-    result = test_taking.submit(session=session, token=None, view="survey", test_id=public_test.id, respondent=PUBLIC_KEY,
-                                  answers=ANSWERS, worker_data=DETAILS, submission_id="s-1")
+    result = test_taking.submit(
+        session=session,
+        token=None,
+        view="survey",
+        test_id=public_test.id,
+        respondent=PUBLIC_KEY,
+        answers=ANSWERS,
+        worker_data=DETAILS,
+        submission_id="s-1",
+    )
     session.commit()
     review = session.get(Review, result.review_id)
     assert review.account_id is None and review.respondent_key == PUBLIC_KEY
@@ -69,12 +81,22 @@ def test_a_public_respondent_submits_with_personal_info(session: Session, public
         ("Robin", "workerData._global"),
     ],
 )
-def test_personal_info_is_checked_again_at_submission_and_nothing_is_stored(session: Session, public_test, details, field):
+def test_personal_info_is_checked_again_at_submission_and_nothing_is_stored(
+    session: Session, public_test, details, field
+):
     test_taking.start(session=session, token=None, view="survey", test_id=public_test.id, respondent=PUBLIC_KEY)
     session.commit()
     with pytest.raises(ServiceError) as refused:
-        test_taking.submit(session=session, token=None, view="survey", test_id=public_test.id, respondent=PUBLIC_KEY,
-                             answers=ANSWERS, worker_data=details, submission_id="s-1")
+        test_taking.submit(
+            session=session,
+            token=None,
+            view="survey",
+            test_id=public_test.id,
+            respondent=PUBLIC_KEY,
+            answers=ANSWERS,
+            worker_data=details,
+            submission_id="s-1",
+        )
     assert field in (refused.value.errors or {})
     session.rollback()
     assert count(session, Review) == 0 and count(session, Reward) == 0
@@ -97,8 +119,15 @@ def test_a_signed_in_participant_is_known_by_the_session_token_not_by_a_responde
     # A signed-in participant has no personal-info step: the portal knows them.
     entry = test_taking.enter(session=session, token=token, view="survey", test_id=public_test.id)
     assert test_taking.personal_fields(entry.definition, entry.who) == ()
-    result = test_taking.submit(session=session, token=token, view="survey", test_id=public_test.id, answers=ANSWERS,
-                                  worker_data={"firstName": "Not stored"}, submission_id="s-2")
+    result = test_taking.submit(
+        session=session,
+        token=token,
+        view="survey",
+        test_id=public_test.id,
+        answers=ANSWERS,
+        worker_data={"firstName": "Not stored"},
+        submission_id="s-2",
+    )
     session.commit()
     assert session.get(Review, result.review_id).worker_data == {"submissionId": "s-2"}
 
@@ -142,8 +171,9 @@ def _statements(session: Session) -> list[str]:
     from sqlalchemy import event
 
     seen: list[str] = []
-    event.listen(session.get_bind(), "before_cursor_execute",
-                 lambda _conn, _cur, statement, *_rest: seen.append(statement))
+    event.listen(
+        session.get_bind(), "before_cursor_execute", lambda _conn, _cur, statement, *_rest: seen.append(statement)
+    )
     return seen
 
 
@@ -164,8 +194,9 @@ def test_the_rating_page_resolves_the_token_once_and_enters_with_its_own_decisio
     assert opened.entry.definition.questions == alone.definition.questions
 
 
-def test_the_rating_page_reads_its_rows_in_four_statements_and_enters_the_session_in_progress(session: Session,
-                                                                                                 public_test):
+def test_the_rating_page_reads_its_rows_in_four_statements_and_enters_the_session_in_progress(
+    session: Session, public_test
+):
     """A participant coming back to a test they started: the user (with their profile), their flags, the
     test with every row the access decision reads, and the session in progress, one statement each (the
     test's definition is kept per process); the entry holds that session and its draft, as
@@ -202,7 +233,8 @@ def test_a_decision_of_another_test_or_without_a_participant_does_not_stand_in(s
     load = open_test(session=session, token=token, test_id=public_test.id)
     assert load.view == "survey"
     with pytest.raises(test_taking.SignedOutError):  # members only: a public respondent is refused
-        test_taking.enter(session=session, token=None, view="survey", test_id=members.id, respondent=PUBLIC_KEY,
-                          decided=load)
+        test_taking.enter(
+            session=session, token=None, view="survey", test_id=members.id, respondent=PUBLIC_KEY, decided=load
+        )
     with pytest.raises(ServiceError):  # the public test's decision does not open the removed one
         test_taking.enter(session=session, token=token, view="survey", test_id=members.id, decided=load)

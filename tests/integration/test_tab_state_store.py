@@ -8,14 +8,13 @@ import asyncio
 import uuid
 
 import pytest
-
-import portal.portal  # noqa: F401 - the app: every state registered
 from reflex.istate.manager.redis import StateManagerRedis
 from reflex.istate.manager.token import BaseStateToken
 from reflex.state import State
 
-from portal.states.taking.survey import SurveyState
+import portal.portal  # noqa: F401 - the app: every state registered
 from portal.states.tab_owner import _claim
+from portal.states.taking.survey import SurveyState
 from tests.support.services import REDIS_URL, fresh_redis
 
 pytestmark = pytest.mark.redis

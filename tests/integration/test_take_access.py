@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 from sqlmodel import Session, func, select
 
+from portal.domain.taking.access import SURVEY_VIEW
 from portal.models import Account, Invite, ParticipantProfile, Review, ReviewSession, Reward, ScreenerResponse, Test
+from portal.services.definition_import import import_test
+from portal.services.taking import definitions as test_definitions
 from portal.services.taking import review_sessions as rs
 from portal.services.taking import screener as screener_service
-from portal.services.taking import definitions as test_definitions
-from portal.domain.taking.access import SURVEY_VIEW
 from portal.services.taking.access import AccessDenied
-from portal.services.definition_import import import_test
 from tests.support.demo_survey import good_answers
 from tests.support.factories import make_participant
 
@@ -46,8 +46,14 @@ def demo(session: Session, name: str, **overrides: Any) -> Test:
 
 
 def invite(session: Session, account: Account, test: Test, status: str = "open", *, hours: int = 24) -> Invite:
-    row = Invite(account_id=account.id, test_id=test.id, amount_cents=2500, status=status,
-                 created_at=T0 - timedelta(hours=1), expires_at=T0 - timedelta(hours=1) + timedelta(hours=hours))
+    row = Invite(
+        account_id=account.id,
+        test_id=test.id,
+        amount_cents=2500,
+        status=status,
+        created_at=T0 - timedelta(hours=1),
+        expires_at=T0 - timedelta(hours=1) + timedelta(hours=hours),
+    )
     session.add(row)
     session.commit()
     return row
@@ -62,8 +68,15 @@ def start(session: Session, test: Test, account: Account):
 
 
 def submit(session: Session, test: Test, account: Account, sid: str = "sub-1"):
-    return rs.submit_review(session=session, test_id=test.id, account_id=account.id, answers=ANSWERS,
-                            worker_data={}, submission_id=sid, now=T0 + timedelta(minutes=5))
+    return rs.submit_review(
+        session=session,
+        test_id=test.id,
+        account_id=account.id,
+        answers=ANSWERS,
+        worker_data={},
+        submission_id=sid,
+        now=T0 + timedelta(minutes=5),
+    )
 
 
 def set_test(session: Session, test: Test, **values: Any) -> None:
@@ -90,6 +103,7 @@ def _with_invite(status: str, hours: int = 24) -> Callable[[Session], tuple[Test
         test, account = demo(s, "01-survey.json", panel="external"), make_participant(s)
         invite(s, account, test, status, hours=hours)
         return test, account
+
     return world
 
 
@@ -105,8 +119,15 @@ def _other_kind(name: str) -> Callable[[Session], tuple[Test, Account]]:
 
 def _failed_screener(s: Session) -> tuple[Test, Account]:
     test, account = demo(s, "07-screener.json"), make_participant(s)
-    s.add(ScreenerResponse(test_id=test.id, account_id=account.id, respondent_key=rs.respondent_key(account.id),
-                           selected_answers=[], is_passed=False))
+    s.add(
+        ScreenerResponse(
+            test_id=test.id,
+            account_id=account.id,
+            respondent_key=rs.respondent_key(account.id),
+            selected_answers=[],
+            is_passed=False,
+        )
+    )
     s.commit()
     return test, account
 
@@ -158,8 +179,15 @@ def test_access_lost_during_the_session_refuses_the_submission(session: Session,
         set_test(session, test, status="stopped")
     else:  # the screener is added to the test and the participant fails it
         set_test(session, test, screener_question=demo(session, "07-screener.json").screener_question)
-        session.add(ScreenerResponse(test_id=test.id, account_id=account.id, respondent_key=rs.respondent_key(account.id),
-                                     selected_answers=[], is_passed=False))
+        session.add(
+            ScreenerResponse(
+                test_id=test.id,
+                account_id=account.id,
+                respondent_key=rs.respondent_key(account.id),
+                selected_answers=[],
+                is_passed=False,
+            )
+        )
     session.commit()
     with pytest.raises(AccessDenied):
         submit(session, test, account)
@@ -218,7 +246,12 @@ def test_the_screener_is_refused_to_a_participant_who_may_not_take_the_test(sess
     test = demo(session, "07-screener.json", panel="external")
     account = make_participant(session)  # no invite
     with pytest.raises(AccessDenied):
-        screener_service.submit(session=session, test_id=test.id, account_id=account.id,
-                                respondent_key=rs.respondent_key(account.id), raw_selection=[0])
+        screener_service.submit(
+            session=session,
+            test_id=test.id,
+            account_id=account.id,
+            respondent_key=rs.respondent_key(account.id),
+            raw_selection=[0],
+        )
     session.rollback()
     assert session.exec(select(func.count()).select_from(ScreenerResponse)).one() == 0

@@ -26,8 +26,8 @@ from portal.models import AuditEntry, Test
 from portal.models._base import utcnow
 from portal.services.admin import images as service
 from portal.services.admin.guard import NOT_ALLOWED, StaffRefused
-from portal.services.storage import LocalStorage, S3Storage, Storage, StorageError, read_all, valid_key
 from portal.services.definition_import import import_test
+from portal.services.storage import LocalStorage, S3Storage, Storage, StorageError, read_all, valid_key
 from tests.support.factories import make_participant
 from tests.support.images import image_bytes, png
 
@@ -55,8 +55,14 @@ def s3_endpoint() -> Iterator[str]:
 
 def s3_storage(endpoint: str, public_url: str = "") -> S3Storage:
     bucket = f"portal-{uuid.uuid4().hex[:12]}"
-    store = S3Storage(bucket=bucket, endpoint_url=endpoint, region="us-east-1", access_key_id="testing",
-                      secret_access_key="testing", public_url=public_url)
+    store = S3Storage(
+        bucket=bucket,
+        endpoint_url=endpoint,
+        region="us-east-1",
+        access_key_id="testing",
+        secret_access_key="testing",
+        public_url=public_url,
+    )
     store.client.create_bucket(Bucket=bucket)
     return store
 
@@ -93,8 +99,26 @@ def test_a_large_stream_is_stored_in_parts(store: Storage):
     store.delete(key)
 
 
-@pytest.mark.parametrize("key", ["../secret", "/etc/passwd", "images/../../x", "images/..", "Images/A.png", "images\\x.png",
-                                 "images//x.png", "", "images/x.png/", ".hidden", "a b", "images/%2e%2e/x", "x" * 300, None, 5])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "../secret",
+        "/etc/passwd",
+        "images/../../x",
+        "images/..",
+        "Images/A.png",
+        "images\\x.png",
+        "images//x.png",
+        "",
+        "images/x.png/",
+        ".hidden",
+        "a b",
+        "images/%2e%2e/x",
+        "x" * 300,
+        None,
+        5,
+    ],
+)
 def test_keys_that_could_leave_the_store_are_refused(store: Storage, key: Any):
     assert not valid_key(key)
     with pytest.raises(StorageError):
@@ -112,7 +136,10 @@ def test_local_paths_stay_inside_the_directory(tmp_path: Path):
 
 
 def test_s3_urls_are_the_public_address_when_there_is_one(s3_endpoint: str):
-    assert s3_storage(s3_endpoint, "https://cdn.example.com/portal/").url("images/x.png") == "https://cdn.example.com/portal/images/x.png"
+    assert (
+        s3_storage(s3_endpoint, "https://cdn.example.com/portal/").url("images/x.png")
+        == "https://cdn.example.com/portal/images/x.png"
+    )
     assert s3_storage(s3_endpoint).url("images/x.png") == "/media/images/x.png"  # else served by the portal
 
 
@@ -148,8 +175,19 @@ def test_media_serves_a_stored_image_with_its_type_and_a_year_of_cache(media):
     assert client.head("/media/images/z.png").status_code == 200
 
 
-@pytest.mark.parametrize("path", ["/media/images/missing.png", "/media/images/z.txt", "/media/images/z.html", "/media/../portal.db",
-                                  "/media/%2e%2e/%2e%2e/etc/passwd", "/media/images/..%2fz.png", "/media/", "/media/IMAGES/Z.PNG"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/media/images/missing.png",
+        "/media/images/z.txt",
+        "/media/images/z.html",
+        "/media/../portal.db",
+        "/media/%2e%2e/%2e%2e/etc/passwd",
+        "/media/images/..%2fz.png",
+        "/media/",
+        "/media/IMAGES/Z.PNG",
+    ],
+)
 def test_media_answers_nothing_else(media, path: str):
     client, store = media
     store.put("images/z.png", io.BytesIO(png(700)), "image/png")
@@ -200,7 +238,9 @@ def upload(tmp_path: Path, data: bytes) -> service.ImageFile:
 
 
 def audits(session: Session) -> list[AuditEntry]:
-    return list(session.execute(select(AuditEntry).where(AuditEntry.action == "test.image").order_by(AuditEntry.id)).scalars())
+    return list(
+        session.execute(select(AuditEntry).where(AuditEntry.action == "test.image").order_by(AuditEntry.id)).scalars()
+    )
 
 
 def fresh(session: Session, test: Test) -> Test:
@@ -218,9 +258,18 @@ def test_a_500_px_screenshot_is_refused_and_nothing_changes(session: Session, tm
     before = test.screenshot_url
     store = LocalStorage(tmp_path / "media")
     with pytest.raises(service.ImageRefused) as refused:
-        service.keep_upload(session_factory=factory_of(session), actor_id=staff, test_id=test.id, slot="screenshot",
-                            upload=upload(tmp_path, png(500)), storage=store)
-    assert (refused.value.message, refused.value.status) == ("The image must be wider than 600 px (this one is 500 px).", 422)
+        service.keep_upload(
+            session_factory=factory_of(session),
+            actor_id=staff,
+            test_id=test.id,
+            slot="screenshot",
+            upload=upload(tmp_path, png(500)),
+            storage=store,
+        )
+    assert (refused.value.message, refused.value.status) == (
+        "The image must be wider than 600 px (this one is 500 px).",
+        422,
+    )
     assert fresh(session, test).screenshot_url == before
     assert stored_files(tmp_path / "media") == [] and audits(session) == []
 
@@ -230,8 +279,14 @@ def test_a_1400_px_screenshot_is_kept_served_and_audited(session: Session, tmp_p
     before = test.screenshot_url
     store = LocalStorage(tmp_path / "media")
     body = png(1400)
-    url = service.keep_upload(session_factory=factory_of(session), actor_id=staff, test_id=test.id, slot="screenshot",
-                              upload=upload(tmp_path, body), storage=store)
+    url = service.keep_upload(
+        session_factory=factory_of(session),
+        actor_id=staff,
+        test_id=test.id,
+        slot="screenshot",
+        upload=upload(tmp_path, body),
+        storage=store,
+    )
     assert url.startswith("/media/images/") and url.endswith(".png")
     assert fresh(session, test).screenshot_url == url
     [kept] = stored_files(tmp_path / "media")
@@ -245,25 +300,43 @@ def test_the_same_bytes_again_reuse_the_stored_object(session: Session, tmp_path
     test, staff = demo(session, "03-pricing.json"), account(session, roles.SUPER_ADMIN)
     store = LocalStorage(tmp_path / "media")
     body = png(900)
-    urls = [service.keep_upload(session_factory=factory_of(session), actor_id=staff, test_id=test.id, slot=slot,
-                                upload=upload(tmp_path, body), storage=store) for slot in ("screenshot", "pricing-screenshot")]
+    urls = [
+        service.keep_upload(
+            session_factory=factory_of(session),
+            actor_id=staff,
+            test_id=test.id,
+            slot=slot,
+            upload=upload(tmp_path, body),
+            storage=store,
+        )
+        for slot in ("screenshot", "pricing-screenshot")
+    ]
     assert urls[0] == urls[1] and len(stored_files(tmp_path / "media")) == 1
     again = fresh(session, test)
     assert again.screenshot_url == again.pricing_screenshot_url == urls[0]
 
 
-@pytest.mark.parametrize("data,status", [
-    (b"just some text, not an image at all", 415),
-    (b"\x89PNG\r\n\x1a\n" + b"\x00" * 100, 415),  # a PNG signature and nothing that makes an image
-    (b"<svg xmlns='http://www.w3.org/2000/svg' width='1400' height='900'></svg>", 415),
-    (b"", 422),
-])
+@pytest.mark.parametrize(
+    "data,status",
+    [
+        (b"just some text, not an image at all", 415),
+        (b"\x89PNG\r\n\x1a\n" + b"\x00" * 100, 415),  # a PNG signature and nothing that makes an image
+        (b"<svg xmlns='http://www.w3.org/2000/svg' width='1400' height='900'></svg>", 415),
+        (b"", 422),
+    ],
+)
 def test_what_is_not_an_image_is_refused(session: Session, tmp_path: Path, data: bytes, status: int):
     test, staff = demo(session, "02-landing-page.json"), account(session, roles.TEAM_OWNER)
     store = LocalStorage(tmp_path / "media")
     with pytest.raises(service.ImageRefused) as refused:
-        service.keep_upload(session_factory=factory_of(session), actor_id=staff, test_id=test.id, slot="screenshot",
-                            upload=upload(tmp_path, data), storage=store)
+        service.keep_upload(
+            session_factory=factory_of(session),
+            actor_id=staff,
+            test_id=test.id,
+            slot="screenshot",
+            upload=upload(tmp_path, data),
+            storage=store,
+        )
     assert refused.value.status == status
     assert refused.value.message == (rules.NOT_AN_IMAGE if status == 415 else rules.EMPTY)
     assert stored_files(tmp_path / "media") == [] and audits(session) == []
@@ -273,8 +346,14 @@ def test_what_is_not_an_image_is_refused(session: Session, tmp_path: Path, data:
 def test_each_type_is_known_by_its_content(session: Session, tmp_path: Path, fmt: str, ext: str | None):
     test, staff = demo(session, "02-landing-page.json"), account(session, roles.TEAM_OWNER)
     store = LocalStorage(tmp_path / "media")
-    call = lambda: service.keep_upload(session_factory=factory_of(session), actor_id=staff, test_id=test.id,  # noqa: E731
-                                       slot="screenshot", upload=upload(tmp_path, image_bytes(800, 600, fmt)), storage=store)
+    call = lambda: service.keep_upload(
+        session_factory=factory_of(session),
+        actor_id=staff,
+        test_id=test.id,  # noqa: E731
+        slot="screenshot",
+        upload=upload(tmp_path, image_bytes(800, 600, fmt)),
+        storage=store,
+    )
     if ext is None:
         with pytest.raises(service.ImageRefused) as refused:
             call()
@@ -286,8 +365,14 @@ def test_each_type_is_known_by_its_content(session: Session, tmp_path: Path, fmt
 def test_a_concept_image_changes_only_its_concept(session: Session, tmp_path: Path):
     test, staff = demo(session, "04-preference-image.json"), account(session, roles.TEAM_MANAGER)
     before = json.loads(json.dumps(test.preference_test))
-    url = service.keep_upload(session_factory=factory_of(session), actor_id=staff, test_id=test.id, slot="concept-2",
-                              upload=upload(tmp_path, png(1200)), storage=LocalStorage(tmp_path / "media"))
+    url = service.keep_upload(
+        session_factory=factory_of(session),
+        actor_id=staff,
+        test_id=test.id,
+        slot="concept-2",
+        upload=upload(tmp_path, png(1200)),
+        storage=LocalStorage(tmp_path / "media"),
+    )
     after = fresh(session, test).preference_test
     expected = json.loads(json.dumps(before))
     expected["images"][1]["url"] = url
@@ -300,17 +385,27 @@ def test_the_images_page_data_lists_the_slots_of_the_kind(session: Session):
     staff = account(session, roles.TEAM_MANAGER)
     pricing = service.images_of_test(session=session, actor_id=staff, test_id=demo(session, "03-pricing.json").id)
     assert [s["key"] for s in pricing["slots"]] == ["screenshot", "pricing-screenshot"]
-    preference = service.images_of_test(session=session, actor_id=staff, test_id=str(demo(session, "04-preference-image.json").id))
+    preference = service.images_of_test(
+        session=session, actor_id=staff, test_id=str(demo(session, "04-preference-image.json").id)
+    )
     assert [s["key"] for s in preference["slots"]] == ["concept-1", "concept-2", "concept-3"]
     assert preference["slots"][0]["url"] == "/demo/concept-a.png"
     survey = service.images_of_test(session=session, actor_id=staff, test_id=demo(session, "01-survey.json").id)
     assert survey["slots"] == []
 
 
-@pytest.mark.parametrize("file,slot", [("02-landing-page.json", "pricing-screenshot"), ("02-landing-page.json", "concept-1"),
-                                       ("01-survey.json", "screenshot"), ("04-preference-image.json", "concept-4"),
-                                       ("05-preference-text.json", "concept-1"), ("03-pricing.json", "../screenshot"),
-                                       ("03-pricing.json", None)])
+@pytest.mark.parametrize(
+    "file,slot",
+    [
+        ("02-landing-page.json", "pricing-screenshot"),
+        ("02-landing-page.json", "concept-1"),
+        ("01-survey.json", "screenshot"),
+        ("04-preference-image.json", "concept-4"),
+        ("05-preference-text.json", "concept-1"),
+        ("03-pricing.json", "../screenshot"),
+        ("03-pricing.json", None),
+    ],
+)
 def test_slots_the_kind_does_not_have_are_not_found(session: Session, tmp_path: Path, file: str, slot: Any):
     test, staff = demo(session, file), account(session, roles.SUPER_ADMIN)
     with pytest.raises(service.NotFound):
@@ -336,8 +431,14 @@ def test_a_failed_update_leaves_no_stored_object(session: Session, tmp_path: Pat
 
     monkeypatch.setattr(service, "set_image", broken)
     with pytest.raises(service.ServiceError):
-        service.keep_upload(session_factory=factory_of(session), actor_id=staff, test_id=test.id, slot="screenshot",
-                            upload=upload(tmp_path, png(1400)), storage=store)
+        service.keep_upload(
+            session_factory=factory_of(session),
+            actor_id=staff,
+            test_id=test.id,
+            slot="screenshot",
+            upload=upload(tmp_path, png(1400)),
+            storage=store,
+        )
     assert stored_files(tmp_path / "media") == []
 
 
@@ -345,30 +446,63 @@ def test_keep_upload_to_s3(session: Session, tmp_path: Path, s3_endpoint: str):
     test, staff = demo(session, "03-pricing.json"), account(session, roles.TEAM_OWNER)
     store = s3_storage(s3_endpoint)
     body = png(1500)
-    url = service.keep_upload(session_factory=factory_of(session), actor_id=staff, test_id=test.id, slot="pricing-screenshot",
-                              upload=upload(tmp_path, body), storage=store)
+    url = service.keep_upload(
+        session_factory=factory_of(session),
+        actor_id=staff,
+        test_id=test.id,
+        slot="pricing-screenshot",
+        upload=upload(tmp_path, body),
+        storage=store,
+    )
     key = url.removeprefix("/media/")
     assert read_all(store, key) == body
     assert fresh(session, test).pricing_screenshot_url == url
     with pytest.raises(service.ImageRefused):
-        service.keep_upload(session_factory=factory_of(session), actor_id=staff, test_id=test.id, slot="screenshot",
-                            upload=upload(tmp_path, png(300)), storage=store)
+        service.keep_upload(
+            session_factory=factory_of(session),
+            actor_id=staff,
+            test_id=test.id,
+            slot="screenshot",
+            upload=upload(tmp_path, png(300)),
+            storage=store,
+        )
     listed = store.client.list_objects_v2(Bucket=store.bucket).get("Contents", [])
     assert [o["Key"] for o in listed] == [key]  # the refused one was never stored
 
 
 # --- the permission matrix ------------------------------------------------------------------------------
 CALLS: list[tuple[str, str, Callable[[Session, Any, Test, Path], Any]]] = [
-    ("images_of_test", roles.VIEW, lambda s, actor, test, tmp: service.images_of_test(session=s, actor_id=actor, test_id=test.id)),
-    ("check_upload", roles.MANAGE_TESTS,
-     lambda s, actor, test, tmp: service.check_upload(session=s, actor_id=actor, test_id=test.id, slot="screenshot") or "checked"),
-    ("set_image", roles.MANAGE_TESTS,
-     lambda s, actor, test, tmp: service.set_image(session=s, actor_id=actor, test_id=test.id, slot="screenshot",
-                                                   url="/media/images/set.png")),
-    ("keep_upload", roles.MANAGE_TESTS,
-     lambda s, actor, test, tmp: service.keep_upload(session_factory=factory_of(s), actor_id=actor, test_id=test.id,
-                                                     slot="screenshot", upload=upload(tmp, png(1400)),
-                                                     storage=LocalStorage(tmp / "media"))),
+    (
+        "images_of_test",
+        roles.VIEW,
+        lambda s, actor, test, tmp: service.images_of_test(session=s, actor_id=actor, test_id=test.id),
+    ),
+    (
+        "check_upload",
+        roles.MANAGE_TESTS,
+        lambda s, actor, test, tmp: (
+            service.check_upload(session=s, actor_id=actor, test_id=test.id, slot="screenshot") or "checked"
+        ),
+    ),
+    (
+        "set_image",
+        roles.MANAGE_TESTS,
+        lambda s, actor, test, tmp: service.set_image(
+            session=s, actor_id=actor, test_id=test.id, slot="screenshot", url="/media/images/set.png"
+        ),
+    ),
+    (
+        "keep_upload",
+        roles.MANAGE_TESTS,
+        lambda s, actor, test, tmp: service.keep_upload(
+            session_factory=factory_of(s),
+            actor_id=actor,
+            test_id=test.id,
+            slot="screenshot",
+            upload=upload(tmp, png(1400)),
+            storage=LocalStorage(tmp / "media"),
+        ),
+    ),
 ]
 
 
@@ -376,10 +510,15 @@ CALLS: list[tuple[str, str, Callable[[Session, Any, Test, Path], Any]]] = [
 def test_every_cell_of_the_matrix(session: Session, tmp_path: Path, name: str, permission: str, call):
     test = demo(session, "02-landing-page.json")
     staff = {role: account(session, role) for role in roles.ROLES}
-    cases = [("participant", account(session), False), ("unknown id", 987_654_321, False), ("None", None, False),
-             ("removed super-admin", account(session, roles.SUPER_ADMIN, removed=True), False),
-             ("id as text", str(staff[roles.SUPER_ADMIN]), False), ("bool", True, False),
-             *((role, staff[role], roles.may(role, permission)) for role in roles.ROLES)]
+    cases = [
+        ("participant", account(session), False),
+        ("unknown id", 987_654_321, False),
+        ("None", None, False),
+        ("removed super-admin", account(session, roles.SUPER_ADMIN, removed=True), False),
+        ("id as text", str(staff[roles.SUPER_ADMIN]), False),
+        ("bool", True, False),
+        *((role, staff[role], roles.may(role, permission)) for role in roles.ROLES),
+    ]
     before = fresh(session, test).screenshot_url
     for who, actor, works in cases:
         session.rollback()

@@ -24,11 +24,14 @@ def many_problems(n: int) -> bytes:
     return json.dumps(doc, separators=(",", ":")).encode()
 
 
-@pytest.mark.parametrize("data", [
-    b"[" * 200_000 + b"]" * 200_000,  # 400 KB of brackets
-    b'{"name":' * 50_000 + b"1" + b"}" * 50_000,  # 400 KB of objects in objects
-    b'{"a": "[[[[", "b":' + b"[" * 33 + b"]" * 33 + b"}",  # one level too deep (brackets in texts do not count)
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"[" * 200_000 + b"]" * 200_000,  # 400 KB of brackets
+        b'{"name":' * 50_000 + b"1" + b"}" * 50_000,  # 400 KB of objects in objects
+        b'{"a": "[[[[", "b":' + b"[" * 33 + b"]" * 33 + b"}",  # one level too deep (brackets in texts do not count)
+    ],
+)
 def test_a_deeply_nested_file_is_refused_with_a_message(session, admin, data):
     before = counts(session)
     result = test_files.import_file(session=session, actor_id=admin, data=data)
@@ -64,4 +67,6 @@ def test_a_file_with_characters_that_are_not_allowed_is_refused(session, admin, 
     data = json.dumps(demo("01-survey.json", name=text)).encode()  # \\u escapes: valid JSON, not clean text
     result = test_files.import_file(session=session, actor_id=admin, data=data)
     assert result.outcome == "refused"
-    assert result.problems == ["The file contains characters that are not allowed (control characters or invalid Unicode)."]
+    assert result.problems == [
+        "The file contains characters that are not allowed (control characters or invalid Unicode)."
+    ]

@@ -13,9 +13,9 @@ from sqlmodel import Session
 
 from portal.domain.taking import access as ta
 from portal.models import Account, Invite, ParticipantProfile, Review, ReviewSession, Test
-from portal.services.taking import review_sessions as rs
-from portal.services.seeding import seed_reference
 from portal.services.definition_import import import_test
+from portal.services.seeding import seed_reference
+from portal.services.taking import review_sessions as rs
 from portal.services.taking.loading import TestLoad, TestNotFound, load_test
 from portal.settings import settings
 from tests.support.factories import make_participant
@@ -44,21 +44,46 @@ def participant(session: Session, *, levels: list[str] | None = None, **kw: Any)
 
 
 def review(session: Session, test: Test, account: Account) -> None:
-    session.add(Review(test_id=test.id, account_id=account.id, respondent_key=rs.respondent_key(account.id), kind="survey"))
+    session.add(
+        Review(test_id=test.id, account_id=account.id, respondent_key=rs.respondent_key(account.id), kind="survey")
+    )
     session.commit()
 
 
-def review_session(session: Session, test: Test, account: Account, *, status: str = "active",
-                   deadline: datetime = T0 + timedelta(minutes=30)) -> None:
-    session.add(ReviewSession(test_id=test.id, account_id=account.id, respondent_key=rs.respondent_key(account.id),
-                              started_at=deadline - timedelta(hours=1), deadline_at=deadline, status=status))
+def review_session(
+    session: Session,
+    test: Test,
+    account: Account,
+    *,
+    status: str = "active",
+    deadline: datetime = T0 + timedelta(minutes=30),
+) -> None:
+    session.add(
+        ReviewSession(
+            test_id=test.id,
+            account_id=account.id,
+            respondent_key=rs.respondent_key(account.id),
+            started_at=deadline - timedelta(hours=1),
+            deadline_at=deadline,
+            status=status,
+        )
+    )
     session.commit()
 
 
-def invite(session: Session, test: Test, account: Account, *, status: str = "open",
-           created: datetime = T0 - timedelta(hours=1)) -> None:
-    session.add(Invite(account_id=account.id, test_id=test.id, status=status, amount_cents=2000,
-                       created_at=created, expires_at=created + timedelta(hours=24)))
+def invite(
+    session: Session, test: Test, account: Account, *, status: str = "open", created: datetime = T0 - timedelta(hours=1)
+) -> None:
+    session.add(
+        Invite(
+            account_id=account.id,
+            test_id=test.id,
+            status=status,
+            amount_cents=2000,
+            created_at=created,
+            expires_at=created + timedelta(hours=24),
+        )
+    )
     session.commit()
 
 
@@ -260,7 +285,9 @@ def test_a_session_past_its_deadline_offers_restart(session: Session, survey: Te
 
 
 @pytest.mark.parametrize("status", ["expired", "cleared"])
-def test_an_expired_or_cleared_session_offers_restart_until_a_new_one_starts(session: Session, survey: Test, status: str):
+def test_an_expired_or_cleared_session_offers_restart_until_a_new_one_starts(
+    session: Session, survey: Test, status: str
+):
     account = participant(session)
     review_session(session, survey, account, status=status, deadline=T0 + timedelta(minutes=5))
     assert load(session, survey, account).state == ta.SESSION_EXPIRED
@@ -292,12 +319,15 @@ def test_reviews_and_other_live_sessions_fill_the_test(session: Session):
     assert load(session, test, None).state == ta.LIMIT_REACHED  # the test is full for everyone
 
 
-@pytest.mark.parametrize("status, deadline", [
-    ("active", T0 - timedelta(seconds=rs.GRACE_SECONDS + 1)),  # ran out, not yet marked
-    ("expired", T0 + timedelta(minutes=5)),
-    ("cleared", T0 + timedelta(minutes=5)),
-    ("submitted", T0 + timedelta(minutes=5)),  # its review is what counts
-])
+@pytest.mark.parametrize(
+    "status, deadline",
+    [
+        ("active", T0 - timedelta(seconds=rs.GRACE_SECONDS + 1)),  # ran out, not yet marked
+        ("expired", T0 + timedelta(minutes=5)),
+        ("cleared", T0 + timedelta(minutes=5)),
+        ("submitted", T0 + timedelta(minutes=5)),  # its review is what counts
+    ],
+)
 def test_sessions_that_are_over_hold_no_place(session: Session, status: str, deadline: datetime):
     test = demo(session, "01-survey.json", name="One-place survey", participantLimit=1)
     review_session(session, test, participant(session), status=status, deadline=deadline)
@@ -324,8 +354,13 @@ def test_my_own_live_session_keeps_my_place_when_the_test_fills(session: Session
 
 
 def test_a_seniority_quota_counts_the_highest_level(session: Session):
-    test = demo(session, "01-survey.json", name="Senior survey", participantLimit=100,
-                seniorityLimits={"senior": 1, "middle": 5})
+    test = demo(
+        session,
+        "01-survey.json",
+        name="Senior survey",
+        participantLimit=100,
+        seniorityLimits={"senior": 1, "middle": 5},
+    )
     me = participant(session, levels=["middle", "senior"])  # counts as senior
     review_session(session, test, participant(session, levels=["middle"]))
     assert load(session, test, me).state == ta.OK
@@ -347,8 +382,9 @@ def test_an_expired_session_of_a_senior_does_not_take_a_senior_place(session: Se
 
 
 # --- not found --------------------------------------------------------------------------------
-@pytest.mark.parametrize("bad", ["abc", "²", "-1", "999999", 999999, -1, "", " ", None, True, 1.0, "1e3",
-                                 "99999999999", "2147483648", [1]])
+@pytest.mark.parametrize(
+    "bad", ["abc", "²", "-1", "999999", 999999, -1, "", " ", None, True, 1.0, "1e3", "99999999999", "2147483648", [1]]
+)
 def test_an_id_that_names_no_test_is_not_found(session: Session, survey: Test, bad: Any):
     with pytest.raises(TestNotFound):
         load_test(session=session, test_id=bad, account_id=None, now=T0)

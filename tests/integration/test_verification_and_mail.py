@@ -93,7 +93,9 @@ def test_verify_account_send(session):
     unverified = make_participant(session, email_verified=False)
     verified = make_participant(session)
     assert send_account_verification(session=session, account_id=unverified.id) == {
-        "alreadyVerified": False, "toastMessage": "Verification email sent! Please check your inbox."}
+        "alreadyVerified": False,
+        "toastMessage": "Verification email sent! Please check your inbox.",
+    }
     assert send_account_verification(session=session, account_id=verified.id)["alreadyVerified"] is True
 
 

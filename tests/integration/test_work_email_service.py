@@ -47,6 +47,10 @@ def test_personal_email_duplicate_check_excludes_the_current_user(session):
 def test_problem_text_for_the_profile_form(session):
     me = make_participant(session)
     other = make_participant(session)
-    assert work_email_problem(session=session, work_email=other.email, exclude_account_id=me.id) == "Email already exists"
+    assert (
+        work_email_problem(session=session, work_email=other.email, exclude_account_id=me.id) == "Email already exists"
+    )
     assert work_email_problem(session=session, work_email=me.work_email, exclude_account_id=me.id) == ""
-    assert "free email providers" in work_email_problem(session=session, work_email="a@yahoo.com", exclude_account_id=me.id)
+    assert "free email providers" in work_email_problem(
+        session=session, work_email="a@yahoo.com", exclude_account_id=me.id
+    )

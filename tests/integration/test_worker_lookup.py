@@ -11,16 +11,24 @@ import pytest
 from sqlmodel import Session
 
 from portal.models import Review, Test
-from portal.services.taking import workers
 from portal.services.definition_import import import_test
+from portal.services.taking import workers
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = json.loads((ROOT / "portal/data/demo_tests/01-survey.json").read_text())
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 FULL = {
-    "workerId": "A1WORKER", "firstName": "Sam", "lastName": "Secret", "state": "US-TX", "country": "US",
-    "email": "sam@example.com", "paymentEmail": "pay@example.com", "phoneNumber": "+14155550134",
-    "linkedin": "https://www.linkedin.com/in/sam", "jobTitle": "CTO", "submissionId": "s1",
+    "workerId": "A1WORKER",
+    "firstName": "Sam",
+    "lastName": "Secret",
+    "state": "US-TX",
+    "country": "US",
+    "email": "sam@example.com",
+    "paymentEmail": "pay@example.com",
+    "phoneNumber": "+14155550134",
+    "linkedin": "https://www.linkedin.com/in/sam",
+    "jobTitle": "CTO",
+    "submissionId": "s1",
 }
 
 
@@ -34,8 +42,9 @@ def tests_(session: Session) -> list[Test]:
 
 
 def add_review(session: Session, test: Test, key: str, worker_data: dict[str, Any], at: datetime) -> Review:
-    review = Review(test_id=test.id, respondent_key=key, kind="survey", answers={}, worker_data=worker_data,
-                    created_at=at)
+    review = Review(
+        test_id=test.id, respondent_key=key, kind="survey", answers={}, worker_data=worker_data, created_at=at
+    )
     session.add(review)
     session.commit()
     return review
@@ -44,8 +53,9 @@ def add_review(session: Session, test: Test, key: str, worker_data: dict[str, An
 def test_lookup_by_worker_id_returns_the_latest_reviews_first_name_and_state_only(session: Session, tests_):
     add_review(session, tests_[0], "worker:A1WORKER", {**FULL, "firstName": "Old", "state": "US-CA"}, T0)
     add_review(session, tests_[1], "worker:A1WORKER", FULL, T0 + timedelta(days=2))
-    add_review(session, tests_[2], "worker:OTHER", {**FULL, "workerId": "OTHER", "firstName": "Kim"},
-               T0 + timedelta(days=3))
+    add_review(
+        session, tests_[2], "worker:OTHER", {**FULL, "workerId": "OTHER", "firstName": "Kim"}, T0 + timedelta(days=3)
+    )
     found = workers.lookup(session=session, worker_id=" A1WORKER ")
     assert found == {"workerId": "A1WORKER", "firstName": "Sam", "state": "US-TX"}
 
@@ -82,8 +92,9 @@ def test_two_keys_or_none_give_none(session: Session, tests_):
     assert workers.lookup(session=session) is None
 
 
-@pytest.mark.parametrize("bad", ["", "   ", "A1WORKER' OR '1'='1", "A1 WORKER", "x" * 65, 42, ["A1WORKER"],
-                                 {"$ne": ""}, True])
+@pytest.mark.parametrize(
+    "bad", ["", "   ", "A1WORKER' OR '1'='1", "A1 WORKER", "x" * 65, 42, ["A1WORKER"], {"$ne": ""}, True]
+)
 def test_garbage_gives_none(session: Session, tests_, bad):
     add_review(session, tests_[0], "worker:A1WORKER", FULL, T0)
     assert workers.lookup(session=session, worker_id=bad) is None

@@ -18,16 +18,36 @@ from tests.support.raw_tab import RawTab, run
 
 S = AreasEditorState.get_full_name()
 CALLERS = ("anonymous", "participant", *roles.ROLES)
-NEW_AREA = {"from": [12.5, 10], "to": [42, 30],
-            "questions": [{"key": "area-4-q1", "type": "short-text", "text": "Why this part?", "isRequired": False}]}
+NEW_AREA = {
+    "from": [12.5, 10],
+    "to": [42, 30],
+    "questions": [{"key": "area-4-q1", "type": "short-text", "text": "Why this part?", "isRequired": False}],
+}
 
 NAN = float("nan")
 HOSTILE: list[tuple[str, dict[str, Any]]] = [
-    *(("create_area", {"box": box}) for box in (
-        "10,10,40,30", None, 7, {"x1": 1}, [10, 10, 40], [NAN, 10, 40, 30], [10, 10, float("inf"), 30],
-        [40, 30, 10, 10], [10, 10, 10, 30], [True, 10, 40, 30], ["10", "10", "40", "30"], [1] * 20_000,
-        [[10], [10], [40], [30]])),
-    *(("change_area", {"index": index, "box": [5, 5, 20, 20]}) for index in (-1, 99, 10**30, "x", None, True, [0], 1.5, NAN)),
+    *(
+        ("create_area", {"box": box})
+        for box in (
+            "10,10,40,30",
+            None,
+            7,
+            {"x1": 1},
+            [10, 10, 40],
+            [NAN, 10, 40, 30],
+            [10, 10, float("inf"), 30],
+            [40, 30, 10, 10],
+            [10, 10, 10, 30],
+            [True, 10, 40, 30],
+            ["10", "10", "40", "30"],
+            [1] * 20_000,
+            [[10], [10], [40], [30]],
+        )
+    ),
+    *(
+        ("change_area", {"index": index, "box": [5, 5, 20, 20]})
+        for index in (-1, 99, 10**30, "x", None, True, [0], 1.5, NAN)
+    ),
     ("change_area", {"index": 0, "box": [NAN, NAN, NAN, NAN]}),
     ("change_area", {"index": 0, "box": list(range(20_000))}),
     *(("delete_area", {"index": index}) for index in (-1, 99, "abc", None, True, [0], {"i": 0}, NAN)),
@@ -36,10 +56,19 @@ HOSTILE: list[tuple[str, dict[str, Any]]] = [
     ("move_area", {"index": 2, "offset": 1}),  # nor the last one down
     *(("add_question", {"index": index}) for index in (-1, 99, None, [0], "x", NAN)),
     *(("set_question_text", {"area": 0, "question": 0, "text": text}) for text in (None, 5, ["a"], {"t": "x"}, NAN)),
-    *(("set_question_text", {"area": a, "question": q, "text": "x"}) for a, q in ((99, 0), (0, 99), (-1, 0), ("0", None))),
-    *(("set_question_type", {"area": 0, "question": 0, "kind": kind}) for kind in ("essay", "single-choice", 5, None, ["long-text"])),
+    *(
+        ("set_question_text", {"area": a, "question": q, "text": "x"})
+        for a, q in ((99, 0), (0, 99), (-1, 0), ("0", None))
+    ),
+    *(
+        ("set_question_type", {"area": 0, "question": 0, "kind": kind})
+        for kind in ("essay", "single-choice", 5, None, ["long-text"])
+    ),
     ("set_question_type", {"area": 1, "question": 0, "kind": "long-text"}),  # a multi-choice question keeps its type
-    *(("set_question_required", {"area": 0, "question": 0, "required": value}) for value in ("yes", 0, None, [True], NAN)),
+    *(
+        ("set_question_required", {"area": 0, "question": 0, "required": value})
+        for value in ("yes", 0, None, [True], NAN)
+    ),
     *(("remove_question", {"area": a, "question": q}) for a, q in ((0, 5), (9, 0), (None, None), ("x", []), (NAN, 0))),
 ]
 
@@ -106,6 +135,12 @@ def test_the_scenario_sends_every_public_handler_of_the_editor():
     import inspect
 
     source = inspect.getsource(edit) + inspect.getsource(attack) + "".join(name for name, _ in HOSTILE)
-    missing = [h for h in AreasEditorState.event_handlers if h != "setvar" and f'"{h}"' not in source
-               and f".{h}\"" not in source and h not in {name for name, _ in HOSTILE}]
+    missing = [
+        h
+        for h in AreasEditorState.event_handlers
+        if h != "setvar"
+        and f'"{h}"' not in source
+        and f'.{h}"' not in source
+        and h not in {name for name, _ in HOSTILE}
+    ]
     assert not missing, missing

@@ -19,25 +19,64 @@ from sqlalchemy import update
 from sqlmodel import Session, select
 
 from portal.domain.staff import roles
-from portal.models import Account, AuditEntry, Invite, ParticipantProfile, ProfileChangeRequest, Review, ReviewSession, Reward
+from portal.models import (
+    Account,
+    AuditEntry,
+    Invite,
+    ParticipantProfile,
+    ProfileChangeRequest,
+    Review,
+    ReviewSession,
+    Reward,
+)
 from portal.models._base import utcnow
 from portal.states.admin.audit import AuditLogState
 from portal.states.admin.guard import StaffState
 from portal.states.admin.participants import AdminParticipantsState, ChangeRequestsState
-from portal.states.admin.rewards import AdminRewardsState
 from portal.states.admin.reviews import AdminReviewsState
+from portal.states.admin.rewards import AdminRewardsState
 from portal.states.admin.tests import AdminTestsState, InviteState
 from tests.support.people import Person, caller, demo_test, person
 from tests.support.polling import polled
 from tests.support.raw_tab import RawTab, run
 
-P, C, T, I, R, W, A, G = (s.get_full_name() for s in (AdminParticipantsState, ChangeRequestsState, AdminTestsState, InviteState,
-                                                      AdminReviewsState, AdminRewardsState, AuditLogState, StaffState))
+P, C, T, I, R, W, A, G = (
+    s.get_full_name()
+    for s in (
+        AdminParticipantsState,
+        ChangeRequestsState,
+        AdminTestsState,
+        InviteState,
+        AdminReviewsState,
+        AdminRewardsState,
+        AuditLogState,
+        StaffState,
+    )
+)
 CALLERS = ("anonymous", "participant", *roles.ROLES)
-TABLE_READS = ("load", "set_page", "next_page", "previous_page", "set_page_size", "sort", "search", "apply_filters",
-               "confirm_range", "reset_filters")
-TABLE_VIEW_ONLY = ("toggle_filters", "toggle_filter_value", "set_filter_mode", "set_range_from", "set_range_to",
-                   "cancel_range", "clear_selection", "toggle_selected", "log_render_failure")
+TABLE_READS = (
+    "load",
+    "set_page",
+    "next_page",
+    "previous_page",
+    "set_page_size",
+    "sort",
+    "search",
+    "apply_filters",
+    "confirm_range",
+    "reset_filters",
+)
+TABLE_VIEW_ONLY = (
+    "toggle_filters",
+    "toggle_filter_value",
+    "set_filter_mode",
+    "set_range_from",
+    "set_range_to",
+    "cancel_range",
+    "clear_selection",
+    "toggle_selected",
+    "log_render_failure",
+)
 
 
 @dataclass
@@ -64,12 +103,22 @@ class World:
 
 
 def _review(db: Session, test_id: int, who: Account, approved: bool = False) -> tuple[Review, Reward]:
-    review = Review(test_id=test_id, account_id=who.id, respondent_key=f"account:{who.id}", kind="survey",
-                    answers={"0": {"type": "long-text", "value": "=HYPERLINK(\"x\") and more words"}})
+    review = Review(
+        test_id=test_id,
+        account_id=who.id,
+        respondent_key=f"account:{who.id}",
+        kind="survey",
+        answers={"0": {"type": "long-text", "value": '=HYPERLINK("x") and more words'}},
+    )
     db.add(review)
     db.flush()
-    reward = Reward(review_id=review.id, account_id=who.id, amount_cents=1500, status="PENDING",
-                    approved_at=utcnow() if approved else None)
+    reward = Reward(
+        review_id=review.id,
+        account_id=who.id,
+        amount_cents=1500,
+        status="PENDING",
+        approved_at=utcnow() if approved else None,
+    )
     db.add(reward)
     db.flush()
     return review, reward
@@ -83,21 +132,54 @@ def make_world(db: Session) -> World:
     # The invitee is someone the server invites: verified, in the test's audience country.
     invitee.verified = True
     db.add(invitee)
-    db.execute(update(ParticipantProfile).where(ParticipantProfile.account_id == invitee.id).values(country=test.audience_country))
+    db.execute(
+        update(ParticipantProfile)
+        .where(ParticipantProfile.account_id == invitee.id)
+        .values(country=test.audience_country)
+    )
     request = ProfileChangeRequest(account_id=requester.id, payload={}, previous={"firstName": "Old"}, status="pending")
     db.add(request)
     approve, _ = _review(db, test.id, reviewer1)
     reject, _ = _review(db, test.id, reviewer2)
     _, payable = _review(db, demo_test(db, "01-survey.json").id, reviewer1, approved=True)
     audit_marker = f"marker-{uuid.uuid4().hex[:10]}"
-    db.add(AuditEntry(actor_email="someone@example.com", actor_role="super-admin", action="participant.verify",
-                      target_type="account", target_id=audit_marker))
-    expired = ReviewSession(test_id=test.id, account_id=invitee.id, respondent_key=f"account:{invitee.id}",
-                            deadline_at=utcnow() - timedelta(minutes=5), status="active")
+    db.add(
+        AuditEntry(
+            actor_email="someone@example.com",
+            actor_role="super-admin",
+            action="participant.verify",
+            target_type="account",
+            target_id=audit_marker,
+        )
+    )
+    expired = ReviewSession(
+        test_id=test.id,
+        account_id=invitee.id,
+        respondent_key=f"account:{invitee.id}",
+        deadline_at=utcnow() - timedelta(minutes=5),
+        status="active",
+    )
     db.add(expired)
     db.commit()
-    return World(test.id, marker.email, verify.id, verify.email, deactivate.id, deactivate.email, role.id, role.email, request.id, requester.email,
-                 invitee.email, invitee.id, approve.id, reject.id, payable.id, audit_marker, expired.id)
+    return World(
+        test.id,
+        marker.email,
+        verify.id,
+        verify.email,
+        deactivate.id,
+        deactivate.email,
+        role.id,
+        role.email,
+        request.id,
+        requester.email,
+        invitee.email,
+        invitee.id,
+        approve.id,
+        reject.id,
+        payable.id,
+        audit_marker,
+        expired.id,
+    )
 
 
 async def act(base: str, cookie: str, w: World) -> dict[str, str]:
@@ -124,14 +206,23 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     await page("/admin/participants")
     await send(f"{G}.guard")
     for name in TABLE_READS:  # reading the participants table, in every way it can be asked
-        payload = {"set_page": {"page": 1}, "set_page_size": {"size": 100}, "sort": {"column": "email"},
-                   "search": {"text": w.marker_email}}.get(name, {})
+        payload = {
+            "set_page": {"page": 1},
+            "set_page_size": {"size": 100},
+            "sort": {"column": "email"},
+            "search": {"text": w.marker_email},
+        }.get(name, {})
         await send(f"{P}.{name}", payload)
     mark("participants")
     for name in TABLE_VIEW_ONLY:
-        payload = {"toggle_filter_value": {"name": "verified", "value": "no"}, "set_filter_mode": {"name": "country", "mode": "exclude"},
-                   "set_range_from": {"value": "2020-01-01"}, "set_range_to": {"value": "2020-01-02"},
-                   "toggle_selected": {"row_id": "1"}, "log_render_failure": {"error": "x", "component_stack": "y"}}.get(name, {})
+        payload = {
+            "toggle_filter_value": {"name": "verified", "value": "no"},
+            "set_filter_mode": {"name": "country", "mode": "exclude"},
+            "set_range_from": {"value": "2020-01-01"},
+            "set_range_to": {"value": "2020-01-02"},
+            "toggle_selected": {"row_id": "1"},
+            "log_render_failure": {"error": "x", "component_stack": "y"},
+        }.get(name, {})
         await send(f"{P}.{name}", payload)
     await send(f"{P}.reset_filters")
     # Bulk verify: find the row, select it, ask, confirm.
@@ -164,21 +255,36 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     # Tests list.
     await page("/admin/tests")
     for name in (*TABLE_READS, *TABLE_VIEW_ONLY):
-        payload = {"set_page": {"page": 1}, "set_page_size": {"size": 20}, "sort": {"column": "name"}, "search": {"text": "Demo"},
-                   "toggle_filter_value": {"name": "status", "value": "running"}, "set_filter_mode": {"name": "status", "mode": "list"},
-                   "set_range_from": {"value": "2020-01-01"}, "set_range_to": {"value": "2020-01-02"}, "toggle_selected": {"row_id": "1"},
-                   "log_render_failure": {"error": "x", "component_stack": "y"}}.get(name, {})
+        payload = {
+            "set_page": {"page": 1},
+            "set_page_size": {"size": 20},
+            "sort": {"column": "name"},
+            "search": {"text": "Demo"},
+            "toggle_filter_value": {"name": "status", "value": "running"},
+            "set_filter_mode": {"name": "status", "mode": "list"},
+            "set_range_from": {"value": "2020-01-01"},
+            "set_range_to": {"value": "2020-01-02"},
+            "toggle_selected": {"row_id": "1"},
+            "log_render_failure": {"error": "x", "component_stack": "y"},
+        }.get(name, {})
         await send(f"{T}.{name}", payload)
     mark("tests")
     # Invites: the participants table narrowed to the invitee, then the invite panel.
     await page(f"/admin/tests/{w.test_id}/invite", {"test_id": str(w.test_id)})
     await send(f"{I}.load_page")
     for name in (*TABLE_READS, *TABLE_VIEW_ONLY):
-        payload = {"set_page": {"page": 1}, "set_page_size": {"size": 100}, "sort": {"column": "email"},
-                   "search": {"text": w.invitee_email}, "toggle_filter_value": {"name": "verified", "value": "no"},
-                   "set_filter_mode": {"name": "country", "mode": "exclude"}, "set_range_from": {"value": "2020-01-01"},
-                   "set_range_to": {"value": "2020-01-02"}, "toggle_selected": {"row_id": "1"},
-                   "log_render_failure": {"error": "x", "component_stack": "y"}}.get(name, {})
+        payload = {
+            "set_page": {"page": 1},
+            "set_page_size": {"size": 100},
+            "sort": {"column": "email"},
+            "search": {"text": w.invitee_email},
+            "toggle_filter_value": {"name": "verified", "value": "no"},
+            "set_filter_mode": {"name": "country", "mode": "exclude"},
+            "set_range_from": {"value": "2020-01-01"},
+            "set_range_to": {"value": "2020-01-02"},
+            "toggle_selected": {"row_id": "1"},
+            "log_render_failure": {"error": "x", "component_stack": "y"},
+        }.get(name, {})
         await send(f"{I}.{name}", payload)
     await send(f"{I}.reset_filters")
     await send(f"{I}.search", {"text": w.invitee_email})
@@ -194,10 +300,18 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     await page("/admin/reviews", {"test": str(w.test_id)})
     await send(f"{R}.load_page")
     for name in (*TABLE_READS, *TABLE_VIEW_ONLY):
-        payload = {"set_page": {"page": 1}, "set_page_size": {"size": 50}, "sort": {"column": "createdOn"}, "search": {"text": ""},
-                   "toggle_filter_value": {"name": "status", "value": "submitted"}, "set_filter_mode": {"name": "status", "mode": "list"},
-                   "set_range_from": {"value": "2020-01-01"}, "set_range_to": {"value": "2020-01-02"},
-                   "toggle_selected": {"row_id": str(w.approve_review)}, "log_render_failure": {"error": "x", "component_stack": "y"}}.get(name, {})
+        payload = {
+            "set_page": {"page": 1},
+            "set_page_size": {"size": 50},
+            "sort": {"column": "createdOn"},
+            "search": {"text": ""},
+            "toggle_filter_value": {"name": "status", "value": "submitted"},
+            "set_filter_mode": {"name": "status", "mode": "list"},
+            "set_range_from": {"value": "2020-01-01"},
+            "set_range_to": {"value": "2020-01-02"},
+            "toggle_selected": {"row_id": str(w.approve_review)},
+            "log_render_failure": {"error": "x", "component_stack": "y"},
+        }.get(name, {})
         await send(f"{R}.{name}", payload)
     await send(f"{R}.load_page")
     await send(f"{R}.open_review", {"review_id": str(w.approve_review)})
@@ -224,10 +338,18 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     await page("/admin/rewards")
     await send(f"{W}.load_page")
     for name in (*TABLE_READS, *TABLE_VIEW_ONLY):
-        payload = {"set_page": {"page": 1}, "set_page_size": {"size": 100}, "sort": {"column": "amount"}, "search": {"text": ""},
-                   "toggle_filter_value": {"name": "payable", "value": "yes"}, "set_filter_mode": {"name": "payable", "mode": "list"},
-                   "set_range_from": {"value": "2020-01-01"}, "set_range_to": {"value": "2020-01-02"},
-                   "toggle_selected": {"row_id": str(w.payable_reward)}, "log_render_failure": {"error": "x", "component_stack": "y"}}.get(name, {})
+        payload = {
+            "set_page": {"page": 1},
+            "set_page_size": {"size": 100},
+            "sort": {"column": "amount"},
+            "search": {"text": ""},
+            "toggle_filter_value": {"name": "payable", "value": "yes"},
+            "set_filter_mode": {"name": "payable", "mode": "list"},
+            "set_range_from": {"value": "2020-01-01"},
+            "set_range_to": {"value": "2020-01-02"},
+            "toggle_selected": {"row_id": str(w.payable_reward)},
+            "log_render_failure": {"error": "x", "component_stack": "y"},
+        }.get(name, {})
         await send(f"{W}.{name}", payload)
     mark("rewards")
     await send(f"{W}.toggle_selected", {"row_id": str(w.payable_reward)})
@@ -241,11 +363,18 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     # Audit log.
     await page("/admin/audit")
     for name in (*TABLE_READS, *TABLE_VIEW_ONLY):
-        payload = {"set_page": {"page": 1}, "set_page_size": {"size": 50}, "sort": {"column": "createdOn"},
-                   "search": {"text": w.audit_marker}, "toggle_filter_value": {"name": "action", "value": "participant.verify"},
-                   "set_filter_mode": {"name": "action", "mode": "list"}, "set_range_from": {"value": "2020-01-01"},
-                   "set_range_to": {"value": "2020-01-02"}, "toggle_selected": {"row_id": "1"},
-                   "log_render_failure": {"error": "x", "component_stack": "y"}}.get(name, {})
+        payload = {
+            "set_page": {"page": 1},
+            "set_page_size": {"size": 50},
+            "sort": {"column": "createdOn"},
+            "search": {"text": w.audit_marker},
+            "toggle_filter_value": {"name": "action", "value": "participant.verify"},
+            "set_filter_mode": {"name": "action", "mode": "list"},
+            "set_range_from": {"value": "2020-01-01"},
+            "set_range_to": {"value": "2020-01-02"},
+            "toggle_selected": {"row_id": "1"},
+            "log_render_failure": {"error": "x", "component_stack": "y"},
+        }.get(name, {})
         await send(f"{A}.{name}", payload)
     await send(f"{A}.search", {"text": w.audit_marker})
     mark("audit")
@@ -274,7 +403,9 @@ def _effects(db: Session, w: World) -> dict[str, bool]:
         roles.MANAGE_STAFF: role.staff_role == "team-manager",
         roles.CHANGE_REQUESTS: request.status != "pending",
         roles.INVITE: invite is not None and invite.amount_cents == 3000,
-        roles.DECIDE_REVIEWS: approved.status == "approved" and rejected.status == "rejected" and rejected.reject_reason == "low-effort",
+        roles.DECIDE_REVIEWS: approved.status == "approved"
+        and rejected.status == "rejected"
+        and rejected.reject_reason == "low-effort",
         roles.CLEAR_PENDING: session.status == "cleared",
         roles.PAY: paid.status == "EXECUTED",
     }
@@ -284,7 +415,9 @@ def _reads(seen: dict[str, str], w: World) -> dict[str, bool]:
     """What the tab was shown: rows of the staff tables, the CSV downloads."""
     return {
         # Rows, not the search text the tab itself sent (kept as typed): the work e-mail and the audit target.
-        roles.VIEW: f"work-{w.marker_email}" in seen["participants"] and "Demo: Survey" in seen["tests"] and "HYPERLINK" in seen["reviews"],
+        roles.VIEW: f"work-{w.marker_email}" in seen["participants"]
+        and "Demo: Survey" in seen["tests"]
+        and "HYPERLINK" in seen["reviews"],
         "view-rewards": "$15" in seen["rewards"],
         "change-requests-read": w.requester_email in seen["changes"],
         roles.EXPORT: "reviews-test-" in seen["reviews-csv"],
@@ -304,18 +437,25 @@ def test_every_staff_handler_does_exactly_what_the_callers_role_may(app_server, 
     # cells are read from the last look either way.
     may_invite = roles.may(role, roles.INVITE)
     with app_server.db() as db:
+
         def effects() -> dict[str, bool]:
             db.expire_all()
             return _effects(db, w)
 
         done = polled(effects, lambda found: not may_invite or found[roles.INVITE], timeout=30)
     shown = _reads(seen, w)
-    cells = {**{p: (done[p], roles.may(role, p)) for p in done},
-             **{p: (shown[p], roles.may(role, p)) for p in (roles.VIEW, roles.EXPORT, roles.AUDIT)},
-             "view-rewards": (shown["view-rewards"], roles.may(role, roles.VIEW)),
-             "change-requests-read": (shown["change-requests-read"], roles.may(role, roles.CHANGE_REQUESTS)),
-             "pay-export": (shown["pay-export"], roles.may(role, roles.PAY))}
-    wrong = {cell: f"took effect={effect}, allowed={allowed}" for cell, (effect, allowed) in cells.items() if effect != allowed}
+    cells = {
+        **{p: (done[p], roles.may(role, p)) for p in done},
+        **{p: (shown[p], roles.may(role, p)) for p in (roles.VIEW, roles.EXPORT, roles.AUDIT)},
+        "view-rewards": (shown["view-rewards"], roles.may(role, roles.VIEW)),
+        "change-requests-read": (shown["change-requests-read"], roles.may(role, roles.CHANGE_REQUESTS)),
+        "pay-export": (shown["pay-export"], roles.may(role, roles.PAY)),
+    }
+    wrong = {
+        cell: f"took effect={effect}, allowed={allowed}"
+        for cell, (effect, allowed) in cells.items()
+        if effect != allowed
+    }
     assert not wrong, f"{kind}: {wrong}"
     # every permission of the matrix is a checked cell (part 2's: tests/security/test_admin_*_authorization.py)
     # (edit-profiles: tests/security/test_admin_profile_authorization.py)
@@ -332,8 +472,16 @@ def test_the_scenario_sends_every_public_handler_of_every_admin_state():
     import inspect
 
     source = inspect.getsource(act)
-    named = {"P": AdminParticipantsState, "C": ChangeRequestsState, "T": AdminTestsState, "I": InviteState,
-             "R": AdminReviewsState, "W": AdminRewardsState, "A": AuditLogState, "G": StaffState}
+    named = {
+        "P": AdminParticipantsState,
+        "C": ChangeRequestsState,
+        "T": AdminTestsState,
+        "I": InviteState,
+        "R": AdminReviewsState,
+        "W": AdminRewardsState,
+        "A": AuditLogState,
+        "G": StaffState,
+    }
     missing = []
     for letter, state in named.items():
         for handler in state.event_handlers:
@@ -343,6 +491,10 @@ def test_the_scenario_sends_every_public_handler_of_every_admin_state():
                 continue
             generic = handler in TABLE_READS or handler in TABLE_VIEW_ONLY
             loops_over_table = f'await send(f"{{{letter}}}.{{name}}"' in source
-            if f"{{{letter}}}.{handler}\"" not in source and f"{{{letter}}}.{handler}\"" not in source.replace("tab.emit(", "") and not (generic and loops_over_table):
+            if (
+                f'{{{letter}}}.{handler}"' not in source
+                and f'{{{letter}}}.{handler}"' not in source.replace("tab.emit(", "")
+                and not (generic and loops_over_table)
+            ):
                 missing.append(f"{state.__name__}.{handler}")
     assert not missing, missing

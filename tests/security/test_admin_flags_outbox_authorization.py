@@ -52,8 +52,15 @@ def make_world(db: Session) -> World:
     db.add(FeatureFlagUser(flag_key=FLAG, account_id=removed.account_id, enabled=True))
     address = f"outbox-{uuid.uuid4().hex[:10]}@example.com"
     later = utcnow() + LATER
-    email = OutboxEmail(to_address=address, subject="Verify your e-mail", kind="verify-email", body_text="x",
-                        attempts=2, last_error="timed out", next_attempt_at=later)
+    email = OutboxEmail(
+        to_address=address,
+        subject="Verify your e-mail",
+        kind="verify-email",
+        body_text="x",
+        attempts=2,
+        last_error="timed out",
+        next_attempt_at=later,
+    )
     db.add(email)
     db.commit()
     return World(added.account_id, added.email, removed.account_id, removed.email, email.id, address, later)
@@ -75,7 +82,9 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     await send(f"{F}.save_percentage", {"flag_key": "__class__", "form_data": {"percentage": "5"}})
     await send(f"{F}.set_enabled", {"flag_key": FLAG, "enabled": True})
     await send(f"{F}.save_percentage", {"flag_key": FLAG, "form_data": {"percentage": str(PERCENTAGE)}})
-    await send(f"{F}.add_override", {"flag_key": FLAG, "form_data": {"email": "nobody-here@example.com", "override": "on"}})
+    await send(
+        f"{F}.add_override", {"flag_key": FLAG, "form_data": {"email": "nobody-here@example.com", "override": "on"}}
+    )
     await send(f"{F}.add_override", {"flag_key": FLAG, "form_data": {"email": w.add_email, "override": "on"}})
     await send(f"{F}.remove_override", {"flag_key": FLAG, "account_id": str(w.remove_id)})
     seen["flags-after"] = tab.text()
@@ -84,11 +93,18 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     tab = RawTab(base, cookie=cookie)
     await tab.open("/admin/outbox", settle=0.3)
     for name in (*TABLE_READS, *TABLE_VIEW_ONLY):
-        payload = {"set_page": {"page": 1}, "set_page_size": {"size": 100}, "sort": {"column": "createdOn"},
-                   "search": {"text": w.address}, "toggle_filter_value": {"name": "status", "value": "retrying"},
-                   "set_filter_mode": {"name": "status", "mode": "list"}, "set_range_from": {"value": "2020-01-01"},
-                   "set_range_to": {"value": "2020-01-02"}, "toggle_selected": {"row_id": str(w.email_id)},
-                   "log_render_failure": {"error": "x", "component_stack": "y"}}.get(name, {})
+        payload = {
+            "set_page": {"page": 1},
+            "set_page_size": {"size": 100},
+            "sort": {"column": "createdOn"},
+            "search": {"text": w.address},
+            "toggle_filter_value": {"name": "status", "value": "retrying"},
+            "set_filter_mode": {"name": "status", "mode": "list"},
+            "set_range_from": {"value": "2020-01-01"},
+            "set_range_to": {"value": "2020-01-02"},
+            "toggle_selected": {"row_id": str(w.email_id)},
+            "log_render_failure": {"error": "x", "component_stack": "y"},
+        }.get(name, {})
         await send(f"{O}.{name}", payload)
     await send(f"{O}.search", {"text": w.address})
     seen["outbox"] = tab.text()
@@ -122,12 +138,19 @@ def test_every_flags_and_outbox_handler_does_exactly_what_the_callers_role_may(a
         assert db.get(Account, w.add_id) is not None
     may_flags, may_outbox = roles.may(role, roles.FLAGS), roles.may(role, roles.OUTBOX)
     cells = {
-        **{name: (done[name], may_flags) for name in ("flag-on", "flag-percentage", "override-added", "override-removed")},
+        **{
+            name: (done[name], may_flags)
+            for name in ("flag-on", "flag-percentage", "override-added", "override-removed")
+        },
         "outbox-retry": (done["outbox-retry"], may_outbox),
         "flags-read": (w.remove_email in seen["flags"], may_flags),
         "outbox-read": ("timed out" in seen["outbox"] and "Verify your e-mail" in seen["outbox"], may_outbox),
     }
-    wrong = {cell: f"took effect={effect}, allowed={allowed}" for cell, (effect, allowed) in cells.items() if effect != allowed}
+    wrong = {
+        cell: f"took effect={effect}, allowed={allowed}"
+        for cell, (effect, allowed) in cells.items()
+        if effect != allowed
+    }
     assert not wrong, f"{kind}: {wrong}"
     if not may_flags:  # no override e-mail reached a tab that may not see the flags
         assert w.remove_email not in seen["flags"] + seen["flags-after"]

@@ -38,7 +38,9 @@ def media_files() -> set[Path]:
 def state(app_server, test_id: int) -> tuple[str | None, int]:
     with app_server.db() as db:
         test = db.get(Test, test_id)
-        audited = db.exec(select(AuditEntry).where(AuditEntry.action == "test.image", AuditEntry.target_id == str(test_id))).all()
+        audited = db.exec(
+            select(AuditEntry).where(AuditEntry.action == "test.image", AuditEntry.target_id == str(test_id))
+        ).all()
         return test.screenshot_url, len(audited)
 
 
@@ -46,7 +48,9 @@ def unique_png() -> bytes:
     return png(1400, label=uuid.uuid4().hex)  # bytes no earlier upload had, so a stored file is new
 
 
-def upload(app_server, who: Person, test_id: Any, data: bytes, slot: str = "screenshot", **kwargs: Any) -> tuple[int, dict, int]:
+def upload(
+    app_server, who: Person, test_id: Any, data: bytes, slot: str = "screenshot", **kwargs: Any
+) -> tuple[int, dict, int]:
     return raw_upload(app_server.url, f"/api/admin/tests/{test_id}/images/{slot}", [data], cookie=who.cookie, **kwargs)
 
 
@@ -79,9 +83,18 @@ def test_a_cross_origin_upload_is_refused(app_server, origin):
     assert state(app_server, test.id) == before and media_files() == files
 
 
-@pytest.mark.parametrize("test_id,slot", [("987654321", "screenshot"), ("abc", "screenshot"), ("-1", "screenshot"),
-                                          (None, "pricing-screenshot"), (None, "concept-1"), (None, "..%2F..%2Fetc"),
-                                          (None, "SCREENSHOT")])
+@pytest.mark.parametrize(
+    "test_id,slot",
+    [
+        ("987654321", "screenshot"),
+        ("abc", "screenshot"),
+        ("-1", "screenshot"),
+        (None, "pricing-screenshot"),
+        (None, "concept-1"),
+        (None, "..%2F..%2Fetc"),
+        (None, "SCREENSHOT"),
+    ],
+)
 def test_unknown_tests_and_slots_are_not_found(app_server, test_id, slot):
     with app_server.db() as db:
         test = demo_test(db, "02-landing-page.json")
@@ -99,9 +112,14 @@ def test_a_declared_size_over_250_mb_is_refused_from_its_headers(app_server):
         who = caller(db, roles.TEAM_MANAGER)
     before, files = state(app_server, test.id), media_files()
     # Refused from the headers: before each chunk the client waits (up to 5 s) for that early answer.
-    status, answer, sent = raw_upload(app_server.url, f"/api/admin/tests/{test.id}/images/screenshot",
-                                      chunks_of(4 * 1024 * 1024), cookie=who.cookie,
-                                      content_length=rules.MAX_IMAGE_BYTES + 1, early_answer=5)
+    status, answer, sent = raw_upload(
+        app_server.url,
+        f"/api/admin/tests/{test.id}/images/screenshot",
+        chunks_of(4 * 1024 * 1024),
+        cookie=who.cookie,
+        content_length=rules.MAX_IMAGE_BYTES + 1,
+        early_answer=5,
+    )
     assert (status, answer["errors"][0]["message"]) == (413, "The image is bigger than 250 MB.")
     assert sent <= 1024 * 1024
     assert state(app_server, test.id) == before and media_files() == files
@@ -133,8 +151,12 @@ async def act(base: str, cookie: str, test_id: int) -> dict[str, str]:
     seen["finished"] = tab.text()
     tab.received.clear()
     # Hostile arguments: a slot the test has not, not a string; a result that is not an object.
-    for name, payload in ((f"{S}.start", {"slot": "concept-9"}), (f"{S}.start", {"slot": {"key": "screenshot"}}),
-                          (f"{S}.finished", {"result": "junk"}), (f"{S}.finished", {"result": {"slot": ["screenshot"]}})):
+    for name, payload in (
+        (f"{S}.start", {"slot": "concept-9"}),
+        (f"{S}.start", {"slot": {"key": "screenshot"}}),
+        (f"{S}.finished", {"result": "junk"}),
+        (f"{S}.finished", {"result": {"slot": ["screenshot"]}}),
+    ):
         await tab.answer(name, payload)
     seen["hostile"] = tab.text()
     await tab.close()
@@ -160,5 +182,5 @@ def test_every_handler_of_the_images_page_by_each_caller(app_server, kind):
 
 def test_the_scenario_sends_every_public_handler_of_the_images_state():
     source = inspect.getsource(act)
-    missing = [h for h in AdminImagesState.event_handlers if h != "setvar" and f"{{S}}.{h}\"" not in source]
+    missing = [h for h in AdminImagesState.event_handlers if h != "setvar" and f'{{S}}.{h}"' not in source]
     assert not missing, missing

@@ -79,7 +79,10 @@ def test_only_staff_get_the_preview_and_nobody_stores_anything(app_server, kind)
     staff = kind in roles.ROLES
     seen = tab.text()
     assert (marker in seen) is staff, kind  # the test's own texts reached only staff
-    assert tab.preview_phase == "thank-you" if staff else tab.preview_phase in (None, "loading"), (kind, tab.preview_phase)
+    assert tab.preview_phase == "thank-you" if staff else tab.preview_phase in (None, "loading"), (
+        kind,
+        tab.preview_phase,
+    )
     with app_server.db() as db:
         assert stored(db, test_id) == before, kind
 
@@ -94,7 +97,9 @@ def test_a_participant_cannot_use_the_preview_to_see_a_test_they_are_not_invited
     async def probe() -> RawTab:
         tab = RawTab(app_server.url, cookie=who.cookie)
         if route == "rate":  # the rating page with the preview's parameters added
-            await tab.open(f"/test/{test_id}/rate", {"rate_test_id": str(test_id), "test_id": str(test_id), "preview": "1"})
+            await tab.open(
+                f"/test/{test_id}/rate", {"rate_test_id": str(test_id), "test_id": str(test_id), "preview": "1"}
+            )
         else:
             await tab.open(f"/admin/tests/{test_id}/preview", {"test_id": str(test_id)})
         for _ in range(2):
@@ -152,8 +157,8 @@ def test_the_scenario_sends_every_handler_the_preview_adds_and_every_core_handle
 
     source = inspect.getsource(preview_by_events)
     preview_handlers = [h for h in PreviewState.event_handlers if h != "setvar"]
-    missing = [f"PreviewState.{h}" for h in preview_handlers if f"{{PREVIEW}}.{h}\"" not in source]
+    missing = [f"PreviewState.{h}" for h in preview_handlers if f'{{PREVIEW}}.{h}"' not in source]
     core = {name for name in vars(TimedSession) if name in SurveyState.event_handlers}
     assert set(CORE) >= core, f"a new core handler: {core - set(CORE)}"
-    missing += [f"SurveyState.{h}" for h in CORE if f"{{SURVEY}}.{h}\"" not in source]
+    missing += [f"SurveyState.{h}" for h in CORE if f'{{SURVEY}}.{h}"' not in source]
     assert not missing, missing

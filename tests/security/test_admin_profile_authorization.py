@@ -64,8 +64,11 @@ def test_every_profile_handler_does_exactly_what_the_callers_role_may(app_server
     with app_server.db() as db:
         account = db.get(Account, target.account_id)
         profile = db.get(ParticipantProfile, target.account_id)
-        rows = db.exec(select(AuditEntry).where(AuditEntry.target_type == "account",
-                                                AuditEntry.target_id == str(target.account_id))).all()
+        rows = db.exec(
+            select(AuditEntry).where(
+                AuditEntry.target_type == "account", AuditEntry.target_id == str(target.account_id)
+            )
+        ).all()
         edited = profile is not None and profile.first_name == "Edited"
         may_edit = roles.may(role, roles.EDIT_PROFILES) and roles.may_change_account(role, None)
         may_verify = may_edit and roles.may(role, roles.VERIFY)
@@ -75,7 +78,11 @@ def test_every_profile_handler_does_exactly_what_the_callers_role_may(app_server
             "verified": (account.verified, may_verify),
             "one audit row": (len(rows) == 1, may_edit),
         }
-    wrong = {cell: f"took effect={effect}, allowed={allowed}" for cell, (effect, allowed) in cells.items() if effect != allowed}
+    wrong = {
+        cell: f"took effect={effect}, allowed={allowed}"
+        for cell, (effect, allowed) in cells.items()
+        if effect != allowed
+    }
     assert not wrong, f"{kind}: {wrong}"
     if role is None:
         assert target.email not in seen and target.first_name not in seen
@@ -84,6 +91,9 @@ def test_every_profile_handler_does_exactly_what_the_callers_role_may(app_server
 
 def test_the_scenario_sends_every_public_handler_of_the_profile_state():
     source = inspect.getsource(act)
-    missing = [f"AdminProfileState.{h}" for h in AdminProfileState.event_handlers
-               if h != "setvar" and f'{{P}}.{h}"' not in source]
+    missing = [
+        f"AdminProfileState.{h}"
+        for h in AdminProfileState.event_handlers
+        if h != "setvar" and f'{{P}}.{h}"' not in source
+    ]
     assert not missing, missing

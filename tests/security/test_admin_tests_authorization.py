@@ -47,7 +47,9 @@ def upload(base: str, who: Person, tab: RawTab, handler: str, content: bytes) ->
     headers = {"reflex-client-token": tab.token, "reflex-event-handler": handler}
     if who.cookie:
         headers["cookie"] = who.cookie
-    response = httpx.post(f"{base}/_upload", headers=headers, files={"files": ("test.json", content, "application/json")}, timeout=30)
+    response = httpx.post(
+        f"{base}/_upload", headers=headers, files={"files": ("test.json", content, "application/json")}, timeout=30
+    )
     return response.text
 
 
@@ -82,10 +84,18 @@ async def act(base: str, who: Person, w: World) -> dict[str, str]:
     tab = RawTab(base, cookie=who.cookie)
     await tab.open("/admin/tests", settle=0.3)
     for name in (*TABLE_READS, *TABLE_VIEW_ONLY):
-        payload = {"set_page": {"page": 1}, "set_page_size": {"size": 20}, "sort": {"column": "payout"}, "search": {"text": w.name},
-                   "toggle_filter_value": {"name": "kind", "value": "survey"}, "set_filter_mode": {"name": "kind", "mode": "exclude"},
-                   "set_range_from": {"value": "2020-01-01"}, "set_range_to": {"value": "2020-01-02"}, "toggle_selected": {"row_id": "1"},
-                   "log_render_failure": {"error": "x", "component_stack": "y"}}.get(name, {})
+        payload = {
+            "set_page": {"page": 1},
+            "set_page_size": {"size": 20},
+            "sort": {"column": "payout"},
+            "search": {"text": w.name},
+            "toggle_filter_value": {"name": "kind", "value": "survey"},
+            "set_filter_mode": {"name": "kind", "mode": "exclude"},
+            "set_range_from": {"value": "2020-01-01"},
+            "set_range_to": {"value": "2020-01-02"},
+            "toggle_selected": {"row_id": "1"},
+            "log_render_failure": {"error": "x", "component_stack": "y"},
+        }.get(name, {})
         await send(f"{T}.{name}", payload)
     await send(f"{T}.search", {"text": w.name})
     seen["list"] = tab.text()
@@ -127,7 +137,11 @@ def test_test_management_does_exactly_what_the_callers_role_may(app_server, kind
         # Rows (their quotas), not the search text the tab itself sent (kept as typed).
         "the list was shown": ("50 people · " in seen["list"], roles.may(role, roles.VIEW)),
     }
-    wrong = {cell: f"took effect={effect}, allowed={allowed}" for cell, (effect, allowed) in cells.items() if effect != allowed}
+    wrong = {
+        cell: f"took effect={effect}, allowed={allowed}"
+        for cell, (effect, allowed) in cells.items()
+        if effect != allowed
+    }
     assert not wrong, f"{kind}: {wrong}"
     if not manages:
         assert test.status == "running" and test.payout_cents == 2000
@@ -141,6 +155,6 @@ def test_the_scenario_sends_every_public_handler_of_the_test_states():
             if handler == "setvar":
                 continue
             generic = letter == "T" and (handler in TABLE_READS or handler in TABLE_VIEW_ONLY)
-            if f"{{{letter}}}.{handler}\"" not in source and not generic:
+            if f'{{{letter}}}.{handler}"' not in source and not generic:
                 missing.append(f"{state.__name__}.{handler}")
     assert not missing, missing

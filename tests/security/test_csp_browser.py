@@ -41,8 +41,10 @@ def test_signed_in_pages_run_under_the_policy(page: Page, app_server):
     expect(page.locator("#header-user-name")).to_have_text(DEMO_NAME)
 
 
-@pytest.mark.allow_console_errors(r"Content-Security-Policy violation: script-src-elem blocked inline\b",
-                                  r"Executing inline script violates the following Content Security Policy directive")
+@pytest.mark.allow_console_errors(
+    r"Content-Security-Policy violation: script-src-elem blocked inline\b",
+    r"Executing inline script violates the following Content Security Policy directive",
+)
 def test_an_injected_inline_script_is_refused(page: Page, app_server):
     """The policy is enforced: a script someone manages to inject does not run."""
     page.goto(f"{app_server.url}/sign-in")

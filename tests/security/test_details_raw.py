@@ -46,7 +46,9 @@ async def details_then_submit(tab: RawTab, test_id: int) -> None:
     await tab.send(f"{SURVEY}.set_detail", {"field": "firstName", "value": "Sam"})
     await tab.send(f"{SURVEY}.set_detail", {"field": "state", "value": "US-NY"})
     await tab.send(f"{SURVEY}.set_detail", {"field": "jobTitle", "value": "Chief Forger"})  # not shown here
-    await tab.send(f"{SURVEY}.bridge", {"message": json.dumps({"kind": "pending", "testId": test_id, "pending": HOSTILE})})
+    await tab.send(
+        f"{SURVEY}.bridge", {"message": json.dumps({"kind": "pending", "testId": test_id, "pending": HOSTILE})}
+    )
     await tab.send(f"{SURVEY}.submit_details_with", {"pending": json.dumps(HOSTILE)}, settle=0.8)
 
 
@@ -57,9 +59,13 @@ def test_forged_pending_details_change_nothing_and_the_real_ones_are_stored_once
     async def take() -> RawTab:
         tab = await open_as_a_worker(app_server.url, test_id)
         await tab.send(f"{SURVEY}.start_survey")
-        await tab.send(f"{SURVEY}.set_answer", {"key": "dev-language", "answer": {"type": "single-choice", "value": "go"}})
+        await tab.send(
+            f"{SURVEY}.set_answer", {"key": "dev-language", "answer": {"type": "single-choice", "value": "go"}}
+        )
         await tab.send(f"{SURVEY}.go_next")
-        await tab.send(f"{SURVEY}.set_answer", {"key": "dev-ci", "answer": {"type": "short-text", "value": "Buildkite"}})
+        await tab.send(
+            f"{SURVEY}.set_answer", {"key": "dev-ci", "answer": {"type": "short-text", "value": "Buildkite"}}
+        )
         await tab.send(f"{SURVEY}.submit")
         await details_then_submit(tab, test_id)
         await tab.send(f"{SURVEY}.submit_details", settle=0.8)  # a second Submit stores nothing more

@@ -19,8 +19,17 @@ WELCOME_TEXT = "About 10 minutes. There are no right or wrong answers."
 
 # Everyone the access decision refuses (tests/security/test_take_a_test_raw.py's cases that use the demo
 # survey's welcome), and a forged cookie.
-REFUSED = ["anonymous", "unverified", "registration-not-finished", "uninvited", "canceled-invite", "expired-invite",
-           "filled-invite", "completed-test", "failed-screener"]
+REFUSED = [
+    "anonymous",
+    "unverified",
+    "registration-not-finished",
+    "uninvited",
+    "canceled-invite",
+    "expired-invite",
+    "filled-invite",
+    "completed-test",
+    "failed-screener",
+]
 
 
 def page_html(app_server, test_id: int, cookie: str = "", path: str = "", **params) -> httpx.Response:
@@ -49,8 +58,14 @@ def test_nobody_the_page_refuses_gets_anything_of_the_test(app_server, case: str
     assert 'id="first-view"' not in answer.text and title not in answer.text and WELCOME_TEXT not in answer.text
 
 
-@pytest.mark.parametrize("cookie", [f"{SESSION_COOKIE}=forged-token-forged-token-forged-token-00",
-                                    f"{SESSION_COOKIE}=", "completedTests=%5B1%5D; portal_session=x"])
+@pytest.mark.parametrize(
+    "cookie",
+    [
+        f"{SESSION_COOKIE}=forged-token-forged-token-forged-token-00",
+        f"{SESSION_COOKIE}=",
+        "completedTests=%5B1%5D; portal_session=x",
+    ],
+)
 def test_a_forged_or_empty_cookie_gets_the_page_alone(app_server, cookie: str):
     with app_server.db() as db:
         test = demo_test(db, "01-survey.json")
@@ -72,8 +87,10 @@ def test_the_welcome_is_drawn_as_text_never_as_markup(app_server):
     with app_server.db() as db:
         test = demo_test(db, "01-survey.json")
         row = db.exec(select(Test).where(Test.id == test.id)).one()
-        row.survey = {**row.survey, "welcomePage": {"title": "<img src=x onerror=alert(1)>",
-                                                     "description": "</p><script>alert(2)</script>"}}
+        row.survey = {
+            **row.survey,
+            "welcomePage": {"title": "<img src=x onerror=alert(1)>", "description": "</p><script>alert(2)</script>"},
+        }
         db.add(row)
         db.commit()
         who = person(db)

@@ -35,9 +35,10 @@ def handlers() -> dict[str, list[str]]:
     """Every event handler the app registers (full name -> argument names), from the state classes."""
     import inspect
 
-    import portal.portal  # noqa: F401 - registers the app's states
     from reflex.state import State
     from reflex_base.utils.format import format_event_handler
+
+    import portal.portal  # noqa: F401 - registers the app's states
 
     found: dict[str, list[str]] = {}
 
@@ -57,10 +58,34 @@ def values(rng: random.Random, ids: list[int]) -> Any:
     for _ in range(rng.choice((5, 40, 200))):
         nested = [nested]
     pool = [
-        "", "x", "\ud800", "a\x00b\x1b[31m", "<script>alert(1)</script>", "' OR 1=1 --", "../../etc/passwd",
-        "9" * 400, "é" * 5000, 0, -1, 1, 2**63, -(2**70), 1.5, float("1e308"), True, False, None, [], {},
-        ["a", 1, None], {"a": {"b": ["c"]}}, {"type": "single-choice", "value": "\udfff"}, nested,
-        {"testId": rng.choice(ids), "kind": "sync", "value": "{}"}, rng.choice(ids), str(rng.choice(ids)),
+        "",
+        "x",
+        "\ud800",
+        "a\x00b\x1b[31m",
+        "<script>alert(1)</script>",
+        "' OR 1=1 --",
+        "../../etc/passwd",
+        "9" * 400,
+        "é" * 5000,
+        0,
+        -1,
+        1,
+        2**63,
+        -(2**70),
+        1.5,
+        float("1e308"),
+        True,
+        False,
+        None,
+        [],
+        {},
+        ["a", 1, None],
+        {"a": {"b": ["c"]}},
+        {"type": "single-choice", "value": "\udfff"},
+        nested,
+        {"testId": rng.choice(ids), "kind": "sync", "value": "{}"},
+        rng.choice(ids),
+        str(rng.choice(ids)),
         {"key": "involvement", "value": ["x"] * 50},
     ]
     return rng.choice(pool)
@@ -80,16 +105,36 @@ def payload(rng: random.Random, params: list[str], ids: list[int]) -> Any:
 # query; it sets headers, ip, sid and token itself); texts too long or not clean.
 BAD_ROUTER_DATA: list[Any] = [None, 5, "x", [], ["/"], True, 1.5]
 BAD_ROUTER_FIELDS: list[tuple[str, Any]] = [
-    *((field, bad) for field in ("pathname", "asPath", "query", "headers", "ip", "sid", "token")
-      for bad in (None, 5, True, [], ["/"], {"a": 1}, "x")),
-    ("query", {"a": 5}), ("query", {"a": None}), ("query", {"a": {"b": "c"}}), ("query", {"a": [1, "x"]}),
-    ("query", {"a": "x" * 20_000}), ("headers", {"origin": 5, "cookie": []}), ("pathname", "/" + "a" * 20_000),
-    ("asPath", "/sign-in?x=" + "b" * 20_000), ("pathname", "/\ud800\x00"), ("asPath", "/?q=\udfff\x1b"),
-    ("query", {"\ud800": "\x00"}), ("extra", {"any": "thing"}),
+    *(
+        (field, bad)
+        for field in ("pathname", "asPath", "query", "headers", "ip", "sid", "token")
+        for bad in (None, 5, True, [], ["/"], {"a": 1}, "x")
+    ),
+    ("query", {"a": 5}),
+    ("query", {"a": None}),
+    ("query", {"a": {"b": "c"}}),
+    ("query", {"a": [1, "x"]}),
+    ("query", {"a": "x" * 20_000}),
+    ("headers", {"origin": 5, "cookie": []}),
+    ("pathname", "/" + "a" * 20_000),
+    ("asPath", "/sign-in?x=" + "b" * 20_000),
+    ("pathname", "/\ud800\x00"),
+    ("asPath", "/?q=\udfff\x1b"),
+    ("query", {"\ud800": "\x00"}),
+    ("extra", {"any": "thing"}),
 ]
 BAD_FIELDS: list[tuple[str, Any]] = [
-    ("payload", None), ("payload", 5), ("payload", "x"), ("payload", []), ("name", 5), ("name", None), ("name", []),
-    ("name", {"a": 1}), ("event_actions", 5), ("event_actions", {"preventDefault": "x"}), ("handler", [1]),
+    ("payload", None),
+    ("payload", 5),
+    ("payload", "x"),
+    ("payload", []),
+    ("name", 5),
+    ("name", None),
+    ("name", []),
+    ("name", {"a": 1}),
+    ("event_actions", 5),
+    ("event_actions", {"preventDefault": "x"}),
+    ("handler", [1]),
 ]
 
 
@@ -106,7 +151,9 @@ def malformed(rng: random.Random, name: str, body: Any, tab: RawTab) -> dict[str
     return {"name": name, "payload": body, "router_data": router, field: bad}
 
 
-def frame(rng: random.Random, names: list[str], all_handlers: dict[str, list[str]], ids: list[int], tab: RawTab) -> tuple[str, Any, Any]:
+def frame(
+    rng: random.Random, names: list[str], all_handlers: dict[str, list[str]], ids: list[int], tab: RawTab
+) -> tuple[str, Any, Any]:
     roll = rng.random()
     if roll < 0.04:
         return "", None, rng.choice([["event"], "not an event", 42, {"payload": {}}, {"name": None}])
@@ -115,8 +162,17 @@ def frame(rng: random.Random, names: list[str], all_handlers: dict[str, list[str
         return "", None, malformed(rng, name, payload(rng, all_handlers[name], ids), tab)
     if roll < 0.16:
         state = rng.choice(names).rpartition(".")[0]
-        name = rng.choice([f"{state}._refresh", f"{state}.setvar", f"{state}.nope", f"{state}._show", "x" * 500,
-                           f"{state}.__init__", f"{state}.get_state"])
+        name = rng.choice(
+            [
+                f"{state}._refresh",
+                f"{state}.setvar",
+                f"{state}.nope",
+                f"{state}._show",
+                "x" * 500,
+                f"{state}.__init__",
+                f"{state}.get_state",
+            ]
+        )
         return name, {"var_name": "is_staff", "value": True}, None
     name = rng.choice(names)
     return name, payload(rng, all_handlers[name], ids), None
@@ -126,10 +182,14 @@ def snapshot(db: Session, who: Person) -> tuple:
     db.expire_all()
     account = db.get(Account, who.account_id)
     profile = db.get(ParticipantProfile, who.account_id)
-    sessions = db.exec(select(ReviewSession.id, ReviewSession.status, ReviewSession.draft_answers)
-                       .where(ReviewSession.account_id == who.account_id)).all()
+    sessions = db.exec(
+        select(ReviewSession.id, ReviewSession.status, ReviewSession.draft_answers).where(
+            ReviewSession.account_id == who.account_id
+        )
+    ).all()
     return (
-        account.model_dump(exclude={"updated_at"}), profile.model_dump(exclude={"updated_at"}),
+        account.model_dump(exclude={"updated_at"}),
+        profile.model_dump(exclude={"updated_at"}),
         [tuple(map(str, row)) for row in sessions],
         db.exec(select(func.count()).select_from(Review).where(Review.account_id == who.account_id)).one(),
         db.exec(select(Reward.id, Reward.status).where(Reward.account_id == who.account_id)).all(),
@@ -148,7 +208,9 @@ def test_fuzzing_every_handler_gives_no_error_no_traceback_no_hang_and_touches_n
         victim = person(db)
         invite(db, victim, survey)
         people = {
-            "anonymous": ANONYMOUS, "participant": person(db), "other participant": person(db),
+            "anonymous": ANONYMOUS,
+            "participant": person(db),
+            "other participant": person(db),
             "unverified": person(db, verified=False, work_email_verified=False),
             "unregistered": person(db, registration_complete=False, verified=False),
         }
@@ -191,9 +253,25 @@ def test_fuzzing_every_handler_gives_no_error_no_traceback_no_hang_and_touches_n
         for label in ("anonymous", "unverified", "unregistered"):
             who = people[label]
             if who.account_id is not None:
-                assert db.exec(select(func.count()).select_from(Review).where(Review.account_id == who.account_id)).one() == 0
-                assert db.exec(select(func.count()).select_from(ReviewSession).where(ReviewSession.account_id == who.account_id)).one() == 0
+                assert (
+                    db.exec(select(func.count()).select_from(Review).where(Review.account_id == who.account_id)).one()
+                    == 0
+                )
+                assert (
+                    db.exec(
+                        select(func.count())
+                        .select_from(ReviewSession)
+                        .where(ReviewSession.account_id == who.account_id)
+                    ).one()
+                    == 0
+                )
         members_only = (survey_id, screener_id)  # no public respondent takes these
-        assert db.exec(select(func.count()).select_from(Review).where(
-            Review.account_id.is_(None), Review.test_id.in_(members_only))).one() == 0
+        assert (
+            db.exec(
+                select(func.count())
+                .select_from(Review)
+                .where(Review.account_id.is_(None), Review.test_id.in_(members_only))
+            ).one()
+            == 0
+        )
     print(f"fuzz: {result['sent']} events to {len(names)} handlers, 0 hangs, 0 tracebacks")

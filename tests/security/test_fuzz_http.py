@@ -15,11 +15,23 @@ from tests.support.raw_tab import tracebacks
 SEED = 20261124
 FUZZ_REQUESTS = 3000
 ROUTES = [
-    ("POST", "/api/account/sign-in"), ("POST", "/api/account/logout"), ("GET", "/api/health"),
-    ("POST", "/api/account/forgot-password"), ("GET", "/api/account/reset-password/check-token"),
-    ("POST", "/api/account/reset-password"), ("GET", "/api/account/verify-email"), ("GET", "/api/auth/linkedin/start"), ("GET", "/api/auth/google/start"),
-    ("GET", "/api/auth/linkedin/callback"), ("GET", "/api/auth/google/callback"), ("GET", "/api/auth/nope/start"),
-    ("GET", "/sign-in/"), ("GET", "/not-a-page"), ("GET", "/_event/"), ("GET", "/health"), ("GET", "/ready"),
+    ("POST", "/api/account/sign-in"),
+    ("POST", "/api/account/logout"),
+    ("GET", "/api/health"),
+    ("POST", "/api/account/forgot-password"),
+    ("GET", "/api/account/reset-password/check-token"),
+    ("POST", "/api/account/reset-password"),
+    ("GET", "/api/account/verify-email"),
+    ("GET", "/api/auth/linkedin/start"),
+    ("GET", "/api/auth/google/start"),
+    ("GET", "/api/auth/linkedin/callback"),
+    ("GET", "/api/auth/google/callback"),
+    ("GET", "/api/auth/nope/start"),
+    ("GET", "/sign-in/"),
+    ("GET", "/not-a-page"),
+    ("GET", "/_event/"),
+    ("GET", "/health"),
+    ("GET", "/ready"),
 ]
 
 
@@ -31,10 +43,26 @@ def body(rng: random.Random) -> bytes | None:
         return rng.choice([b"{", b"[" * 3000, b"\xff\xfe\x00", b"null", b'"text"', b"{" * 50 + b"}" * 50])
     if roll < 0.3:
         return json.dumps({"email": "a@b.c", "password": "x" * rng.choice((10, 100_000))}).encode()
-    values = ["", "\ud800", "a\x00b", "fuzz-nobody@example.com", "Not-A-Password-2026!", None, 5, [], {}, "x" * 3000,
-              [[[[["deep"]]]]], {"$ne": None}]
-    doc = {k: rng.choice(values) for k in rng.sample(["email", "password", "token", "newPassword", "captchaToken", "site",
-                                                    "remember", "to"], rng.randint(0, 5))}
+    values = [
+        "",
+        "\ud800",
+        "a\x00b",
+        "fuzz-nobody@example.com",
+        "Not-A-Password-2026!",
+        None,
+        5,
+        [],
+        {},
+        "x" * 3000,
+        [[[[["deep"]]]]],
+        {"$ne": None},
+    ]
+    doc = {
+        k: rng.choice(values)
+        for k in rng.sample(
+            ["email", "password", "token", "newPassword", "captchaToken", "site", "remember", "to"], rng.randint(0, 5)
+        )
+    }
     return json.dumps(doc, ensure_ascii=rng.random() < 0.5).encode("utf-8", "surrogatepass")
 
 
@@ -50,19 +78,28 @@ def test_fuzzing_every_api_route_gives_no_server_error_no_traceback_no_hang(app_
             method = method if rng.random() < 0.8 else rng.choice(["GET", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"])
             # Its own client address (loopback is a trusted proxy in the test app): sign-in throttling
             # of the fuzz never reaches the other tests' address.
-            headers = {"x-forwarded-for": f"203.0.113.{rng.randint(1, 254)}", "content-type": rng.choice(["application/json", "text/plain", "application/x-www-form-urlencoded"])}
+            headers = {
+                "x-forwarded-for": f"203.0.113.{rng.randint(1, 254)}",
+                "content-type": rng.choice(["application/json", "text/plain", "application/x-www-form-urlencoded"]),
+            }
             if rng.random() < 0.7:
                 headers["origin"] = rng.choice([app_server.url, "https://evil.example", "null"])
             if rng.random() < 0.3:
-                headers["cookie"] = rng.choice(["portal_session=" + "A" * 43, "portal_session=\x7f", "a=b; c", "portal_session="])
-            params = {rng.choice(["token", "state", "code", "to", "error"]): rng.choice(["", "x" * 2000, "%00", "é", "1"])} \
-                if rng.random() < 0.5 else None
+                headers["cookie"] = rng.choice(
+                    ["portal_session=" + "A" * 43, "portal_session=\x7f", "a=b; c", "portal_session="]
+                )
+            params = (
+                {rng.choice(["token", "state", "code", "to", "error"]): rng.choice(["", "x" * 2000, "%00", "é", "1"])}
+                if rng.random() < 0.5
+                else None
+            )
             content = body(rng) if method in ("POST", "PUT", "PATCH", "DELETE") else None
             try:
                 response = client.request(method, path, headers=headers, params=params, content=content)
             except httpx.TransportError as error:  # the server closed the connection without answering
-                raise AssertionError(f"no answer to {method} {path} {headers} {params} {content!r:.300}: {error!r}; "
-                                     f"before it: {recent}") from None
+                raise AssertionError(
+                    f"no answer to {method} {path} {headers} {params} {content!r:.300}: {error!r}; before it: {recent}"
+                ) from None
             recent = (recent + [(method, path, response.status_code, (content or b"")[:80])])[-3:]
             statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
             slowest = max(slowest, response.elapsed.total_seconds())

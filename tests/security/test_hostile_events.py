@@ -4,8 +4,8 @@ malformed events are refused with one log line each."""
 
 from __future__ import annotations
 
-from portal.states.taking.survey import SurveyState
 from portal.states.table import InvitesTableState
+from portal.states.taking.survey import SurveyState
 from tests.support.people import person
 from tests.support.raw_tab import RawTab, run, tracebacks
 
@@ -24,14 +24,24 @@ def test_hostile_events_are_answered_or_refused_without_a_traceback(app_server):
         # A lone surrogate and control characters in the search: answered, kept without them.
         await tab.send(f"{INVITES}.search", {"text": "ac\ud800me\x00"})
         # Survey events on a tab that never entered a survey: ignored, or refused with a message.
-        for name, payload in ((f"{SURVEY}.start_survey", {}), (f"{SURVEY}.go_next", {}), (f"{SURVEY}.submit", {}),
-                              (f"{SURVEY}.extend_time", {}), (f"{SURVEY}.set_text", {"key": "q", "text": "x"})):
+        for name, payload in (
+            (f"{SURVEY}.start_survey", {}),
+            (f"{SURVEY}.go_next", {}),
+            (f"{SURVEY}.submit", {}),
+            (f"{SURVEY}.extend_time", {}),
+            (f"{SURVEY}.set_text", {"key": "q", "text": "x"}),
+        ):
             tab.emit(name, payload)
         assert await tab.alive(f"{SURVEY}.noop")
         # Malformed events: refused (no answer), and the tab is still served afterwards.
-        for raw in ({"name": f"{SURVEY}._refresh", "payload": {}}, {"name": f"{SURVEY}.setvar", "payload": {"var_name": "test_id", "value": 1}},
-                    {"name": f"{SURVEY}.set_text", "payload": {"wrong": 1}}, {"name": "no.such.handler", "payload": {}},
-                    {"name": f"{SURVEY}.submit", "payload": "not an object"}, ["not", "an", "event"]):
+        for raw in (
+            {"name": f"{SURVEY}._refresh", "payload": {}},
+            {"name": f"{SURVEY}.setvar", "payload": {"var_name": "test_id", "value": 1}},
+            {"name": f"{SURVEY}.set_text", "payload": {"wrong": 1}},
+            {"name": "no.such.handler", "payload": {}},
+            {"name": f"{SURVEY}.submit", "payload": "not an object"},
+            ["not", "an", "event"],
+        ):
             tab.emit("", raw=raw)
         assert await tab.alive(f"{SURVEY}.noop")
         await tab.close()

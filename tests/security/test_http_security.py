@@ -63,12 +63,24 @@ def test_the_own_origin_is_allowed(http, app_server, path):
 
 
 def test_a_foreign_preflight_is_refused(http, app_server):
-    evil = http.options("/api/account/sign-in", headers={"Origin": EVIL, "Access-Control-Request-Method": "POST",
-                                                          "Access-Control-Request-Headers": "content-type"})
+    evil = http.options(
+        "/api/account/sign-in",
+        headers={
+            "Origin": EVIL,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        },
+    )
     assert evil.status_code == 400
     assert "access-control-allow-origin" not in evil.headers
-    own = http.options("/api/account/sign-in", headers={"Origin": own_origin(app_server), "Access-Control-Request-Method": "POST",
-                                                         "Access-Control-Request-Headers": "content-type"})
+    own = http.options(
+        "/api/account/sign-in",
+        headers={
+            "Origin": own_origin(app_server),
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        },
+    )
     assert own.status_code == 200
     assert own.headers.get("access-control-allow-origin") == own_origin(app_server)
 
@@ -169,7 +181,9 @@ def test_a_page_allows_exactly_its_own_inline_scripts(http, path, encoding):
     r = http.get(path, headers={"Accept-Encoding": encoding})
     assert r.headers.get("content-type", "").startswith("text/html")
     script_src = _directives(r.headers["content-security-policy"])["script-src"]
-    inline = [m.group(2) for m in re.finditer(r"<script\b([^>]*)>(.*?)</script>", r.text, re.S) if "src=" not in m.group(1)]
+    inline = [
+        m.group(2) for m in re.finditer(r"<script\b([^>]*)>(.*?)</script>", r.text, re.S) if "src=" not in m.group(1)
+    ]
     assert inline, "the built pages carry inline scripts"
     for body in inline:
         digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
@@ -183,12 +197,16 @@ def test_the_reset_page_keeps_its_no_referrer_policy(http):
 
 # --- request bodies -----------------------------------------------------------------------------
 
-BODY_ROUTES = [("POST", "/api/account/sign-in"), ("POST", "/api/account/forgot-password"), ("PUT", "/api/account/reset-password")]
+BODY_ROUTES = [
+    ("POST", "/api/account/sign-in"),
+    ("POST", "/api/account/forgot-password"),
+    ("PUT", "/api/account/reset-password"),
+]
 
 
 def _chunks(data: bytes, size: int = 8192):
     for i in range(0, len(data), size):
-        yield data[i:i + size]
+        yield data[i : i + size]
 
 
 REFUSED_BODIES = {
@@ -196,7 +214,10 @@ REFUSED_BODIES = {
     "3000 nested arrays, closed": (b"[" * 3000 + b"]" * 3000, TOO_DEEP),
     "40 nested objects": (b'{"a":' * 40 + b"1" + b"}" * 40, TOO_DEEP),
     "nested inside a field": (b'{"email": ' + b"[" * 500 + b"]" * 500 + b', "password": "x"}', TOO_DEEP),
-    "over 64 KiB": (json.dumps({"email": "a@example.com", "password": "x" * (MAX_BODY_BYTES + 10)}).encode(), TOO_LARGE),
+    "over 64 KiB": (
+        json.dumps({"email": "a@example.com", "password": "x" * (MAX_BODY_BYTES + 10)}).encode(),
+        TOO_LARGE,
+    ),
     "lone surrogate": (b'{"email": "a\\ud800@example.com", "password": "Secret-1!"}', BAD_CHARACTERS),
     "lone low surrogate in a key": (b'{"\\udc00": "x", "email": "a@example.com"}', BAD_CHARACTERS),
     "NUL character": (b'{"email": "a@example.com", "password": "Sec\\u0000ret-1!"}', BAD_CHARACTERS),
@@ -208,7 +229,9 @@ REFUSED_BODIES = {
 @pytest.mark.parametrize("case", list(REFUSED_BODIES))
 def test_refused_bodies_get_400_with_a_clear_message(http, app_server, method, path, case):
     body, message = REFUSED_BODIES[case]
-    r = http.request(method, path, content=body, headers={"Content-Type": "application/json", "X-Forwarded-For": "192.0.2.120"})
+    r = http.request(
+        method, path, content=body, headers={"Content-Type": "application/json", "X-Forwarded-For": "192.0.2.120"}
+    )
     assert r.status_code == 400, r.text
     assert r.json() == {"errors": [{"field": "_global", "message": message}]}
     assert "portal_session" not in r.headers.get("set-cookie", "")
@@ -217,14 +240,23 @@ def test_refused_bodies_get_400_with_a_clear_message(http, app_server, method, p
 @pytest.mark.parametrize(("method", "path"), BODY_ROUTES)
 def test_a_large_chunked_body_is_refused_without_reading_it_all(http, method, path):
     body = b'{"email": "' + b"a" * (4 * MAX_BODY_BYTES) + b'"}'
-    r = http.request(method, path, content=_chunks(body), headers={"Content-Type": "application/json", "X-Forwarded-For": "192.0.2.121"})
+    r = http.request(
+        method,
+        path,
+        content=_chunks(body),
+        headers={"Content-Type": "application/json", "X-Forwarded-For": "192.0.2.121"},
+    )
     assert r.status_code == 400
     assert r.json()["errors"] == [{"field": "_global", "message": TOO_LARGE}]
 
 
 def test_a_valid_pair_and_ordinary_whitespace_are_accepted(http):
     body = '{"email": "", "password": "emoji \\ud83d\\ude00 tab\\t line\\n"}'
-    r = http.post("/api/account/sign-in", content=body, headers={"Content-Type": "application/json", "X-Forwarded-For": "192.0.2.122"})
+    r = http.post(
+        "/api/account/sign-in",
+        content=body,
+        headers={"Content-Type": "application/json", "X-Forwarded-For": "192.0.2.122"},
+    )
     assert r.status_code == 400
     assert r.json()["errors"] == [{"field": "email", "message": "Email is required"}]
 
@@ -238,11 +270,14 @@ def test_no_traceback_in_the_server_log(app_server, http):
     assert "unhandled error" not in log
 
 
-@pytest.mark.parametrize(("method", "path", "origin"), [
-    ("POST", "/api/account/sign-in", EVIL),  # refused for its origin before the body is read
-    ("POST", "/api/auth/linkedin/callback", None),  # a method the route does not take
-    ("POST", "/api/account/forgot-password", None),  # over the size limit
-])
+@pytest.mark.parametrize(
+    ("method", "path", "origin"),
+    [
+        ("POST", "/api/account/sign-in", EVIL),  # refused for its origin before the body is read
+        ("POST", "/api/auth/linkedin/callback", None),  # a method the route does not take
+        ("POST", "/api/account/forgot-password", None),  # over the size limit
+    ],
+)
 def test_an_answer_given_before_the_body_was_read_closes_the_connection(http, app_server, method, path, origin):
     headers = {"content-type": "application/json", **({"origin": origin} if origin else {"origin": app_server.url})}
     answer = http.request(method, path, headers=headers, content=b'{"email": "' + b"x" * 200_000 + b'"}')

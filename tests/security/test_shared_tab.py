@@ -58,7 +58,9 @@ def test_the_next_person_on_a_tab_cannot_write_into_the_previous_persons_survey(
         tab = RawTab(app_server.url, cookie=b.cookie, token=token)
         await tab.open("/", settle=1.0)  # B signs in on the same tab and goes on to send survey events
         for value in ("influencer", "user"):
-            await tab.send(f"{SURVEY}.set_answer", {"key": "involvement", "answer": {"type": "single-choice", "value": value}})
+            await tab.send(
+                f"{SURVEY}.set_answer", {"key": "involvement", "answer": {"type": "single-choice", "value": value}}
+            )
         await tab.send(f"{SURVEY}.go_next")
         await tab.close()
 

@@ -21,7 +21,9 @@ def test_the_next_user_on_a_tab_sees_nothing_of_the_previous_one(page: Page, app
 
     sign_in(page, app_server.url, a.email, PASSWORD, path="/profile")
     expect(page.locator("#header-user-name")).to_contain_text("Zephyrina")
-    page.wait_for_function("(v) => [...document.querySelectorAll('input')].some((i) => i.value === v)", arg="Quillfeather")
+    page.wait_for_function(
+        "(v) => [...document.querySelectorAll('input')].some((i) => i.value === v)", arg="Quillfeather"
+    )
     assert any("Quillfeather" in f for f in frames)  # the control: A's values came over the socket
     client_token = page.evaluate("() => window.sessionStorage.getItem('token')")
 

@@ -20,7 +20,8 @@ from tests.support.people import Person, caller, person
 from tests.support.raw_tab import RawTab, run, tracebacks
 
 ADMIN_PROFILE, PARTICIPANTS, REQUESTS, OWN_PROFILE = (
-    s.get_full_name() for s in (AdminProfileState, AdminParticipantsState, ChangeRequestsState, ProfileState))
+    s.get_full_name() for s in (AdminProfileState, AdminParticipantsState, ChangeRequestsState, ProfileState)
+)
 ACTORS = (roles.TEAM_MANAGER, roles.TEAM_OWNER)
 
 
@@ -33,19 +34,30 @@ def _snapshot(db, account_id: int) -> tuple:
     db.expire_all()
     account = db.get(Account, account_id)
     profile = db.get(ParticipantProfile, account_id)
-    return (account.email, account.work_email, account.verified, account.removed_at, account.staff_role,
-            profile.first_name if profile else None, account.password_hash)
+    return (
+        account.email,
+        account.work_email,
+        account.verified,
+        account.removed_at,
+        account.staff_role,
+        profile.first_name if profile else None,
+        account.password_hash,
+    )
 
 
 def _audit(db, account_id: int) -> list[AuditEntry]:
     db.expire_all()
-    return list(db.exec(select(AuditEntry).where(AuditEntry.target_type == "account",
-                                                 AuditEntry.target_id == str(account_id))).all())
+    return list(
+        db.exec(
+            select(AuditEntry).where(AuditEntry.target_type == "account", AuditEntry.target_id == str(account_id))
+        ).all()
+    )
 
 
 def _pending_request(db, account_id: int) -> int:
-    request = ProfileChangeRequest(account_id=account_id, payload={"firstName": "Changed"}, previous={"firstName": "Before"},
-                                   status="pending")
+    request = ProfileChangeRequest(
+        account_id=account_id, payload={"firstName": "Changed"}, previous={"firstName": "Before"}, status="pending"
+    )
     db.add(request)
     db.commit()
     return request.id
@@ -144,7 +156,15 @@ def test_what_the_roles_table_allows_changes_exactly_that(app_server, actor_role
     with app_server.db() as db:
         after = _snapshot(db, target.account_id)
         assert after[2] is True and after[5] == "Verified"
-        assert (after[0], after[1], after[3], after[4], after[6]) == (before[0], before[1], before[3], before[4], before[6])
+        assert (after[0], after[1], after[3], after[4], after[6]) == (
+            before[0],
+            before[1],
+            before[3],
+            before[4],
+            before[6],
+        )
         rows = _audit(db, target.account_id)
-        assert [(r.action, r.actor_id, r.actor_role) for r in rows] == [("participant.verify-profile", actor.account_id, actor_role)]
+        assert [(r.action, r.actor_id, r.actor_role) for r in rows] == [
+            ("participant.verify-profile", actor.account_id, actor_role)
+        ]
         assert rows[0].after["firstName"] == "Verified" and rows[0].after["verified"] is True

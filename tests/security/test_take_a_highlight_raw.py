@@ -16,7 +16,9 @@ from tests.support.people import ANONYMOUS, demo_test, invite, person
 from tests.support.raw_tab import RawTab, run
 
 HIGHLIGHT = HighlightState.get_full_name()
-LONG = "The headline promises quick answers from real buyers, which is exactly what our marketing team keeps asking for."
+LONG = (
+    "The headline promises quick answers from real buyers, which is exactly what our marketing team keeps asking for."
+)
 
 
 def _text(value: str) -> dict:
@@ -25,9 +27,12 @@ def _text(value: str) -> dict:
 
 # Every answer of the demo landing-page test, by question key.
 ANSWERS = (
-    ("lp-first-impression", _text(LONG)), ("lp-hero", _text(LONG)),
-    ("lp-features", {"type": "multi-choice", "value": ["speed"]}), ("lp-cta", _text(LONG)),
-    ("lp-clarity", {"type": "rating", "value": 4}), ("lp-next-step", {"type": "single-choice", "value": "demo"}),
+    ("lp-first-impression", _text(LONG)),
+    ("lp-hero", _text(LONG)),
+    ("lp-features", {"type": "multi-choice", "value": ["speed"]}),
+    ("lp-cta", _text(LONG)),
+    ("lp-clarity", {"type": "rating", "value": 4}),
+    ("lp-next-step", {"type": "single-choice", "value": "demo"}),
 )
 
 # The same answers as the browser's pending ones (each with its sequence number).
@@ -125,4 +130,7 @@ def test_a_reported_render_crash_is_logged_and_shows_the_forms_message(app_serve
     tab = run(crash())
     assert tab.var(HIGHLIGHT, "crashed") is True
     assert "Something went wrong with the form." in tab.text()
-    assert f"the browser failed to render highlight form of test {test_id}: TypeError: boom (in div)" in app_server.log_path.read_text()
+    assert (
+        f"the browser failed to render highlight form of test {test_id}: TypeError: boom (in div)"
+        in app_server.log_path.read_text()
+    )

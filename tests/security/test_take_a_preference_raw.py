@@ -26,8 +26,10 @@ HOSTILE = [
     {"selectedConcept": {"answer": {"value": "concept-z"}, "seq": NEWEST}},
     {"answer": {"answer": {"value": "x" * (MAX_TEXT_LENGTH + 1), "concept": "concept-b"}, "seq": NEWEST}},
     {"answer": {"answer": {"value": "typed for another concept", "concept": "concept-a"}, "seq": NEWEST}},
-    {"answer": {"answer": "typed without its concept", "seq": NEWEST},
-     "selectedConcept": {"answer": {"value": "concept-c", "also": 1}, "seq": NEWEST}},
+    {
+        "answer": {"answer": "typed without its concept", "seq": NEWEST},
+        "selectedConcept": {"answer": {"value": "concept-c", "also": 1}, "seq": NEWEST},
+    },
 ]
 
 
@@ -41,7 +43,9 @@ async def take(base: str, cookie: str, test_id: int, concept: str = "concept-b")
     await tab.send(f"{PREFERENCE}.set_answer_text", {"concept": "concept-a", "text": "typed for another concept"})
     await tab.send(f"{PREFERENCE}.set_answer_text", {"concept": concept, "text": LONG})
     for pending in HOSTILE:
-        await tab.send(f"{PREFERENCE}.bridge", {"message": json.dumps({"kind": "pending", "testId": test_id, "pending": pending})})
+        await tab.send(
+            f"{PREFERENCE}.bridge", {"message": json.dumps({"kind": "pending", "testId": test_id, "pending": pending})}
+        )
     await tab.send(f"{PREFERENCE}.to_confirm_with", {"pending": json.dumps(HOSTILE[1])})
     await tab.send(f"{PREFERENCE}.submit_details", settle=0.8)
     await tab.close()

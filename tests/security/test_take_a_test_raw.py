@@ -39,8 +39,14 @@ async def take_by_events(base: str, who: Person, test_id: int) -> RawTab:
     await tab.send(f"{SURVEY}.go_next")
     # Continue with the browser's pending answers (the answer a refused state write lost)
     await tab.send(f"{SURVEY}.go_next_with", {"pending": json.dumps({"involvement": {"answer": ANSWER, "seq": 1}})})
-    await tab.send(f"{SURVEY}.bridge", {"message": json.dumps(
-        {"kind": "pending", "testId": test_id, "pending": {"involvement": {"answer": ANSWER, "seq": 2}}})})
+    await tab.send(
+        f"{SURVEY}.bridge",
+        {
+            "message": json.dumps(
+                {"kind": "pending", "testId": test_id, "pending": {"involvement": {"answer": ANSWER, "seq": 2}}}
+            )
+        },
+    )
     await tab.send(f"{SURVEY}.submit")
     await tab.send(f"{SURVEY}.extend_time")
     await tab.close()
@@ -70,15 +76,33 @@ def world(db: Session, case: str):
         return demo_test(db, "06-video.json"), person(db)
     if case == "failed-screener":
         test, who = demo_test(db, "07-screener.json"), person(db)
-        db.add(ScreenerResponse(test_id=test.id, account_id=who.account_id, respondent_key=respondent_key(who.account_id),
-                                selected_answers=[], is_passed=False))
+        db.add(
+            ScreenerResponse(
+                test_id=test.id,
+                account_id=who.account_id,
+                respondent_key=respondent_key(who.account_id),
+                selected_answers=[],
+                is_passed=False,
+            )
+        )
         db.commit()
         return test, who
     raise AssertionError(case)
 
 
-CASES = ["anonymous", "unverified", "registration-not-finished", "uninvited", "canceled-invite", "expired-invite",
-         "filled-invite", "completed-test", "landing-page-test", "video-test", "failed-screener"]
+CASES = [
+    "anonymous",
+    "unverified",
+    "registration-not-finished",
+    "uninvited",
+    "canceled-invite",
+    "expired-invite",
+    "filled-invite",
+    "completed-test",
+    "landing-page-test",
+    "video-test",
+    "failed-screener",
+]
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -37,8 +37,14 @@ MAX_GROWTH_KB = 24 * 1024  # the server may use some memory, nowhere near the 48
 
 def part(name: str, content: bytes, filename: str | None = "test.json") -> bytes:
     file = f'; filename="{filename}"' if filename is not None else ""
-    return (f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"{file}\r\n'
-            "Content-Type: application/json\r\n\r\n").encode() + content + b"\r\n"
+    return (
+        (
+            f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"{file}\r\n'
+            "Content-Type: application/json\r\n\r\n"
+        ).encode()
+        + content
+        + b"\r\n"
+    )
 
 
 def end() -> bytes:
@@ -55,14 +61,28 @@ def headers(token: str = "a-made-up-tab", handler: str = IMPORT) -> dict[str, st
     return {"Reflex-Client-Token": token, "Reflex-Event-Handler": handler}
 
 
-def send(app_server, who: Person, body: Any, *, handler: str = IMPORT, content_length: int | None = None,
-         early_answer: float = 0) -> tuple[int, dict, int]:
+def send(
+    app_server,
+    who: Person,
+    body: Any,
+    *,
+    handler: str = IMPORT,
+    content_length: int | None = None,
+    early_answer: float = 0,
+) -> tuple[int, dict, int]:
     chunks = [body] if isinstance(body, bytes) else body
     if content_length is None and isinstance(body, bytes):
         content_length = len(body)
-    return raw_upload(app_server.url, "/_upload", chunks, cookie=who.cookie, content_length=content_length,
-                      content_type=f"multipart/form-data; boundary={BOUNDARY}", headers=headers(handler=handler),
-                      early_answer=early_answer)
+    return raw_upload(
+        app_server.url,
+        "/_upload",
+        chunks,
+        cookie=who.cookie,
+        content_length=content_length,
+        content_type=f"multipart/form-data; boundary={BOUNDARY}",
+        headers=headers(handler=handler),
+        early_answer=early_answer,
+    )
 
 
 def imported(app_server, name: str) -> bool:
@@ -91,13 +111,16 @@ def test_an_upload_by_anyone_but_staff_is_refused_before_it_is_read(app_server, 
     assert not imported(app_server, name)
 
 
-@pytest.mark.parametrize("handler", [
-    f"{T}.open_import",  # a real handler that takes no file
-    f"{T}.export",
-    f"{T}.nope",
-    "reflex___state____state.setvar",
-    "",
-])
+@pytest.mark.parametrize(
+    "handler",
+    [
+        f"{T}.open_import",  # a real handler that takes no file
+        f"{T}.export",
+        f"{T}.nope",
+        "reflex___state____state.setvar",
+        "",
+    ],
+)
 def test_a_handler_that_takes_no_upload_is_refused(app_server, log_is_clean, handler):
     with app_server.db() as db:
         who = caller(db, roles.SUPER_ADMIN)
@@ -105,13 +128,16 @@ def test_a_handler_that_takes_no_upload_is_refused(app_server, log_is_clean, han
     assert (status, answer) == (400, {"detail": NOT_AN_UPLOAD})
 
 
-@pytest.mark.parametrize("body", [
-    part("__reflex_event_args", b'{"extra": "argument"}', filename=None) + part("files", b"{}") + end(),
-    part("files", b"{}") + part("files", b"{}") + end(),
-    part("files", b"{}") + part("other", b"x", filename=None) + end(),
-    part("files", b"{}"),  # never ends
-    b"plain text",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        part("__reflex_event_args", b'{"extra": "argument"}', filename=None) + part("files", b"{}") + end(),
+        part("files", b"{}") + part("files", b"{}") + end(),
+        part("files", b"{}") + part("other", b"x", filename=None) + end(),
+        part("files", b"{}"),  # never ends
+        b"plain text",
+    ],
+)
 def test_extra_arguments_and_anything_but_one_file_are_refused(app_server, log_is_clean, body):
     with app_server.db() as db:
         who = caller(db, roles.SUPER_ADMIN)
@@ -129,7 +155,9 @@ def test_a_declared_length_over_the_limit_is_refused_from_the_headers(app_server
 
 
 @pytest.mark.parametrize("declared", [None, 1024 * 1024], ids=["chunked", "a Content-Length that lies"])
-def test_an_oversize_body_is_refused_while_it_arrives_and_the_server_does_not_hold_it(app_server, log_is_clean, declared):
+def test_an_oversize_body_is_refused_while_it_arrives_and_the_server_does_not_hold_it(
+    app_server, log_is_clean, declared
+):
     with app_server.db() as db:
         who = caller(db, roles.SUPER_ADMIN)
     pgid = app_server.proc.pid
@@ -148,7 +176,9 @@ def test_an_oversize_body_is_refused_while_it_arrives_and_the_server_does_not_ho
         if pid in after:
             rss_now, peak = after[pid]
             grown = (peak if resettable else rss_now) - rss_before
-            assert grown < MAX_GROWTH_KB, f"process {pid} grew by {grown} kB while receiving up to {OVERSIZE // 1024} kB"
+            assert grown < MAX_GROWTH_KB, (
+                f"process {pid} grew by {grown} kB while receiving up to {OVERSIZE // 1024} kB"
+            )
 
 
 def _oversize_body() -> Iterator[bytes]:
@@ -171,8 +201,11 @@ def staff_import(app_server, content: bytes) -> dict[str, Any]:
         await tab.open("/admin/tests", settle=0.3)
         try:
             async with httpx.AsyncClient(timeout=60) as client:
-                response = await client.post(f"{app_server.url}/_upload", headers={**headers(tab.token), "cookie": who.cookie},
-                                             files={"files": ("test.json", content, "application/json")})
+                response = await client.post(
+                    f"{app_server.url}/_upload",
+                    headers={**headers(tab.token), "cookie": who.cookie},
+                    files={"files": ("test.json", content, "application/json")},
+                )
             assert response.status_code == 200, response.text
             return response.text
         finally:

@@ -19,11 +19,14 @@ from playwright.sync_api import BrowserContext, ConsoleMessage, WebError
 CSP_VIOLATION = "Content-Security-Policy violation"
 # Reports each violation with its details (Chromium also logs its own error: "Refused to load ..."
 # or "Executing inline script violates the following Content Security Policy directive ...").
-_CSP_LISTENER = """
+_CSP_LISTENER = (
+    """
 document.addEventListener("securitypolicyviolation", (e) => {
   console.error(`%s: ${e.effectiveDirective} blocked ${e.blockedURI || "inline code"} in ${e.sourceFile || e.documentURI}:${e.lineNumber}`);
 });
-""" % CSP_VIOLATION
+"""
+    % CSP_VIOLATION
+)
 
 
 def failed_request(status: int, path: str) -> str:

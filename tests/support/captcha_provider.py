@@ -12,6 +12,7 @@ import secrets
 import threading
 from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
+
 from tests.support.loopback import LoopbackServer
 
 SECRET = "test-captcha-secret"

@@ -18,6 +18,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives import padding
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
 from tests.support.loopback import LoopbackServer
 
 CLIENT_KEY = "sdk-test-portal"
@@ -46,8 +47,12 @@ def plain_payload(features: dict[str, Any], saved_groups: dict[str, Any] | None 
 
 
 def encrypted_payload(features: dict[str, Any], key: str) -> dict[str, Any]:
-    return {"status": 200, "features": {}, "encryptedFeatures": encrypt(json.dumps(features), key),
-            "dateUpdated": "2026-11-24T00:00:00Z"}
+    return {
+        "status": 200,
+        "features": {},
+        "encryptedFeatures": encrypt(json.dumps(features), key),
+        "dateUpdated": "2026-11-24T00:00:00Z",
+    }
 
 
 class GrowthBookApi(LoopbackServer):

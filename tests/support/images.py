@@ -8,12 +8,16 @@ from collections.abc import Iterator
 from PIL import Image, ImageDraw
 
 
-def image_bytes(width: int, height: int, fmt: str = "PNG", color: tuple[int, int, int] = (70, 90, 200), label: str = "") -> bytes:
+def image_bytes(
+    width: int, height: int, fmt: str = "PNG", color: tuple[int, int, int] = (70, 90, 200), label: str = ""
+) -> bytes:
     """A real image of this size (a coloured page with a band and a label, so it is recognisable)."""
     image = Image.new("RGB", (width, height), (245, 246, 250))
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width, max(1, height // 6)), fill=color)
-    draw.rectangle((width // 10, height // 3, width - width // 10, height // 3 + max(1, height // 8)), fill=(200, 205, 220))
+    draw.rectangle(
+        (width // 10, height // 3, width - width // 10, height // 3 + max(1, height // 8)), fill=(200, 205, 220)
+    )
     if label:
         draw.text((max(1, width // 20), max(1, height // 20)), label, fill=(255, 255, 255))
     out = io.BytesIO()

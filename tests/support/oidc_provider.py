@@ -29,11 +29,20 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from joserfc import jwt
 from joserfc.jwk import RSAKey
+
 from tests.support.loopback import LoopbackServer
 
 CLIENTS = {
-    "linkedin": {"client_id": "test-linkedin-client", "client_secret": "test-linkedin-secret", "auth": ("client_secret_post",)},
-    "google": {"client_id": "test-google-client", "client_secret": "test-google-secret", "auth": ("client_secret_basic", "client_secret_post")},
+    "linkedin": {
+        "client_id": "test-linkedin-client",
+        "client_secret": "test-linkedin-secret",
+        "auth": ("client_secret_post",),
+    },
+    "google": {
+        "client_id": "test-google-client",
+        "client_secret": "test-google-secret",
+        "auth": ("client_secret_basic", "client_secret_post"),
+    },
 }
 
 
@@ -46,7 +55,12 @@ class OidcUser:
     family_name: str = "Linked"
 
     def claims(self) -> dict:
-        out = {"sub": self.sub, "given_name": self.given_name, "family_name": self.family_name, "name": f"{self.given_name} {self.family_name}"}
+        out = {
+            "sub": self.sub,
+            "given_name": self.given_name,
+            "family_name": self.family_name,
+            "name": f"{self.given_name} {self.family_name}",
+        }
         if self.email is not None:
             out.update(email=self.email, email_verified=self.email_verified)
         return out
@@ -73,7 +87,9 @@ def _b64(data: bytes) -> str:
 
 class OidcProvider(LoopbackServer):
     def __init__(self) -> None:
-        self.key = RSAKey.generate_key(2048, parameters={"kid": "test-key-1", "use": "sig", "alg": "RS256"}, private=True)
+        self.key = RSAKey.generate_key(
+            2048, parameters={"kid": "test-key-1", "use": "sig", "alg": "RS256"}, private=True
+        )
         self.other_key = RSAKey.generate_key(2048, parameters={"kid": "test-key-1"}, private=True)
         self.tenants = {name: _Tenant(name) for name in CLIENTS}
         self.codes: dict[str, dict] = {}
@@ -84,7 +100,9 @@ class OidcProvider(LoopbackServer):
             def log_message(self, *args):  # keep test output quiet
                 pass
 
-            def _send(self, status: int, body: str = "", ctype: str = "application/json", headers: dict | None = None) -> None:
+            def _send(
+                self, status: int, body: str = "", ctype: str = "application/json", headers: dict | None = None
+            ) -> None:
                 data = body.encode()
                 self.send_response(status)
                 self.send_header("Content-Type", ctype)
@@ -130,7 +148,9 @@ class OidcProvider(LoopbackServer):
 
     # ---- what tests use -------------------------------------------------------------------------
 
-    def next_login(self, tenant: str, user: OidcUser | None = None, *, deny: bool = False, tamper: str | None = None) -> None:
+    def next_login(
+        self, tenant: str, user: OidcUser | None = None, *, deny: bool = False, tamper: str | None = None
+    ) -> None:
         """The next authorization request of this tenant signs in `user` (or is denied)."""
         with self.lock:
             self.tenants[tenant].logins.append(_Login(user=user, deny=deny, tamper=tamper))
@@ -163,7 +183,19 @@ class OidcProvider(LoopbackServer):
             "scopes_supported": ["openid", "profile", "email"],
             "token_endpoint_auth_methods_supported": list(CLIENTS[tenant]["auth"]),
             "code_challenge_methods_supported": ["S256"],
-            "claims_supported": ["iss", "aud", "sub", "iat", "exp", "nonce", "email", "email_verified", "given_name", "family_name", "name"],
+            "claims_supported": [
+                "iss",
+                "aud",
+                "sub",
+                "iat",
+                "exp",
+                "nonce",
+                "email",
+                "email_verified",
+                "given_name",
+                "family_name",
+                "name",
+            ],
         }
 
     def authorize(self, handler: BaseHTTPRequestHandler, tenant: _Tenant, query: dict[str, list[str]]) -> None:
@@ -171,7 +203,9 @@ class OidcProvider(LoopbackServer):
         tenant.authorize_requests.append(q)
         client = CLIENTS[tenant.name]
         redirect = q.get("redirect_uri", "")
-        if q.get("client_id") != client["client_id"] or not redirect.startswith(("http://localhost:", "http://127.0.0.1:")):
+        if q.get("client_id") != client["client_id"] or not redirect.startswith(
+            ("http://localhost:", "http://127.0.0.1:")
+        ):
             return handler._send(400, "invalid client or redirect_uri", "text/plain")
         if q.get("response_type") != "code" or "openid" not in q.get("scope", "").split():
             return handler._send(400, "unsupported request", "text/plain")
@@ -248,4 +282,10 @@ class OidcProvider(LoopbackServer):
         elif login.tamper == "signature":
             key = self.other_key
         id_token = jwt.encode({"alg": "RS256", "kid": "test-key-1"}, claims, key)
-        return 200, {"access_token": access_token, "token_type": "Bearer", "expires_in": 300, "scope": "openid profile email", "id_token": id_token}
+        return 200, {
+            "access_token": access_token,
+            "token_type": "Bearer",
+            "expires_in": 300,
+            "scope": "openid profile email",
+            "id_token": id_token,
+        }

@@ -48,7 +48,7 @@ def calls(events: Any, name: str) -> list[list[Any]]:
         prefix = f"window.portalTaking.{name}("
         if not code.startswith(prefix):
             continue
-        rest, args = code[len(prefix):-1], []
+        rest, args = code[len(prefix) : -1], []
         while rest:
             value, end = decoder.raw_decode(rest)
             args.append(value)

@@ -14,8 +14,8 @@ from sqlmodel import Session
 from portal.http.client import SESSION_COOKIE
 from portal.models import Account, Invite, Test
 from portal.models._base import utcnow
-from portal.services.sessions import create_session
 from portal.services.definition_import import import_test
+from portal.services.sessions import create_session
 from tests.support.factories import make_participant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,8 +53,14 @@ def demo_test(db: Session, file: str, **overrides: Any) -> Test:
 
 
 def invite(db: Session, who: Person, test: Test, status: str = "open", hours: int = 24) -> Invite:
-    row = Invite(account_id=who.account_id, test_id=test.id, amount_cents=2500, status=status,
-                 created_at=utcnow() - timedelta(hours=1), expires_at=utcnow() - timedelta(hours=1) + timedelta(hours=hours))
+    row = Invite(
+        account_id=who.account_id,
+        test_id=test.id,
+        amount_cents=2500,
+        status=status,
+        created_at=utcnow() - timedelta(hours=1),
+        expires_at=utcnow() - timedelta(hours=1) + timedelta(hours=hours),
+    )
     db.add(row)
     db.commit()
     return row

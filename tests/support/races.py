@@ -11,7 +11,9 @@ from sqlmodel import Session
 from portal.db import make_engine
 
 
-def second_waits_for_first(db_url: str, first: Callable[[Session], Any], second: Callable[[Session], Any]) -> tuple[Any, list[Any]]:
+def second_waits_for_first(
+    db_url: str, first: Callable[[Session], Any], second: Callable[[Session], Any]
+) -> tuple[Any, list[Any]]:
     """Run `first` in one transaction, start `second` in another thread and transaction while the
     first is still uncommitted (so it waits on a row lock or a unique index), then commit the first.
     Returns (first's result, [second's result] once it finished)."""

@@ -52,8 +52,11 @@ class RawTab:
             self.path, self.params = path, dict(params or {})
         self.seq += 1
         marker = f"raw{self.seq}"
-        return marker, {"pathname": self.path, "asPath": f"{self.path}?{urlencode({**self.params, 'raw': marker})}",
-                        "query": {**self.params, "raw": marker}}
+        return marker, {
+            "pathname": self.path,
+            "asPath": f"{self.path}?{urlencode({**self.params, 'raw': marker})}",
+            "query": {**self.params, "raw": marker},
+        }
 
     def _keep(self, update: Any) -> None:
         self.received.append({"delta": update.delta, "events": update.events})
@@ -85,23 +88,30 @@ class RawTab:
         while (left := end - loop.time()) > 0:
             try:
                 self._keep(await self.client.next_update(left))
-            except (TimeoutError, asyncio.TimeoutError):
+            except TimeoutError:
                 return
 
     def emit(self, name: str, payload: Any = None, *, raw: Any = None) -> str:
         """Send an event (or `raw`, any JSON value, as the frame's event) without waiting."""
         marker, router = self._router()
-        self.client.emit(raw if raw is not None else {"name": name, "payload": payload if payload is not None else {},
-                                                      "router_data": router})
+        self.client.emit(
+            raw
+            if raw is not None
+            else {"name": name, "payload": payload if payload is not None else {}, "router_data": router}
+        )
         return marker
 
-    async def send(self, name: str, payload: Any = None, *, timeout: float = UPDATE_TIMEOUT, settle: float = 0.3) -> None:
+    async def send(
+        self, name: str, payload: Any = None, *, timeout: float = UPDATE_TIMEOUT, settle: float = 0.3
+    ) -> None:
         """Send an event and wait for its answer (the update that carries its router marker)."""
         marker = self.emit(name, payload)
         await self._until(marker, timeout)
         await self.drain(settle)
 
-    async def answer(self, name: str, payload: Any = None, *, timeout: float = UPDATE_TIMEOUT, settle: float = 0.2) -> None:
+    async def answer(
+        self, name: str, payload: Any = None, *, timeout: float = UPDATE_TIMEOUT, settle: float = 0.2
+    ) -> None:
         """Send an event and wait for its first update: its state delta, or only the refusal (a toast
         from the backend exception handler carries no router marker)."""
         self.emit(name, payload)
@@ -113,7 +123,7 @@ class RawTab:
         try:
             await self.send(probe, {}, timeout=timeout, settle=0)
             return True
-        except (TimeoutError, asyncio.TimeoutError, ClientError):
+        except (TimeoutError, ClientError):
             return False
 
     def text(self) -> str:
@@ -129,7 +139,15 @@ def tracebacks(log: str) -> list[str]:
     for block in log.split("Traceback (most recent call last):")[1:]:
         lines = [line.strip() for line in block.splitlines() if line.strip()]
         frames = [line for line in lines if line.startswith("File ") and "/portal/" in line]
-        last = next((line for line in lines if not line.startswith(("File ", "^", "~")) and ":" in line
-                     and line.split(":")[0].replace(".", "").replace("_", "").isalnum()), lines[-1] if lines else "")
+        last = next(
+            (
+                line
+                for line in lines
+                if not line.startswith(("File ", "^", "~"))
+                and ":" in line
+                and line.split(":")[0].replace(".", "").replace("_", "").isalnum()
+            ),
+            lines[-1] if lines else "",
+        )
         found.append(f"{frames[-1] if frames else '(no portal frame)'} -> {last}")
     return sorted(set(found))

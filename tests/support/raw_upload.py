@@ -10,17 +10,31 @@ from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 
-def raw_upload(base_url: str, path: str, body: Iterable[bytes], *, cookie: str = "", origin: str | None = None,
-               content_length: int | None = None, content_type: str = "image/png",
-               headers: dict[str, str] | None = None, early_answer: float = 0) -> tuple[int, dict, int]:
+def raw_upload(
+    base_url: str,
+    path: str,
+    body: Iterable[bytes],
+    *,
+    cookie: str = "",
+    origin: str | None = None,
+    content_length: int | None = None,
+    content_type: str = "image/png",
+    headers: dict[str, str] | None = None,
+    early_answer: float = 0,
+) -> tuple[int, dict, int]:
     """POST `body` to base_url+path (chunked unless `content_length` is given); returns (status, JSON
     answer, bytes of body sent). `origin` defaults to base_url's own; `headers` are sent as well.
     `early_answer`: before each chunk, wait up to this many seconds for the server's answer (one that
     answers from the headers stops the body at once; a wait ends as soon as the answer is there)."""
     parts = urlsplit(base_url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
-    head = [f"POST {path} HTTP/1.1", f"Host: {parts.netloc}", f"Origin: {origin or base_url}", f"Content-Type: {content_type}",
-            "Accept: application/json"]
+    head = [
+        f"POST {path} HTTP/1.1",
+        f"Host: {parts.netloc}",
+        f"Origin: {origin or base_url}",
+        f"Content-Type: {content_type}",
+        "Accept: application/json",
+    ]
     if cookie:
         head.append(f"Cookie: {cookie}")
     head += [f"{name}: {value}" for name, value in (headers or {}).items()]

@@ -14,10 +14,12 @@ import re
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
-from typing import Any, Callable
+from typing import Any
 
 from sentry_sdk.envelope import Envelope
+
 from tests.support.loopback import LoopbackServer
 
 ENVELOPE_PATH = re.compile(r"^/api/(\d+)/envelope/?$")
@@ -96,8 +98,10 @@ class SentryServer(LoopbackServer):
             while (found := find()) is None:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise AssertionError(f"no such {what} reached the Sentry stand-in; it has {len(self.events)} events, "
-                                         f"{len(self.logs)} log lines: {[exception_types(e) or e.get('message') for e in self.events]}")
+                    raise AssertionError(
+                        f"no such {what} reached the Sentry stand-in; it has {len(self.events)} events, "
+                        f"{len(self.logs)} log lines: {[exception_types(e) or e.get('message') for e in self.events]}"
+                    )
                 self._changed.wait(left)
             return found
 

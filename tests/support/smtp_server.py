@@ -35,7 +35,7 @@ class ReceivedMail:
 
 
 class _Handler:
-    def __init__(self, box: "SmtpServer"):
+    def __init__(self, box: SmtpServer):
         self.box = box
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
@@ -54,7 +54,7 @@ class SmtpServer:
             self.port = s.getsockname()[1]
         self.controller = Controller(_Handler(self), hostname="127.0.0.1", port=self.port)
 
-    def start(self) -> "SmtpServer":
+    def start(self) -> SmtpServer:
         self.controller.start()
         return self
 

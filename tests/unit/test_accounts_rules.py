@@ -19,14 +19,25 @@ from portal.domain.throttling import retry_after_seconds
     ],
 )
 def test_participant_verified(verified, stage, email, work, expected):
-    assert is_participant_verified(verified=verified, stage=stage, email_verified=email, work_email_verified=work) is expected
+    assert (
+        is_participant_verified(verified=verified, stage=stage, email_verified=email, work_email_verified=work)
+        is expected
+    )
 
 
 def _user(**overrides):
     base = dict(
-        account_id=1, email="a@b.co", work_email="", first_name="A", last_name="B",
-        is_registration_complete=True, is_email_verified=True, is_work_email_verified=False,
-        verified=False, stage="new", staff_role=None,
+        account_id=1,
+        email="a@b.co",
+        work_email="",
+        first_name="A",
+        last_name="B",
+        is_registration_complete=True,
+        is_email_verified=True,
+        is_work_email_verified=False,
+        verified=False,
+        stage="new",
+        staff_role=None,
     )
     base.update(overrides)
     return CurrentUser(**base)

@@ -21,8 +21,13 @@ def admin_state_classes() -> dict[str, type]:
     for info in pkgutil.iter_modules(admin_states.__path__):
         module = importlib.import_module(f"{admin_states.__name__}.{info.name}")
         for name, value in vars(module).items():
-            if inspect.isclass(value) and issubclass(value, rx.State) and value.__module__ == module.__name__ and not getattr(value, "_mixin", False) \
-                    and value.event_handlers:
+            if (
+                inspect.isclass(value)
+                and issubclass(value, rx.State)
+                and value.__module__ == module.__name__
+                and not getattr(value, "_mixin", False)
+                and value.event_handlers
+            ):
                 found[name] = value
     return found
 

@@ -21,12 +21,25 @@ from portal.states.taking.survey import SurveyState
 from tests.support.pending import calls, confirmed_seqs, driven_state, replied_pending, run
 
 QUESTIONS = [
-    {"key": "role", "type": "single-choice", "text": "Your role?", "isRequired": True,
-     "options": [{"value": "buyer", "label": "Buyer"}, {"value": "seller", "label": "Seller"}]},
+    {
+        "key": "role",
+        "type": "single-choice",
+        "text": "Your role?",
+        "isRequired": True,
+        "options": [{"value": "buyer", "label": "Buyer"}, {"value": "seller", "label": "Seller"}],
+    },
     {"key": "why", "type": "text", "text": "Why?", "isRequired": True},
 ]
-DEFINITION = TestDefinition(test_id=41, name="Sequence", product_type="survey", panel="internal", kind="survey",
-                            content={}, questions=QUESTIONS, conditional=False)
+DEFINITION = TestDefinition(
+    test_id=41,
+    name="Sequence",
+    product_type="survey",
+    panel="internal",
+    kind="survey",
+    content={},
+    questions=QUESTIONS,
+    conditional=False,
+)
 
 
 @pytest.fixture
@@ -105,13 +118,26 @@ def test_continue_without_an_answer_anywhere_still_says_it_is_required(state: Su
     assert state.errors == {"role": "Answer is required"} and state.index == 0
 
 
-@pytest.mark.parametrize("pending", ["[]", "not json", json.dumps({"role": {"answer": "x", "seq": 5}}),
-                                     json.dumps({"role": {"answer": {"value": "buyer"}, "seq": True}}),
-                                     json.dumps({"role": {"answer": {"value": "buyer"}, "seq": 2**60}}),
-                                     json.dumps({"nope": {"answer": {"value": "buyer"}, "seq": 5}})])
+@pytest.mark.parametrize(
+    "pending",
+    [
+        "[]",
+        "not json",
+        json.dumps({"role": {"answer": "x", "seq": 5}}),
+        json.dumps({"role": {"answer": {"value": "buyer"}, "seq": True}}),
+        json.dumps({"role": {"answer": {"value": "buyer"}, "seq": 2**60}}),
+        json.dumps({"nope": {"answer": {"value": "buyer"}, "seq": 5}}),
+    ],
+)
 def test_malformed_pending_answers_change_nothing(state: SurveyState, pending: str):
     run(state.go_next_with(pending))
-    run(state.bridge(json.dumps({"kind": "pending", "testId": 41, "pending": json.loads(pending) if pending != "not json" else 1})))
+    run(
+        state.bridge(
+            json.dumps(
+                {"kind": "pending", "testId": 41, "pending": json.loads(pending) if pending != "not json" else 1}
+            )
+        )
+    )
     assert state._answers == {} and state._seqs == {}
 
 

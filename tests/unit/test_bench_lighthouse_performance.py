@@ -6,16 +6,24 @@ from bench.lighthouse_performance import details, performance
 
 
 def _report(redirects: list[dict], cached: list[dict], requests: list[dict]) -> dict:
-    metric = {"largest-contentful-paint": 812.4, "first-contentful-paint": 700.0, "total-blocking-time": 12.0,
-              "cumulative-layout-shift": 0.004}
+    metric = {
+        "largest-contentful-paint": 812.4,
+        "first-contentful-paint": 700.0,
+        "total-blocking-time": 12.0,
+        "cumulative-layout-shift": 0.004,
+    }
     audits = {name: {"numericValue": value} for name, value in metric.items()}
-    audits.update({
-        "redirects": {"score": 0 if redirects else 1, "details": {"items": redirects}},
-        "cache-insight": {"details": {"items": cached}},
-        "network-requests": {"details": {"items": requests}},
-        "unused-javascript": {"details": {"items": [{"url": "http://x/assets/a.js", "wastedBytes": 20480, "totalBytes": 40960}]}},
-        "total-byte-weight": {"numericValue": 409600},
-    })
+    audits.update(
+        {
+            "redirects": {"score": 0 if redirects else 1, "details": {"items": redirects}},
+            "cache-insight": {"details": {"items": cached}},
+            "network-requests": {"details": {"items": requests}},
+            "unused-javascript": {
+                "details": {"items": [{"url": "http://x/assets/a.js", "wastedBytes": 20480, "totalBytes": 40960}]}
+            },
+            "total-byte-weight": {"numericValue": 409600},
+        }
+    )
     return {"categories": {"performance": {"score": 0.97}}, "audits": audits}
 
 
@@ -28,10 +36,18 @@ def test_a_clean_page_reports_its_figures_and_nothing_flagged():
 
 
 def test_redirects_and_short_cache_lifetimes_are_listed():
-    perf = performance(_report(
-        [{"url": "http://x/sign-in", "wastedMs": 170}, {"url": "http://x/sign-in/", "wastedMs": 0}],
-        [{"url": "http://x/portal.js", "cacheLifetimeMs": 0}, {"url": "http://x/favicon.ico", "cacheLifetimeMs": 86400000}],
-        [{"url": "http://x/sign-in", "statusCode": 307}, {"url": "http://x/logo.svg", "statusCode": 307, "resourceType": "Image"}],
-    ))
+    perf = performance(
+        _report(
+            [{"url": "http://x/sign-in", "wastedMs": 170}, {"url": "http://x/sign-in/", "wastedMs": 0}],
+            [
+                {"url": "http://x/portal.js", "cacheLifetimeMs": 0},
+                {"url": "http://x/favicon.ico", "cacheLifetimeMs": 86400000},
+            ],
+            [
+                {"url": "http://x/sign-in", "statusCode": 307},
+                {"url": "http://x/logo.svg", "statusCode": 307, "resourceType": "Image"},
+            ],
+        )
+    )
     assert perf.redirects == ["http://x/sign-in -> http://x/sign-in/ (170 ms)", "http://x/logo.svg (307)"]
     assert perf.short_cache == ["http://x/portal.js: none", "http://x/favicon.ico: 1 d"]

@@ -24,8 +24,10 @@ def test_percentiles_of_none_one_and_many_values():
 
 def test_an_answer_missing_or_stale_in_the_stored_draft_is_counted():
     people = [person(1, {"a": 1, "b": ["x"]}), person(2, {"a": 2}), person(3, {"a": 3})]
-    drafts = {1: {"a": {"value": 1}, "b": {"value": ["x"]}},  # all kept
-              2: {"a": {"value": 5}}}  # a stale value; account 3 has no draft at all
+    drafts = {
+        1: {"a": {"value": 1}, "b": {"value": ["x"]}},  # all kept
+        2: {"a": {"value": 5}},
+    }  # a stale value; account 3 has no draft at all
     assert count_missing(people, drafts) == 2
 
 
@@ -37,8 +39,14 @@ def test_connection_spread_reads_the_proxys_log(tmp_path: Path):
 
 
 def test_a_level_is_one_json_object_with_the_promised_keys():
-    portal = Phase(latencies=[5.0, 6.0, 40.0], errors=["FlowError: x"], opened=3, open_seconds=1.5,
-                   saturation_events=100, saturation_seconds=10)
+    portal = Phase(
+        latencies=[5.0, 6.0, 40.0],
+        errors=["FlowError: x"],
+        opened=3,
+        open_seconds=1.5,
+        saturation_events=100,
+        saturation_seconds=10,
+    )
     blank = Phase(latencies=[2.0, 3.0, 4.0], opened=3, open_seconds=0.5, saturation_events=400, saturation_seconds=10)
     row = figures(3, 2, Stack("http://localhost:1", []), portal, 0, blank, 300.0, 100.0)
     line = json.loads(json.dumps(row))

@@ -46,7 +46,7 @@ def index_entries(text: str) -> list[str]:
     if f"## {INDEX}" not in lines:
         return []
     entries: list[str] = []
-    for line in lines[lines.index(f"## {INDEX}") + 1:]:
+    for line in lines[lines.index(f"## {INDEX}") + 1 :]:
         if line.startswith("## "):
             break
         if line.startswith("  ") and entries:
@@ -106,28 +106,34 @@ GOOD = """# Decisions
 """
 
 
-@pytest.mark.parametrize(("change", "problem"), [
-    (("- [B (issue 2)](#b-issue-2): in force\n", ""), "not in the index: 'B (issue 2)'"),
-    (("(#b-issue-2): in force", "(#b-issue-3): in force"), "links to no decision"),
-    (("(#b-issue-2): in force", "(#b-issue-2): superseded"), "status is neither"),
-    (("replaced by [B](#b-issue-2) (the flags)", "replaced by B"), "status is neither"),
-    (("replaced by [B](#b-issue-2)", "replaced by [B](#c)"), "replaced by no other decision (#c)"),
-    (("- [B (issue 2)](#b-issue-2): in force\n", "- [B](#b-issue-2): in force\n"), "title differs"),
-    (("- See [B](#b-issue-2).", "- See [B](#b)."), "a link to no heading: #b"),
-    (("## Index\n\n", "## Index\n\nThe decisions:\n"), "not '- [title](#anchor): status'"),
-    (("## Index\n", "## Contents\n"), "does not open with"),
-])
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (("- [B (issue 2)](#b-issue-2): in force\n", ""), "not in the index: 'B (issue 2)'"),
+        (("(#b-issue-2): in force", "(#b-issue-3): in force"), "links to no decision"),
+        (("(#b-issue-2): in force", "(#b-issue-2): superseded"), "status is neither"),
+        (("replaced by [B](#b-issue-2) (the flags)", "replaced by B"), "status is neither"),
+        (("replaced by [B](#b-issue-2)", "replaced by [B](#c)"), "replaced by no other decision (#c)"),
+        (("- [B (issue 2)](#b-issue-2): in force\n", "- [B](#b-issue-2): in force\n"), "title differs"),
+        (("- See [B](#b-issue-2).", "- See [B](#b)."), "a link to no heading: #b"),
+        (("## Index\n\n", "## Index\n\nThe decisions:\n"), "not '- [title](#anchor): status'"),
+        (("## Index\n", "## Contents\n"), "does not open with"),
+    ],
+)
 def test_a_broken_index_is_caught(change, problem):
     old, new = change
     assert problems_of(GOOD) == []
     assert any(problem in p for p in problems_of(GOOD.replace(old, new, 1)))
 
 
-@pytest.mark.parametrize(("heading", "anchor"), [
-    ("Foundation", "foundation"),
-    ("Accounts: e-mail, verification, captcha", "accounts-e-mail-verification-captcha"),
-    ("A page load's snapshot (issue 18, items 2 and 4)", "a-page-loads-snapshot-issue-18-items-2-and-4"),
-    ("Feature flags: GrowthBook's `SDK`", "feature-flags-growthbooks-sdk"),
-])
+@pytest.mark.parametrize(
+    ("heading", "anchor"),
+    [
+        ("Foundation", "foundation"),
+        ("Accounts: e-mail, verification, captcha", "accounts-e-mail-verification-captcha"),
+        ("A page load's snapshot (issue 18, items 2 and 4)", "a-page-loads-snapshot-issue-18-items-2-and-4"),
+        ("Feature flags: GrowthBook's `SDK`", "feature-flags-growthbooks-sdk"),
+    ],
+)
 def test_anchors_are_githubs(heading, anchor):
     assert slug(heading) == anchor

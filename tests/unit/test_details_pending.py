@@ -25,8 +25,16 @@ from portal.states.taking.timed_session import END
 from tests.support.pending import calls, confirmed_seqs, driven_state, replied_pending, run
 
 QUESTIONS = [{"key": "why", "type": "text", "text": "Why?", "isRequired": True}]
-DEFINITION = TestDefinition(test_id=43, name="Details", product_type="survey", panel="internal", kind="survey",
-                            content={}, questions=QUESTIONS, conditional=False)
+DEFINITION = TestDefinition(
+    test_id=43,
+    name="Details",
+    product_type="survey",
+    panel="internal",
+    kind="survey",
+    content={},
+    questions=QUESTIONS,
+    conditional=False,
+)
 STORE = "43-survey-answers"
 FIELDS = ["firstName", "lastName", "country", "state", "email", "paymentEmail", "phoneNumber", "linkedin"]
 FIRST, EMAIL, PAYMENT = "detail:firstName", "detail:email", "detail:differentPayment"
@@ -50,8 +58,11 @@ def state(monkeypatch, submitted) -> SurveyState:
     monkeypatch.setattr(taking_core.ServerCore, "queue", lambda self, draft: None)
     s = driven_state(monkeypatch, SurveyState, DEFINITION, STORE)
     s.personal_fields = list(FIELDS)
-    s._restore({"why": {"value": "cheaper"}}, {"index": 0, "navigationHistory": [0], "step": END,
-                                               "details": worker_details.empty_details()}, DEFINITION)
+    s._restore(
+        {"why": {"value": "cheaper"}},
+        {"index": 0, "navigationHistory": [0], "step": END, "details": worker_details.empty_details()},
+        DEFINITION,
+    )
     assert s.phase == END
     return s
 
@@ -62,17 +73,24 @@ def report(pending: dict) -> str:
 
 def drain(gen) -> list:
     """Every update an event handler written as an async generator yields, flattened."""
+
     async def go():
         found = []
         async for update in gen:
             found.extend(update if isinstance(update, list) else [update])
         return found
+
     return run(go())
 
 
 def filled(state: SurveyState) -> None:
-    for field, value in {"firstName": "Ada", "lastName": "Lovelace", "state": "US-NY", "email": "ada@example.com",
-                         "linkedin": "https://www.linkedin.com/in/ada"}.items():
+    for field, value in {
+        "firstName": "Ada",
+        "lastName": "Lovelace",
+        "state": "US-NY",
+        "email": "ada@example.com",
+        "linkedin": "https://www.linkedin.com/in/ada",
+    }.items():
         run(state.set_detail(field, value))
 
 
@@ -87,7 +105,9 @@ def test_a_detail_is_pending_with_its_number_in_the_browsers_copy_and_confirmed_
     checked = replied_pending(run(state.set_different_payment(True)))
     assert checked[PAYMENT]["answer"] == {"value": True} and checked[PAYMENT]["seq"] > pending[FIRST]["seq"]
     assert confirmed_seqs(run(state.bridge(report({**pending, **checked})))) == {
-        FIRST: pending[FIRST]["seq"], PAYMENT: checked[PAYMENT]["seq"]}
+        FIRST: pending[FIRST]["seq"],
+        PAYMENT: checked[PAYMENT]["seq"],
+    }
 
 
 def test_a_lost_detail_is_applied_again_and_confirmed_by_the_next_ask(state: SurveyState):
@@ -110,13 +130,16 @@ def test_a_retried_older_detail_never_overwrites_a_newer_one(state: SurveyState)
     assert confirmed_seqs(events) == {FIRST: newer[FIRST]["seq"]}
 
 
-@pytest.mark.parametrize("key, entry", [
-    ("detail:jobTitle", {"value": "CTO"}),            # a field this step does not show
-    ("detail:firstName", {"value": 42}),              # not text
-    ("detail:firstName", "Ada"),                      # not an object
-    ("detail:differentPayment", {"value": "yes"}),    # the checkbox takes true or false only
-    ("detail:", {"value": "x"}),
-])
+@pytest.mark.parametrize(
+    "key, entry",
+    [
+        ("detail:jobTitle", {"value": "CTO"}),  # a field this step does not show
+        ("detail:firstName", {"value": 42}),  # not text
+        ("detail:firstName", "Ada"),  # not an object
+        ("detail:differentPayment", {"value": "yes"}),  # the checkbox takes true or false only
+        ("detail:", {"value": "x"}),
+    ],
+)
 def test_a_forged_pending_detail_changes_nothing(state: SurveyState, key: str, entry: Any):
     before = (dict(state.details), state.different_payment, dict(state._seqs))
     run(state.bridge(report({key: {"answer": entry, "seq": 10**15}})))

@@ -2,31 +2,56 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
 
 from portal.domain.flag_attributes import email_domain, growthbook_attributes
 
-SIGNED_UP = datetime(2026, 3, 9, 14, 30, tzinfo=timezone.utc)
+SIGNED_UP = datetime(2026, 3, 9, 14, 30, tzinfo=UTC)
 
 
 def account(**changes):
-    values = dict(id=42, email="Ann.Lee@Acme.Test", work_email="ann@corp.test", email_verified_at=SIGNED_UP,
-                  work_email_verified_at=None, is_registration_complete=True, stage="completed", verified=False,
-                  staff_role=None, last_login_method="linkedin", created_at=SIGNED_UP)
+    values = dict(
+        id=42,
+        email="Ann.Lee@Acme.Test",
+        work_email="ann@corp.test",
+        email_verified_at=SIGNED_UP,
+        work_email_verified_at=None,
+        is_registration_complete=True,
+        stage="completed",
+        verified=False,
+        staff_role=None,
+        last_login_method="linkedin",
+        created_at=SIGNED_UP,
+    )
     return SimpleNamespace(**{**values, **changes})
 
 
-PROFILE = SimpleNamespace(country="US", state="US-CA", employer_hq_country="DE", experience_levels=["senior"],
-                          company_size_id="small", languages=["en", "de"], has_experience=True)
+PROFILE = SimpleNamespace(
+    country="US",
+    state="US-CA",
+    employer_hq_country="DE",
+    experience_levels=["senior"],
+    company_size_id="small",
+    languages=["en", "de"],
+    has_experience=True,
+)
 
 
-@pytest.mark.parametrize(("address", "domain"), [
-    ("Ann@Example.COM", "example.com"), (" a@b.test ", "b.test"), ("no-at-sign", None), ("@x.test", None),
-    ("a@", None), (None, None), ("", None),
-])
+@pytest.mark.parametrize(
+    ("address", "domain"),
+    [
+        ("Ann@Example.COM", "example.com"),
+        (" a@b.test ", "b.test"),
+        ("no-at-sign", None),
+        ("@x.test", None),
+        ("a@", None),
+        (None, None),
+        ("", None),
+    ],
+)
 def test_email_domain(address, domain):
     assert email_domain(address) == domain
 
@@ -34,11 +59,26 @@ def test_email_domain(address, domain):
 def test_attributes_from_account_profile_and_roles():
     attributes = growthbook_attributes(account(), PROFILE, ["Product Manager", "Engineer"])
     assert attributes == {
-        "id": "42", "emailDomain": "acme.test", "workEmailDomain": "corp.test", "emailVerified": True,
-        "workEmailVerified": False, "verified": False, "registrationComplete": True, "stage": "completed",
-        "staff": False, "staffRole": None, "loginMethod": "linkedin", "signedUpAt": "2026-03-09", "country": "US",
-        "state": "US-CA", "employerHqCountry": "DE", "companySize": "small", "seniority": ["senior"],
-        "languages": ["en", "de"], "hasExperience": True, "roles": ["Engineer", "Product Manager"],
+        "id": "42",
+        "emailDomain": "acme.test",
+        "workEmailDomain": "corp.test",
+        "emailVerified": True,
+        "workEmailVerified": False,
+        "verified": False,
+        "registrationComplete": True,
+        "stage": "completed",
+        "staff": False,
+        "staffRole": None,
+        "loginMethod": "linkedin",
+        "signedUpAt": "2026-03-09",
+        "country": "US",
+        "state": "US-CA",
+        "employerHqCountry": "DE",
+        "companySize": "small",
+        "seniority": ["senior"],
+        "languages": ["en", "de"],
+        "hasExperience": True,
+        "roles": ["Engineer", "Product Manager"],
     }
     assert "ann.lee" not in str(attributes).lower() and "ann@" not in str(attributes)  # domains, never addresses
 

@@ -11,22 +11,36 @@ from portal.domain.definition import validate_test_definition
 BLOCKS = {"post-test": [{"key": "pt", "type": "short-text", "text": "Anything else?"}]}
 
 
-@pytest.mark.parametrize("raw,expected", [
-    ([10, 20, 30, 40], (10, 20, 30, 40)),
-    ([10.004, 20.126, 30.5, 40], (10, 20.13, 30.5, 40)),
-    ((-5, -1, 105, 200), (0, 0, 100, 100)),  # kept inside the screenshot
-    ([10, 10, 10, 40], None), ([30, 10, 10, 40], None), ([101, 10, 102, 40], None),
-    ([float("nan"), 1, 2, 3], None), ([1, 1, float("inf"), 3], None), ([True, 1, 2, 3], None),
-    (["1", 1, 2, 3], None), ([1, 2, 3], None), ([1] * 5000, None), ("1,2,3,4", None), (None, None), ({"a": 1}, None),
-])
+@pytest.mark.parametrize(
+    "raw,expected",
+    [
+        ([10, 20, 30, 40], (10, 20, 30, 40)),
+        ([10.004, 20.126, 30.5, 40], (10, 20.13, 30.5, 40)),
+        ((-5, -1, 105, 200), (0, 0, 100, 100)),  # kept inside the screenshot
+        ([10, 10, 10, 40], None),
+        ([30, 10, 10, 40], None),
+        ([101, 10, 102, 40], None),
+        ([float("nan"), 1, 2, 3], None),
+        ([1, 1, float("inf"), 3], None),
+        ([True, 1, 2, 3], None),
+        (["1", 1, 2, 3], None),
+        ([1, 2, 3], None),
+        ([1] * 5000, None),
+        ("1,2,3,4", None),
+        (None, None),
+        ({"a": 1}, None),
+    ],
+)
 def test_clean_box(raw, expected):
     assert rules.clean_box(raw) == expected
 
 
 def test_boxes_are_percent_left_top_width_height():
     areas = [{"from": [5, 4], "to": [95, 31.5]}, {"from": "bad"}]
-    assert rules.boxes(areas) == [{"left": 5, "top": 4, "width": 90, "height": 27.5},
-                                  {"left": 0, "top": 0, "width": 0, "height": 0}]
+    assert rules.boxes(areas) == [
+        {"left": 5, "top": 4, "width": 90, "height": 27.5},
+        {"left": 0, "top": 0, "width": 0, "height": 0},
+    ]
 
 
 def test_fresh_keys_skip_every_key_of_the_test():
@@ -50,15 +64,24 @@ def test_area_screenshot_is_the_pricing_page_for_pricing_tests():
     assert not rules.has_areas("survey") and rules.has_areas("full-page")
 
 
-@pytest.mark.parametrize("areas", [
-    [{"from": [10, 10], "to": [5, 50], "questions": [{"key": "a", "type": "short-text", "text": "x"}]}],
-    [{"from": [10, 10], "to": [50, 150], "questions": [{"key": "pt", "type": "short-text"}]}],
-    [{"from": [10, 10], "to": [50, 50], "questions": []}, "x"],
-    "not a list",
-])
+@pytest.mark.parametrize(
+    "areas",
+    [
+        [{"from": [10, 10], "to": [5, 50], "questions": [{"key": "a", "type": "short-text", "text": "x"}]}],
+        [{"from": [10, 10], "to": [50, 150], "questions": [{"key": "pt", "type": "short-text"}]}],
+        [{"from": [10, 10], "to": [50, 50], "questions": []}, "x"],
+        "not a list",
+    ],
+)
 def test_problems_are_the_imports(areas):
-    doc = {"name": "x", "productType": "landing-page", "url": "https://e.com/", "screenshotUrl": "/s.png",
-           "questions": BLOCKS, "selectedAreas": areas}
+    doc = {
+        "name": "x",
+        "productType": "landing-page",
+        "url": "https://e.com/",
+        "screenshotUrl": "/s.png",
+        "questions": BLOCKS,
+        "selectedAreas": areas,
+    }
     expected = [(e.path, e.message) for e in validate_test_definition(doc)]
     found = [(e.path, e.message) for e in rules.problems(areas, product_type="landing-page", blocks=BLOCKS)]
     assert found == expected and found

@@ -15,30 +15,54 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def content(name: str) -> dict:
     doc = json.loads((ROOT / "portal/data/demo_tests" / name).read_text())
-    return {"productType": doc["productType"], "questions": doc.get("questions", {}), "selectedAreas": doc.get("selectedAreas", [])}
+    return {
+        "productType": doc["productType"],
+        "questions": doc.get("questions", {}),
+        "selectedAreas": doc.get("selectedAreas", []),
+    }
 
 
 LANDING = content("02-landing-page.json")
 
 
-@pytest.mark.parametrize(("product_type", "kind", "view"), [
-    ("survey", "survey", "survey"), ("market-research", "survey", "survey"), ("landing-page", "highlight", "highlight"),
-    ("full-page", "highlight", "highlight"), ("b2b-user-testing", "highlight", "highlight"), ("standard", "highlight", "highlight"),
-    ("pricing-test", "pricing", "highlight"), ("preference-test", "preference", "preference"), ("video-test", "video", "video"),
-])
+@pytest.mark.parametrize(
+    ("product_type", "kind", "view"),
+    [
+        ("survey", "survey", "survey"),
+        ("market-research", "survey", "survey"),
+        ("landing-page", "highlight", "highlight"),
+        ("full-page", "highlight", "highlight"),
+        ("b2b-user-testing", "highlight", "highlight"),
+        ("standard", "highlight", "highlight"),
+        ("pricing-test", "pricing", "highlight"),
+        ("preference-test", "preference", "preference"),
+        ("video-test", "video", "video"),
+    ],
+)
 def test_the_registry_names_each_product_types_kind_and_view(product_type, kind, view):
     found = kinds.kind_of(product_type)
     assert (found.name, found.view) == (kind, view)
 
 
 def test_which_kinds_are_taken_in_the_portal():
-    assert {k.name for k in kinds.KINDS.values() if k.taken_in_portal} == {"survey", "highlight", "pricing", "preference"}
+    assert {k.name for k in kinds.KINDS.values() if k.taken_in_portal} == {
+        "survey",
+        "highlight",
+        "pricing",
+        "preference",
+    }
 
 
-@pytest.mark.parametrize(("product_type", "title"), [
-    ("landing-page", "Landing page test"), ("pricing-test", "Pricing test"), ("full-page", "Full page test"),
-    ("b2b-user-testing", "B2B user testing test"), ("standard", "Standard test"),
-])
+@pytest.mark.parametrize(
+    ("product_type", "title"),
+    [
+        ("landing-page", "Landing page test"),
+        ("pricing-test", "Pricing test"),
+        ("full-page", "Full page test"),
+        ("b2b-user-testing", "B2B user testing test"),
+        ("standard", "Standard test"),
+    ],
+)
 def test_the_intro_title_is_the_tier_label_and_test(product_type, title):
     assert hl.intro_title(product_type) == title
 
@@ -49,7 +73,13 @@ def test_the_landing_page_tier_says_offering_and_others_highlight():
 
 
 def test_blocks_come_in_order_and_empty_ones_are_left_out():
-    assert [b.key for b in hl.blocks(LANDING)] == ["first-impression", "highlight-1", "highlight-2", "highlight-3", "post-test"]
+    assert [b.key for b in hl.blocks(LANDING)] == [
+        "first-impression",
+        "highlight-1",
+        "highlight-2",
+        "highlight-3",
+        "post-test",
+    ]
     assert [b.key for b in hl.blocks(content("11-standard.json"))] == ["highlight-1"]
     assert [q["key"] for q in hl.questions(LANDING)][:2] == ["lp-first-impression", "lp-hero"]
 
@@ -60,10 +90,15 @@ def test_the_forward_button_says_next_highlight_then_proceed_then_submit():
     assert hl.next_label(LANDING, 5, has_end_step=True) == "Proceed"
 
 
-@pytest.mark.parametrize(("panel", "title", "button"), [
-    ("b2b", "Welcome!", "Got it"), ("custom", "Welcome!", "Got it"), ("mturk", "Instructions", "Got it"),
-    ("external", "Instructions", "Got it"),
-])
+@pytest.mark.parametrize(
+    ("panel", "title", "button"),
+    [
+        ("b2b", "Welcome!", "Got it"),
+        ("custom", "Welcome!", "Got it"),
+        ("mturk", "Instructions", "Got it"),
+        ("external", "Instructions", "Got it"),
+    ],
+)
 def test_the_instructions_modal_by_panel_with_an_empty_welcome_modal(panel, title, button):
     modal = hl.instructions(panel, {})
     assert (modal["title"], modal["button"]) == (title, button)

@@ -14,7 +14,13 @@ from starlette.testclient import TestClient
 
 from portal.http import errors
 from portal.http.json_body import BAD_CHARACTERS, TOO_DEEP, TOO_LARGE, nesting_depth, read_json_object
-from portal.http.security_headers import SecurityHeadersMiddleware, SecurityPolicy, portal_config_script, read_page, script_hash
+from portal.http.security_headers import (
+    SecurityHeadersMiddleware,
+    SecurityPolicy,
+    portal_config_script,
+    read_page,
+    script_hash,
+)
 from portal.settings import Settings
 
 
@@ -34,19 +40,26 @@ def directives(csp: str) -> dict[str, list[str]]:
 # --- settings: origins --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("base_url", "origins"), [
-    ("https://Portal.Example.com:443/", ["https://portal.example.com"]),
-    ("https://portal.example.com/some/path", ["https://portal.example.com"]),
-    # A local run may be opened as localhost or 127.0.0.1 alike: the loopback spellings, same port.
-    ("http://localhost:3000", ["http://localhost:3000", "http://127.0.0.1:3000", "http://[::1]:3000"]),
-    ("http://127.0.0.1:80", ["http://127.0.0.1", "http://localhost", "http://[::1]"]),
-])
+@pytest.mark.parametrize(
+    ("base_url", "origins"),
+    [
+        ("https://Portal.Example.com:443/", ["https://portal.example.com"]),
+        ("https://portal.example.com/some/path", ["https://portal.example.com"]),
+        # A local run may be opened as localhost or 127.0.0.1 alike: the loopback spellings, same port.
+        ("http://localhost:3000", ["http://localhost:3000", "http://127.0.0.1:3000", "http://[::1]:3000"]),
+        ("http://127.0.0.1:80", ["http://127.0.0.1", "http://localhost", "http://[::1]"]),
+    ],
+)
 def test_base_origin(monkeypatch, base_url, origins):
     assert make_settings(monkeypatch, BASE_URL=base_url).cors_allowed_origins == origins
 
 
 def test_extra_origins_are_added_and_a_wildcard_is_refused(monkeypatch):
-    config = make_settings(monkeypatch, BASE_URL="https://portal.example.com", CORS_EXTRA_ORIGINS="https://app.example.com/, https://portal.example.com")
+    config = make_settings(
+        monkeypatch,
+        BASE_URL="https://portal.example.com",
+        CORS_EXTRA_ORIGINS="https://app.example.com/, https://portal.example.com",
+    )
     assert config.cors_allowed_origins == ["https://portal.example.com", "https://app.example.com"]
     for bad in ("*", "https://*.example.com", "app.example.com", "https://app.example.com/path"):
         with pytest.raises(SystemExit):
@@ -60,7 +73,11 @@ def test_the_policy_over_http(monkeypatch):
     policy = SecurityPolicy.from_settings(make_settings(monkeypatch, BASE_URL="http://localhost:3000"))
     headers = dict(policy.headers())
     csp = directives(headers["Content-Security-Policy"])
-    assert csp["script-src"] == ["'self'", "'unsafe-eval'", script_hash(portal_config_script(make_settings(monkeypatch)))]
+    assert csp["script-src"] == [
+        "'self'",
+        "'unsafe-eval'",
+        script_hash(portal_config_script(make_settings(monkeypatch))),
+    ]
     assert csp["connect-src"] == ["'self'", "http://localhost:3000", "ws://localhost:3000"]
     assert csp["frame-ancestors"] == ["'none'"] and csp["object-src"] == ["'none'"]
     assert csp["form-action"] == ["'self'"] and csp["base-uri"] == ["'self'"]
@@ -71,7 +88,9 @@ def test_the_policy_over_http(monkeypatch):
 
 
 def test_the_policy_over_https_adds_hsts(monkeypatch):
-    headers = dict(SecurityPolicy.from_settings(make_settings(monkeypatch, BASE_URL="https://portal.example.com")).headers())
+    headers = dict(
+        SecurityPolicy.from_settings(make_settings(monkeypatch, BASE_URL="https://portal.example.com")).headers()
+    )
     assert headers["Strict-Transport-Security"].startswith("max-age=")
     csp = directives(headers["Content-Security-Policy"])
     assert "wss://portal.example.com" in csp["connect-src"]
@@ -81,12 +100,20 @@ def test_the_policy_over_https_adds_hsts(monkeypatch):
 def test_captcha_sources(monkeypatch):
     config = make_settings(monkeypatch, CAPTCHA_PROVIDER="recaptcha", CAPTCHA_SITE_KEY="k")
     csp = directives(SecurityPolicy.from_settings(config).content_security_policy())
-    assert "https://www.google.com/recaptcha/" in csp["script-src"] and "https://www.gstatic.com/recaptcha/" in csp["script-src"]
+    assert (
+        "https://www.google.com/recaptcha/" in csp["script-src"]
+        and "https://www.gstatic.com/recaptcha/" in csp["script-src"]
+    )
     assert "https://www.google.com/recaptcha/" in csp["frame-src"]
     # The config script names the provider, and its new text has its own hash.
     assert script_hash(portal_config_script(config)) in csp["script-src"]
     assert '"provider": "recaptcha"' in portal_config_script(config)
-    override = make_settings(monkeypatch, CAPTCHA_PROVIDER="recaptcha", CAPTCHA_SITE_KEY="k", CAPTCHA_SCRIPT_URL="http://127.0.0.1:9999/api.js")
+    override = make_settings(
+        monkeypatch,
+        CAPTCHA_PROVIDER="recaptcha",
+        CAPTCHA_SITE_KEY="k",
+        CAPTCHA_SCRIPT_URL="http://127.0.0.1:9999/api.js",
+    )
     csp = directives(SecurityPolicy.from_settings(override).content_security_policy())
     for name in ("script-src", "connect-src", "frame-src"):
         assert "http://127.0.0.1:9999" in csp[name]
@@ -95,8 +122,10 @@ def test_captcha_sources(monkeypatch):
 
 
 def test_read_page_hashes_inline_scripts_only_and_finds_the_meta_referrer():
-    html = (b'<html><head><meta content="no-referrer" name="referrer"/><script>a()</script>'
-            b'<script src="/x.js"></script><script type="module" async="">import "/y.js";</script></head></html>')
+    html = (
+        b'<html><head><meta content="no-referrer" name="referrer"/><script>a()</script>'
+        b'<script src="/x.js"></script><script type="module" async="">import "/y.js";</script></head></html>'
+    )
     for body, encoding in ((html, ""), (gzip.compress(html), "gzip")):
         hashes, referrer = read_page(body, encoding)
         assert hashes == (script_hash("a()"), script_hash('import "/y.js";'))
@@ -151,12 +180,15 @@ def api() -> TestClient:
     return TestClient(app, raise_server_exceptions=False)
 
 
-@pytest.mark.parametrize(("body", "message"), [
-    (b"[" * 3000, TOO_DEEP),
-    (b'{"a": "' + b"x" * 70000 + b'"}', TOO_LARGE),
-    (b'{"a": "\\ud800"}', BAD_CHARACTERS),
-    (b'{"a": "\\u0007"}', BAD_CHARACTERS),
-])
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b"[" * 3000, TOO_DEEP),
+        (b'{"a": "' + b"x" * 70000 + b'"}', TOO_LARGE),
+        (b'{"a": "\\ud800"}', BAD_CHARACTERS),
+        (b'{"a": "\\u0007"}', BAD_CHARACTERS),
+    ],
+)
 def test_refused_bodies(api, body, message):
     r = api.post("/echo", content=body)
     assert r.status_code == 400

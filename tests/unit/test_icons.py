@@ -10,8 +10,9 @@ from portal.components.icons import icon_switch
 
 
 def _icon_imports(component: rx.Component) -> set[str]:
-    return {imp.tag for lib, imps in component._get_all_imports().items() if lib.startswith("lucide-react")
-            for imp in imps}
+    return {
+        imp.tag for lib, imps in component._get_all_imports().items() if lib.startswith("lucide-react") for imp in imps
+    }
 
 
 def test_a_switched_icon_imports_its_two_icons_and_no_dynamic_icon():

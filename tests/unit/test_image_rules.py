@@ -15,13 +15,16 @@ def test_the_spec_limits_are_250_mb_and_wider_than_600_px():
     assert rules.size_message(1) is None
 
 
-@pytest.mark.parametrize("width,expected", [
-    (1, "The image must be wider than 600 px (this one is 1 px)."),
-    (500, "The image must be wider than 600 px (this one is 500 px)."),
-    (600, "The image must be wider than 600 px (this one is 600 px)."),
-    (601, None),
-    (1400, None),
-])
+@pytest.mark.parametrize(
+    "width,expected",
+    [
+        (1, "The image must be wider than 600 px (this one is 1 px)."),
+        (500, "The image must be wider than 600 px (this one is 500 px)."),
+        (600, "The image must be wider than 600 px (this one is 600 px)."),
+        (601, None),
+        (1400, None),
+    ],
+)
 def test_width_is_exclusive(width, expected):
     assert rules.image_message("PNG", width, 800) == expected
 
@@ -31,11 +34,23 @@ def test_the_four_browser_types_are_accepted(pillow_format):
     assert rules.image_message(pillow_format, 1400, 900) is None
 
 
-@pytest.mark.parametrize("pillow_format,width,height", [
-    (None, None, None), ("BMP", 1400, 900), ("TIFF", 1400, 900), ("SVG", 1400, 900), ("PNG", None, 900), ("PNG", "1400", 900),
-])
+@pytest.mark.parametrize(
+    "pillow_format,width,height",
+    [
+        (None, None, None),
+        ("BMP", 1400, 900),
+        ("TIFF", 1400, 900),
+        ("SVG", 1400, 900),
+        ("PNG", None, 900),
+        ("PNG", "1400", 900),
+    ],
+)
 def test_anything_else_is_not_an_image(pillow_format, width, height):
-    assert rules.image_message(pillow_format, width, height) == rules.NOT_AN_IMAGE == "This file is not an image (PNG, JPEG, WebP or GIF)."
+    assert (
+        rules.image_message(pillow_format, width, height)
+        == rules.NOT_AN_IMAGE
+        == "This file is not an image (PNG, JPEG, WebP or GIF)."
+    )
 
 
 def test_too_many_pixels():
@@ -45,11 +60,21 @@ def test_too_many_pixels():
 
 def test_the_accept_attribute_names_the_four_types():
     assert rules.ACCEPT == "image/png,image/jpeg,image/webp,image/gif"
-    assert rules.CONTENT_TYPE_BY_EXTENSION == {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp", "gif": "image/gif"}
+    assert rules.CONTENT_TYPE_BY_EXTENSION == {
+        "png": "image/png",
+        "jpg": "image/jpeg",
+        "webp": "image/webp",
+        "gif": "image/gif",
+    }
 
 
-PREFERENCE = {"preferenceType": "image", "images": [{"key": "a", "name": "Hero A", "url": "/demo/concept-a.png"},
-                                                     {"key": "b", "name": "Hero B", "url": "/demo/concept-b.png"}]}
+PREFERENCE = {
+    "preferenceType": "image",
+    "images": [
+        {"key": "a", "name": "Hero A", "url": "/demo/concept-a.png"},
+        {"key": "b", "name": "Hero B", "url": "/demo/concept-b.png"},
+    ],
+}
 
 
 def keys(found):
@@ -74,8 +99,23 @@ def test_slots_carry_their_current_image_and_label():
     assert second.concept_index == 1
 
 
-@pytest.mark.parametrize("raw", ["concept-3", "concept-0", "concept-01", "pricing-screenshot", "Screenshot", " screenshot",
-                                 "../screenshot", 1, None, {"key": "screenshot"}, "x" * 100, "concept-1\n"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "concept-3",
+        "concept-0",
+        "concept-01",
+        "pricing-screenshot",
+        "Screenshot",
+        " screenshot",
+        "../screenshot",
+        1,
+        None,
+        {"key": "screenshot"},
+        "x" * 100,
+        "concept-1\n",
+    ],
+)
 def test_slot_named_refuses_what_the_test_does_not_have(raw):
     assert rules.slot_named(rules.slots("preference-test", None, None, PREFERENCE), raw) is None
 

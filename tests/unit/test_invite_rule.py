@@ -37,9 +37,11 @@ def test_an_invite_pays_the_override_or_the_table():
 def test_who_cannot_be_invited_is_said_in_the_rules_order():
     reasons = {rule.ELSEWHERE: 2, rule.INVITED: 1, rule.OVER_QUOTA: 0, rule.UNVERIFIED: 1}
     assert rule.cannot_invite_text(reasons, "Germany", picked=6) == (
-        "4 of the 6 selected cannot be invited: 1 is already invited, 1 is not verified, 2 are not in Germany.")
+        "4 of the 6 selected cannot be invited: 1 is already invited, 1 is not verified, 2 are not in Germany."
+    )
     assert rule.cannot_invite_text({rule.OVER_QUOTA: 3}, "Germany", picked=0) == (
-        "3 of those matching will not be invited: 3 would exceed the test's quotas.")
+        "3 of those matching will not be invited: 3 would exceed the test's quotas."
+    )
     assert rule.cannot_invite_text({rule.INVITED: 0}, "Germany", picked=2) == ""
 
 

@@ -8,11 +8,26 @@ import pytest
 from portal.domain.json_text import JsonRefused, parse
 from portal.domain.text import MAX_DEPTH
 
-UNCLEAN = [b'{"a": "\\u0007"}', b'{"a": "\\ud800"}', b'{"a": "x\\by"}', b'{"a": "x\\fy"}', '{"a": "\x7f"}'.encode(),
-           '{"a": "\x85"}'.encode(), b'{"a": "\xed\xa0\x80"}', '{"\x9f": 1}'.encode(), b'["\\u001b[31m"]',
-           '{"a": "\\u0007"}'.encode("utf-16")]
-CLEAN = [b'{"a": "\\\\b"}', b'{"a": "\\u00e9 caf\xc3\xa9"}', b'{"a": "line\\nnext\\ttab"}', '{"a": "ok"}'.encode("utf-16"),
-         b'{"a": "\xe2\x82\xac", "b": [1, 2.5, null, true]}', b'\xef\xbb\xbf{"bom": "x"}']
+UNCLEAN = [
+    b'{"a": "\\u0007"}',
+    b'{"a": "\\ud800"}',
+    b'{"a": "x\\by"}',
+    b'{"a": "x\\fy"}',
+    b'{"a": "\x7f"}',
+    '{"a": "\x85"}'.encode(),
+    b'{"a": "\xed\xa0\x80"}',
+    '{"\x9f": 1}'.encode(),
+    b'["\\u001b[31m"]',
+    '{"a": "\\u0007"}'.encode("utf-16"),
+]
+CLEAN = [
+    b'{"a": "\\\\b"}',
+    b'{"a": "\\u00e9 caf\xc3\xa9"}',
+    b'{"a": "line\\nnext\\ttab"}',
+    '{"a": "ok"}'.encode("utf-16"),
+    b'{"a": "\xe2\x82\xac", "b": [1, 2.5, null, true]}',
+    b'\xef\xbb\xbf{"bom": "x"}',
+]
 
 
 @pytest.mark.parametrize("raw", UNCLEAN)

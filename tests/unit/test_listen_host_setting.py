@@ -8,15 +8,18 @@ import pytest
 from portal.settings import Settings
 
 
-@pytest.mark.parametrize("base_url,address", [
-    ("http://localhost:3000", "127.0.0.1"),
-    ("http://127.0.0.1:8000", "127.0.0.1"),
-    ("http://127.0.0.2:3000", "127.0.0.2"),
-    ("http://[::1]:3000", "::1"),
-    ("http://app.localhost:3000", "127.0.0.1"),
-    ("https://portal.example.com", "0.0.0.0"),
-    ("http://192.168.1.5:3000", "0.0.0.0"),
-])
+@pytest.mark.parametrize(
+    "base_url,address",
+    [
+        ("http://localhost:3000", "127.0.0.1"),
+        ("http://127.0.0.1:8000", "127.0.0.1"),
+        ("http://127.0.0.2:3000", "127.0.0.2"),
+        ("http://[::1]:3000", "::1"),
+        ("http://app.localhost:3000", "127.0.0.1"),
+        ("https://portal.example.com", "0.0.0.0"),
+        ("http://192.168.1.5:3000", "0.0.0.0"),
+    ],
+)
 def test_the_default_follows_base_url(monkeypatch, base_url, address):
     monkeypatch.setenv("SECRET_KEY", "unit")
     monkeypatch.setenv("BASE_URL", base_url)

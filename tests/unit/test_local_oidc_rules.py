@@ -7,14 +7,31 @@ import pytest
 from portal.domain.local_oidc import LocalOidcRefused, active, is_loopback
 
 
-@pytest.mark.parametrize("url", ["http://localhost:3000", "http://127.0.0.1:8000", "http://[::1]:3000", "http://127.8.9.10",
-                                 "http://portal.localhost:3000"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://localhost:3000",
+        "http://127.0.0.1:8000",
+        "http://[::1]:3000",
+        "http://127.8.9.10",
+        "http://portal.localhost:3000",
+    ],
+)
 def test_loopback_addresses(url):
     assert is_loopback(url)
 
 
-@pytest.mark.parametrize("url", ["https://portal.example.com", "http://10.0.0.5:3000", "http://192.168.1.2",
-                                 "http://localhost.example.com", "http://0.0.0.0:3000", ""])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://portal.example.com",
+        "http://10.0.0.5:3000",
+        "http://192.168.1.2",
+        "http://localhost.example.com",
+        "http://0.0.0.0:3000",
+        "",
+    ],
+)
 def test_other_addresses_are_not_loopback(url):
     assert not is_loopback(url)
 

@@ -24,12 +24,22 @@ VIEW = "throwaway"
 
 # 1. Its domain module: the record with its answer rules.
 def _validate(content: Any, answers: Any) -> dict[str, str]:
-    return {} if isinstance(answers, dict) and answers.get("rating") in (1, 2, 3) else {"answers.rating": "Pick 1 to 3."}
+    return (
+        {} if isinstance(answers, dict) and answers.get("rating") in (1, 2, 3) else {"answers.rating": "Pick 1 to 3."}
+    )
 
 
-THROWAWAY = Kind(name="throwaway", view=VIEW, review_kind="throwaway", fields=("throwaway",), read=lambda *a, **k: None,
-                 validate=_validate, stored=lambda content, answers: {"rating": answers["rating"]},
-                 product_types=("throwaway-test",), store_suffix="-throwaway-answers")
+THROWAWAY = Kind(
+    name="throwaway",
+    view=VIEW,
+    review_kind="throwaway",
+    fields=("throwaway",),
+    read=lambda *a, **k: None,
+    validate=_validate,
+    stored=lambda content, answers: {"rating": answers["rating"]},
+    product_types=("throwaway-test",),
+    store_suffix="-throwaway-answers",
+)
 
 
 # 2. Its state: a timed session naming its view.

@@ -9,15 +9,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DIRECTORIES = ("tests/e2e", "tests/e2e_default", "tests/e2e_production", "tests/security", "tests/support")
-FIXED_WAIT = re.compile(r"\bwait_for_timeout\s*\(|\b(?:time|asyncio)\s*\.\s*sleep\s*\("
-                        r"|\bfrom\s+(?:time|asyncio)\s+import\b[^\n]*\bsleep\b")
+FIXED_WAIT = re.compile(
+    r"\bwait_for_timeout\s*\(|\b(?:time|asyncio)\s*\.\s*sleep\s*\("
+    r"|\bfrom\s+(?:time|asyncio)\s+import\b[^\n]*\bsleep\b"
+)
 
 # (file, the line as written without its indentation): why it may sleep.
 ALLOWED = {
-    ("tests/support/polling.py", "time.sleep(every)"):
-        "polled(): the pause between two reads of a condition, ended by the condition or its deadline",
-    ("tests/support/portal_server.py", "time.sleep(1)"):
-        "start_portal(): the pause between two health checks of the app starting, ended by its deadline",
+    (
+        "tests/support/polling.py",
+        "time.sleep(every)",
+    ): "polled(): the pause between two reads of a condition, ended by the condition or its deadline",
+    (
+        "tests/support/portal_server.py",
+        "time.sleep(1)",
+    ): "start_portal(): the pause between two health checks of the app starting, ended by its deadline",
 }
 
 
@@ -34,8 +40,10 @@ def fixed_waits() -> list[tuple[str, int, str]]:
 
 def test_browser_and_app_tests_wait_for_conditions_not_for_time():
     waits = [f"{name}:{number}: {line}" for name, number, line in fixed_waits() if (name, line) not in ALLOWED]
-    assert not waits, ("a fixed wait in a test: wait for what shows instead (expect(...), page.wait_for_function, "
-                       "an event or frame, tests.support.polling.polled):\n  " + "\n  ".join(waits))
+    assert not waits, (
+        "a fixed wait in a test: wait for what shows instead (expect(...), page.wait_for_function, "
+        "an event or frame, tests.support.polling.polled):\n  " + "\n  ".join(waits)
+    )
 
 
 def test_every_allowed_line_is_still_there():
@@ -44,8 +52,13 @@ def test_every_allowed_line_is_still_there():
 
 
 def test_the_check_finds_each_kind_of_fixed_wait():
-    for line in ("page.wait_for_timeout(500)", "time.sleep(1.5)", "await asyncio.sleep(0.2)",
-                 "from time import sleep", "from asyncio import gather, sleep"):
+    for line in (
+        "page.wait_for_timeout(500)",
+        "time.sleep(1.5)",
+        "await asyncio.sleep(0.2)",
+        "from time import sleep",
+        "from asyncio import gather, sleep",
+    ):
         assert FIXED_WAIT.search(line), line
     for line in ("page.wait_for_function('x')", "expect(box).to_be_visible()", "polled(read, done, timeout=5)"):
         assert not FIXED_WAIT.search(line), line

@@ -28,8 +28,13 @@ def test_parse_flow_reads_flags_tracking_and_a_safe_return_url():
     flow = parse_flow(
         "linkedin",
         {
-            "signUp": "true", "utm_source": " newsletter ", "REFERRALCODE": "F1", "RR_WCID": "w", "unknown": "x",
-            "returnUrl": "/test/3/rate", "captchaToken": "t",
+            "signUp": "true",
+            "utm_source": " newsletter ",
+            "REFERRALCODE": "F1",
+            "RR_WCID": "w",
+            "unknown": "x",
+            "returnUrl": "/test/3/rate",
+            "captchaToken": "t",
         },
     )
     assert flow.sign_up and not flow.connect_existing and not flow.is_sign_in
@@ -37,7 +42,9 @@ def test_parse_flow_reads_flags_tracking_and_a_safe_return_url():
     assert flow.tracking == {"utm_source": "newsletter", "REFERRALCODE": "F1", "RR_WCID": "w"}
 
 
-@pytest.mark.parametrize("target", ["https://evil.example.com/", "//evil.example.com", "javascript:alert(1)", "/sign-in?x=1"])
+@pytest.mark.parametrize(
+    "target", ["https://evil.example.com/", "//evil.example.com", "javascript:alert(1)", "/sign-in?x=1"]
+)
 def test_parse_flow_drops_foreign_return_urls(target):
     assert parse_flow("linkedin", {"returnUrl": target}).return_url == ""
 
@@ -55,11 +62,15 @@ def test_parse_flow_defaults_and_limits():
 
 
 def test_flow_round_trips_and_rejects_junk():
-    flow = parse_flow("linkedin", {"connectExisting": "true", "signInFlow": "true", "returnUrl": "/profile", "utm_source": "a"})
+    flow = parse_flow(
+        "linkedin", {"connectExisting": "true", "signInFlow": "true", "returnUrl": "/profile", "utm_source": "a"}
+    )
     assert Flow.from_dict(flow.to_dict()) == flow
     assert Flow.from_dict(None) is None
     assert Flow.from_dict({"provider": "myspace"}) is None
-    tampered = Flow.from_dict({"provider": "google", "return_url": "https://evil.example.com", "tracking": {"x": "1", "utm_source": "s"}})
+    tampered = Flow.from_dict(
+        {"provider": "google", "return_url": "https://evil.example.com", "tracking": {"x": "1", "utm_source": "s"}}
+    )
     assert tampered.return_url == "" and tampered.tracking == {"utm_source": "s"}
 
 
@@ -70,7 +81,14 @@ GOOGLE = Flow(provider="google", is_sign_in=True)
 
 
 def facts(**kw) -> Facts:
-    base = dict(provider="linkedin", email="pat@example.com", email_verified=True, identity_account_id=None, current=None, email_account=None)
+    base = dict(
+        provider="linkedin",
+        email="pat@example.com",
+        email_verified=True,
+        identity_account_id=None,
+        current=None,
+        email_account=None,
+    )
     base.update(kw)
     return Facts(**base)
 
@@ -126,14 +144,20 @@ def _query(url: str) -> tuple[str, dict[str, list[str]]]:
 def test_destinations_of_outcomes_without_a_session():
     flow = Flow(provider="linkedin", is_sign_in=True, return_url="/profile")
     assert destination(flow, Decision(Action.EXISTING_ACCOUNT, 1)) == "/existing-account?returnUrl=%2Fprofile"
-    assert destination(Flow(provider="google"), Decision(Action.EXISTING_ACCOUNT, 1)) == "/existing-account?provider=google"
+    assert (
+        destination(Flow(provider="google"), Decision(Action.EXISTING_ACCOUNT, 1))
+        == "/existing-account?provider=google"
+    )
     assert destination(flow, Decision(Action.LINKEDIN_EXISTS)) == "/existing-account?linkedin_exists=true"
     assert destination(flow, Decision(Action.CONNECT_ERROR)) == "/existing-account?linkedin_error=true"
     assert destination(flow, Decision(Action.NO_ACCOUNT)) == "/verify-account?reason=no_account"
-    assert destination(Flow(provider="linkedin", connect_existing=True, sign_in_flow=True), Decision(Action.EMAIL_MISMATCH)) == (
-        "/verify-account?reason=email_mismatch&from_sign_in=true"
+    assert destination(
+        Flow(provider="linkedin", connect_existing=True, sign_in_flow=True), Decision(Action.EMAIL_MISMATCH)
+    ) == ("/verify-account?reason=email_mismatch&from_sign_in=true")
+    assert _query(destination(flow, Decision(Action.LINKEDIN_NOT_EXISTS))) == (
+        "/sign-in",
+        {"linkedin_not_exists": ["true"], "to": ["/profile"]},
     )
-    assert _query(destination(flow, Decision(Action.LINKEDIN_NOT_EXISTS))) == ("/sign-in", {"linkedin_not_exists": ["true"], "to": ["/profile"]})
     assert destination(Flow(provider="google"), Decision(Action.NOT_EXISTS)) == "/sign-in?notExists=true"
     with pytest.raises(ValueError):
         destination(flow, Decision(Action.SIGN_IN, 1))
@@ -147,22 +171,36 @@ def test_redirect_after_a_provider_sign_in():
     assert after_sign_in(flow=flow, created=False, **common) == "/profile"
     assert after_sign_in(flow=Flow(provider="linkedin"), created=False, **common) == "/"
     google = Flow(provider="google", return_url="/profile")
-    assert after_sign_in(flow=google, created=False, **{**common, "has_linkedin": False}) == "/linkedin-connect?from_sign_in=true&returnUrl=%2Fprofile"
-    assert after_sign_in(flow=google, created=False, **{**common, "has_linkedin": False, "linkedin_configured": False}) == "/profile"
+    assert (
+        after_sign_in(flow=google, created=False, **{**common, "has_linkedin": False})
+        == "/linkedin-connect?from_sign_in=true&returnUrl=%2Fprofile"
+    )
+    assert (
+        after_sign_in(flow=google, created=False, **{**common, "has_linkedin": False, "linkedin_configured": False})
+        == "/profile"
+    )
     assert after_sign_in(flow=google, created=False, **common) == "/profile"
 
 
 def test_error_destinations():
     assert error_destination(None, "state") == "/sign-in?authError=state"
     assert error_destination(Flow(provider="linkedin", sign_up=True), "captcha") == "/sign-up?authError=captcha"
-    assert error_destination(Flow(provider="linkedin", sign_up=True), "failed") == "/sign-up?authError=failed&provider=linkedin"
+    assert (
+        error_destination(Flow(provider="linkedin", sign_up=True), "failed")
+        == "/sign-up?authError=failed&provider=linkedin"
+    )
     assert error_destination(Flow(provider="google", return_url="/x"), "denied") == "/sign-in?authError=denied&to=%2Fx"
-    assert error_destination(Flow(provider="linkedin", connect_existing=True), "failed") == "/existing-account?linkedin_error=true"
+    assert (
+        error_destination(Flow(provider="linkedin", connect_existing=True), "failed")
+        == "/existing-account?linkedin_error=true"
+    )
 
 
 def test_messages():
     assert auth_error_message("failed", "google") == "We couldn't sign you in with Google. Please try again."
-    assert auth_error_message("failed", "evil<script>") == "We couldn't sign you in with your account. Please try again."
+    assert (
+        auth_error_message("failed", "evil<script>") == "We couldn't sign you in with your account. Please try again."
+    )
     assert auth_error_message("made-up") == ""
     assert auth_error_message(None) == ""
     assert "different from the one you registered with" in verify_reason_message("email_mismatch")
@@ -170,6 +208,13 @@ def test_messages():
 
 
 def test_claims():
-    claims = {"sub": "s", "email": "a@b.c", "email_verified": "true", "given_name": "A", "extra": {"x": 1}, "picture": 5}
+    claims = {
+        "sub": "s",
+        "email": "a@b.c",
+        "email_verified": "true",
+        "given_name": "A",
+        "extra": {"x": 1},
+        "picture": 5,
+    }
     assert claims_email_verified(claims) and not claims_email_verified({"email_verified": False})
     assert claims_profile(claims) == {"sub": "s", "email": "a@b.c", "email_verified": "true", "given_name": "A"}

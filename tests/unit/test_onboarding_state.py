@@ -10,8 +10,15 @@ from portal.domain.work_email import WorkEmailCheck, taken
 from portal.states import onboarding as module
 from portal.states.onboarding import OnboardingState
 
-VALUES = {"firstName": "Nia", "lastName": "Newman", "jobTitle": "CFO", "email": "nia@example.com", "companyName": "",
-          "workEmail": "", "employerHqCountry": ""}
+VALUES = {
+    "firstName": "Nia",
+    "lastName": "Newman",
+    "jobTitle": "CFO",
+    "email": "nia@example.com",
+    "companyName": "",
+    "workEmail": "",
+    "employerHqCountry": "",
+}
 
 
 @pytest.fixture
@@ -63,7 +70,9 @@ def test_raw_submit_with_missing_fields_moves_nowhere_and_saves_nothing(state: O
     monkeypatch.setattr(module.db, "run", run)
     _run(state.submit_step({"firstName": "", "jobTitle": 5, "verified": True}))
     assert state.step == 0 and calls == []
-    assert state.errors["firstName"] == "First name is required" and state.errors["jobTitle"] == "Experience is required"
+    assert (
+        state.errors["firstName"] == "First name is required" and state.errors["jobTitle"] == "Experience is required"
+    )
     assert state.form_message == "All fields are required to continue."
     assert "verified" not in state.values
     # Jumping to the last step before registration is complete does nothing either.
@@ -77,5 +86,5 @@ def test_raw_submit_with_missing_fields_moves_nowhere_and_saves_nothing(state: O
 
 def test_signup_event_script_is_guarded_by_session_storage() -> None:
     script = module.signup_event_js("42")
-    assert "sessionStorage.getItem(\"portalSignupTracked:42\")" in script
-    assert "\"event\": \"sign_up\"" in script and "dataLayer" in script
+    assert 'sessionStorage.getItem("portalSignupTracked:42")' in script
+    assert '"event": "sign_up"' in script and "dataLayer" in script

@@ -14,11 +14,18 @@ DETAILS_ERROR = {"workEmail": "Email already exists"}
 def test_steps_and_labels():
     assert steps.STEPS == ("Review info", "Additional details", "Validate email")
     assert (steps.LOOKS_GOOD, steps.GO_BACK, steps.CONTINUE, steps.SUBMITTING, steps.RESEND) == (
-        "Looks good", "Go back", "Continue", "Submitting...", "Resend email")
+        "Looks good",
+        "Go back",
+        "Continue",
+        "Submitting...",
+        "Resend email",
+    )
     assert steps.RESEND_SENT == "Verification email has been sent successfully!"
 
 
-@pytest.mark.parametrize(("step", "expected"), [(0, 0), (1, 0), (2, 1), ("2", 1), (-3, 0), (None, 0), ("x", 0), (True, 0), (9, 0)])
+@pytest.mark.parametrize(
+    ("step", "expected"), [(0, 0), (1, 0), (2, 1), ("2", 1), (-3, 0), (None, 0), ("x", 0), (True, 0), (9, 0)]
+)
 def test_back_never_below_zero(step, expected):
     assert steps.back(step) == expected
 
@@ -35,7 +42,8 @@ def test_submitting_at_step_1_sends_the_profile_only_without_errors():
     move = steps.plan(1, 2, errors=NO_ERRORS, registration_complete=False, by_tab=False)
     assert move.submit and move.step == 1 and move.target == 2  # moves on only once the save succeeded
     assert steps.plan(1, 2, errors=DETAILS_ERROR, registration_complete=False, by_tab=False) == steps.Move(
-        step=1, target=2, blocked_by=1)
+        step=1, target=2, blocked_by=1
+    )
     assert steps.plan(1, 2, errors=REVIEW_ERROR, registration_complete=True, by_tab=False).blocked_by == 0
 
 
@@ -59,13 +67,17 @@ def test_a_tab_is_disabled_by_shown_errors_only():
 
 
 def test_going_back_by_tab_is_always_allowed():
-    assert steps.plan(2, 0, errors=REVIEW_ERROR, registration_complete=True, by_tab=True) == steps.Move(step=0, target=0)
+    assert steps.plan(2, 0, errors=REVIEW_ERROR, registration_complete=True, by_tab=True) == steps.Move(
+        step=0, target=0
+    )
     assert steps.plan(1, 1, errors=DETAILS_ERROR, registration_complete=False, by_tab=True).step == 1
 
 
 @pytest.mark.parametrize("target", [None, "x", -1, 3, 2.5, True, [1]])
 def test_bad_targets_do_not_move(target):
-    assert steps.plan(1, target, errors=NO_ERRORS, registration_complete=True, by_tab=True) == steps.Move(step=1, target=1)
+    assert steps.plan(1, target, errors=NO_ERRORS, registration_complete=True, by_tab=True) == steps.Move(
+        step=1, target=1
+    )
 
 
 def test_later_steps_disabled_while_any_error_exists():
@@ -83,7 +95,8 @@ def test_first_step_and_messages():
     assert steps.first_step(registration_complete=True) == 2
     assert steps.incomplete_message(0, REVIEW_ERROR) == "All fields are required to continue."
     assert steps.incomplete_message(1, {"employerHqCountry": "Country of employer headquarters is required"}) == (
-        "Please complete all required(*) fields to continue.")
+        "Please complete all required(*) fields to continue."
+    )
     # an invalid value that is not missing gives no 'complete all fields' message
     assert steps.incomplete_message(1, DETAILS_ERROR) == ""
     assert steps.incomplete_message(0, DETAILS_ERROR) == ""

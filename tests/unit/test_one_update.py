@@ -53,9 +53,12 @@ def browser(monkeypatch) -> list:
             got.append((update.delta, list(update.events)))
 
     app = types.SimpleNamespace(event_namespace=Namespace())
-    monkeypatch.setattr(one_update, "RegistrationContext", types.SimpleNamespace(get=lambda: types.SimpleNamespace(app=app)))
-    context = EventContext(token="tab-1", state_manager=None, enqueue_impl=enqueue, emit_delta_impl=emit_delta,
-                           emit_event_impl=emit_event)
+    monkeypatch.setattr(
+        one_update, "RegistrationContext", types.SimpleNamespace(get=lambda: types.SimpleNamespace(app=app))
+    )
+    context = EventContext(
+        token="tab-1", state_manager=None, enqueue_impl=enqueue, emit_delta_impl=emit_delta, emit_event_impl=emit_event
+    )
     token = EventContext.set(context)
     yield got
     EventContext.reset(token)

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import asyncio
 
-import portal.portal  # noqa: F401 - the app: every state registered
 from reflex.state import BaseState, State, _resolve_delta
 from reflex_base.utils import format
 
-from portal.states.taking.preference import PreferenceState
+import portal.portal  # noqa: F401 - the app: every state registered
 from portal.states.sign_in import SignInState
-from portal.states.taking.survey import SurveyState
 from portal.states.tab_owner import _DEFAULT_SNAPSHOTS, _snapshot_cacheable
+from portal.states.taking.preference import PreferenceState
+from portal.states.taking.survey import SurveyState
 
 
 def _states(root):
@@ -60,7 +60,7 @@ def test_a_state_holding_values_gives_its_values_not_its_defaults():
     survey.current = {"key": "q1", "title": "How clear is the headline?"}
     survey.index = 0
     sent = _snapshot(root)
-    assert "\"phase_rx_state_\": \"questions\"" in sent and "How clear is the headline?" in sent
+    assert '"phase_rx_state_": "questions"' in sent and "How clear is the headline?" in sent
     assert sent == _reflex_snapshot(root)
 
 
@@ -125,6 +125,7 @@ def test_every_state_of_the_portal_is_worked_out_once():
 
 
 # --- a first hydrate: the browser still holds the compiled defaults (its hashes match) -------------
+
 
 def _compiled_hashes() -> list[str]:
     from reflex.compiler.utils import compile_state

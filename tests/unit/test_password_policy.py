@@ -157,7 +157,16 @@ def test_non_string_like_none_is_required():
 
 @pytest.mark.parametrize(
     "password",
-    ["Password123!", "Welcome2024!", "Qwerty123456!", "P@ssw0rd1234!", "PASSWORD123!", "Iloveyou2023!", "Summer2025!!", "!Letmein12345"],
+    [
+        "Password123!",
+        "Welcome2024!",
+        "Qwerty123456!",
+        "P@ssw0rd1234!",
+        "PASSWORD123!",
+        "Iloveyou2023!",
+        "Summer2025!!",
+        "!Letmein12345",
+    ],
 )
 def test_common_passwords_are_refused(password):
     assert is_common(password)
@@ -257,8 +266,20 @@ NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
         (NOW - timedelta(minutes=5), NOW + timedelta(minutes=55), None, None, True),
         (NOW - timedelta(minutes=60), NOW, None, None, False),  # expired at this instant
         (NOW - timedelta(minutes=5), NOW + timedelta(minutes=55), NOW - timedelta(minutes=1), None, False),  # used
-        (NOW - timedelta(minutes=5), NOW + timedelta(minutes=55), None, NOW - timedelta(minutes=1), False),  # password changed since
-        (NOW - timedelta(minutes=5), NOW + timedelta(minutes=55), None, NOW - timedelta(days=3), True),  # changed long before
+        (
+            NOW - timedelta(minutes=5),
+            NOW + timedelta(minutes=55),
+            None,
+            NOW - timedelta(minutes=1),
+            False,
+        ),  # password changed since
+        (
+            NOW - timedelta(minutes=5),
+            NOW + timedelta(minutes=55),
+            None,
+            NOW - timedelta(days=3),
+            True,
+        ),  # changed long before
     ],
     ids=["fresh", "expired", "used", "changed-after-issue", "changed-before-issue"],
 )

@@ -22,13 +22,27 @@ from portal.states.taking.preference import ANSWER, CHOOSE, PreferenceState
 from portal.states.taking.timed_session import END
 from tests.support.pending import calls, confirmed_seqs, driven_state, replied_pending, run
 
-CONTENT = {"preferenceTest": {"preferenceType": "image", "isLimited": False, "images": [
-    {"key": "concept-a", "name": "Calm", "url": "/a.png"},
-    {"key": "concept-b", "name": "Bold", "url": "/b.png"},
-    {"key": "concept-c", "name": "Plain", "url": "/c.png"},
-]}}
-DEFINITION = TestDefinition(test_id=42, name="Preference", product_type="preference", panel="internal",
-                            kind="preference", content=CONTENT, questions=[], conditional=False)
+CONTENT = {
+    "preferenceTest": {
+        "preferenceType": "image",
+        "isLimited": False,
+        "images": [
+            {"key": "concept-a", "name": "Calm", "url": "/a.png"},
+            {"key": "concept-b", "name": "Bold", "url": "/b.png"},
+            {"key": "concept-c", "name": "Plain", "url": "/c.png"},
+        ],
+    }
+}
+DEFINITION = TestDefinition(
+    test_id=42,
+    name="Preference",
+    product_type="preference",
+    panel="internal",
+    kind="preference",
+    content=CONTENT,
+    questions=[],
+    conditional=False,
+)
 STORE = "42-preference-answer"
 REASON = "It looks calm and it says who the product is for."
 
@@ -73,7 +87,10 @@ def test_a_choice_and_a_reason_are_pending_with_their_numbers_and_confirmed_by_a
     assert chose["selectedConcept"]["seq"] < chose["answer"]["seq"]
     # the reason names the concept it was typed for, and restates the choice as of its change
     assert typed["answer"]["answer"] == {"value": REASON, "concept": "concept-a"}
-    assert typed["answer"]["seq"] > chose["answer"]["seq"] and typed["selectedConcept"]["seq"] > chose["selectedConcept"]["seq"]
+    assert (
+        typed["answer"]["seq"] > chose["answer"]["seq"]
+        and typed["selectedConcept"]["seq"] > chose["selectedConcept"]["seq"]
+    )
     assert state._seqs == {"selectedConcept": typed["selectedConcept"]["seq"], "answer": typed["answer"]["seq"]}
     # the state was stored: the next event confirms both
     assert confirmed_seqs(run(state.bridge(report({**chose, **typed})))) == state._seqs
@@ -189,20 +206,23 @@ def _entry(answer, seq=None) -> dict:
     return {"answer": answer, "seq": 2**50 if seq is None else seq}
 
 
-@pytest.mark.parametrize("pending", [
-    {"selectedConcept": _entry({"value": "concept-z"})},  # not a concept of this test
-    {"selectedConcept": _entry({"value": ["concept-b"]})},
-    {"selectedConcept": _entry("concept-b")},  # not an object
-    {"selectedConcept": _entry({"value": "concept-b", "extra": 1})},
-    {"selectedConcept": _entry({"value": "concept-b"}, seq=True)},
-    {"selectedConcept": _entry({"value": "concept-b"}, seq=2**60)},
-    {"answer": _entry({"value": "x" * (MAX_TEXT_LENGTH + 1), "concept": "concept-a"})},  # over-long
-    {"answer": _entry({"value": REASON})},  # no concept named
-    {"answer": _entry({"value": REASON, "concept": "concept-b"})},  # another concept
-    {"answer": _entry({"value": 5, "concept": "concept-a"})},
-    {"answer": _entry(REASON)},
-    {"pasteMetadata": _entry({"wasPasted": True, "pasteTimestamp": "", "pastedLength": 5})},  # not pending-covered
-])
+@pytest.mark.parametrize(
+    "pending",
+    [
+        {"selectedConcept": _entry({"value": "concept-z"})},  # not a concept of this test
+        {"selectedConcept": _entry({"value": ["concept-b"]})},
+        {"selectedConcept": _entry("concept-b")},  # not an object
+        {"selectedConcept": _entry({"value": "concept-b", "extra": 1})},
+        {"selectedConcept": _entry({"value": "concept-b"}, seq=True)},
+        {"selectedConcept": _entry({"value": "concept-b"}, seq=2**60)},
+        {"answer": _entry({"value": "x" * (MAX_TEXT_LENGTH + 1), "concept": "concept-a"})},  # over-long
+        {"answer": _entry({"value": REASON})},  # no concept named
+        {"answer": _entry({"value": REASON, "concept": "concept-b"})},  # another concept
+        {"answer": _entry({"value": 5, "concept": "concept-a"})},
+        {"answer": _entry(REASON)},
+        {"pasteMetadata": _entry({"wasPasted": True, "pasteTimestamp": "", "pastedLength": 5})},  # not pending-covered
+    ],
+)
 def test_malformed_pending_answers_change_nothing(state: PreferenceState, pending: dict):
     answered(state, text="")
     answers, seqs = dict(state._answers), dict(state._seqs)

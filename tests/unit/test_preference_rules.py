@@ -4,10 +4,23 @@ from __future__ import annotations
 
 from portal.domain.taking.kinds import preference as p
 
-IMAGES = {"preferenceTest": {"preferenceType": "image", "isLimited": True, "images": [
-    {"key": "a", "name": "Alpha", "url": "/a.png"}, {"key": "b", "name": "Beta", "url": "/b.png"},
-    {"key": "c", "name": "Gamma", "url": "/c.png"}]}}
-TEXTS = {"preferenceTest": {"preferenceType": "text", "textOptions": {"optionOne": "One", "optionTwo": "Two", "optionThree": "Three"}}}
+IMAGES = {
+    "preferenceTest": {
+        "preferenceType": "image",
+        "isLimited": True,
+        "images": [
+            {"key": "a", "name": "Alpha", "url": "/a.png"},
+            {"key": "b", "name": "Beta", "url": "/b.png"},
+            {"key": "c", "name": "Gamma", "url": "/c.png"},
+        ],
+    }
+}
+TEXTS = {
+    "preferenceTest": {
+        "preferenceType": "text",
+        "textOptions": {"optionOne": "One", "optionTwo": "Two", "optionThree": "Three"},
+    }
+}
 
 
 def test_prompts_default_by_type_and_a_custom_question_overrides():

@@ -7,8 +7,8 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
-from portal.services.taking import draft_writer
 from portal.services.admin.preview import PreviewRun, running
+from portal.services.taking import draft_writer
 from portal.states.taking.core import PreviewCore, ServerCore, preview_path
 
 NOW = datetime.now(UTC)
@@ -22,7 +22,9 @@ def test_a_preview_keeps_its_draft_in_the_tab_and_queues_nothing_for_the_server(
     run = PreviewRun(test_id=7, started_at=NOW, deadline_at=NOW + timedelta(minutes=60))
     state = tab(run)
     core = PreviewCore(state)
-    core.queue(draft_writer.Draft(run.id, "preview:1", {"q1": {"type": "short-text", "value": "x"}}, {"step": "questions"}))
+    core.queue(
+        draft_writer.Draft(run.id, "preview:1", {"q1": {"type": "short-text", "value": "x"}}, {"step": "questions"})
+    )
     assert draft_writer.writer.pending(run.id) is None  # nothing for the draft writer
     assert core.latest(state._preview_run) == ({"q1": {"type": "short-text", "value": "x"}}, {"step": "questions"})
     assert asyncio.run(core.active()) == state._preview_run

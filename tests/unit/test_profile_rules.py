@@ -11,8 +11,13 @@ YEAR = 2026
 
 
 def good(**values) -> rules.ProfileForm:
-    base = dict(firstName="Dana", lastName="Reviewer", email="dana@example.com", workEmail="dana@northwind.example",
-                languages=("english",))
+    base = dict(
+        firstName="Dana",
+        lastName="Reviewer",
+        email="dana@example.com",
+        workEmail="dana@northwind.example",
+        languages=("english",),
+    )
     base.update(values)
     return rules.ProfileForm(**base)
 
@@ -23,9 +28,19 @@ def errors_of(form: rules.ProfileForm, **kwargs) -> dict[str, str]:
 
 
 def test_a_complete_form_has_no_errors() -> None:
-    form = good(phoneNumber="+1 415 555 0134", linkedin="linkedin.com/in/dana", birthYear="1988", country="US",
-                state="US-CA", industries=(1, 2, 3), experienceLevels=("middle", "senior"), companySize="small",
-                gender=rules.SELF_DESCRIBE, gender_custom="Agender", veteran="No")
+    form = good(
+        phoneNumber="+1 415 555 0134",
+        linkedin="linkedin.com/in/dana",
+        birthYear="1988",
+        country="US",
+        state="US-CA",
+        industries=(1, 2, 3),
+        experienceLevels=("middle", "senior"),
+        companySize="small",
+        gender=rules.SELF_DESCRIBE,
+        gender_custom="Agender",
+        veteran="No",
+    )
     assert errors_of(form) == {}
 
 
@@ -56,7 +71,9 @@ def test_at_most_three_industries_hides_submit() -> None:
 
 
 def test_at_most_two_seniority_levels_and_the_others_disabled() -> None:
-    assert errors_of(good(experienceLevels=("founder", "senior", "middle")))["experienceLevels"] == rules.SENIORITY_LIMIT
+    assert (
+        errors_of(good(experienceLevels=("founder", "senior", "middle")))["experienceLevels"] == rules.SENIORITY_LIMIT
+    )
     assert errors_of(good(experienceLevels=("boss",)))["experienceLevels"] == rules.LIST_UNKNOWN
     assert errors_of(good(experienceLevels=("senior", "senior")))["experienceLevels"] == rules.LIST_UNKNOWN
     chosen = rules.toggle_seniority([], "founder")
@@ -106,9 +123,17 @@ def test_linkedin_is_normalised_to_the_www_https_address(typed: str, stored: str
 
 @pytest.mark.parametrize(
     "typed",
-    ["https://evil.example/in/dana", "https://linkedin.com.evil.example/in/x", "https://notlinkedin.com/in/x",
-     "linkedin.com", "https://www.linkedin.com/", "ftp://linkedin.com/in/x", "https://user@linkedin.com/in/x",
-     "https://linkedin.com:8443/in/x", "javascript:alert(1)"],
+    [
+        "https://evil.example/in/dana",
+        "https://linkedin.com.evil.example/in/x",
+        "https://notlinkedin.com/in/x",
+        "linkedin.com",
+        "https://www.linkedin.com/",
+        "ftp://linkedin.com/in/x",
+        "https://user@linkedin.com/in/x",
+        "https://linkedin.com:8443/in/x",
+        "javascript:alert(1)",
+    ],
 )
 def test_linkedin_refuses_other_sites(typed: str) -> None:
     assert rules.normalize_linkedin(typed) is None
@@ -164,63 +189,150 @@ def test_roles_and_audiences_are_staff_only() -> None:
 def test_job_title_must_match_the_linkedin_title() -> None:
     title = "Sales Engineer at Acme"
     assert errors_of(good(jobTitle="sales  engineer"), linkedin_title=title) == {}
-    assert errors_of(good(jobTitle="CEO"), linkedin_title=title)["jobTitle"] == rules.JOB_TITLE_MISMATCH.format(title=title)
+    assert errors_of(good(jobTitle="CEO"), linkedin_title=title)["jobTitle"] == rules.JOB_TITLE_MISMATCH.format(
+        title=title
+    )
     assert errors_of(good(jobTitle="CEO")) == {}  # no LinkedIn title known
     assert errors_of(good(jobTitle="CEO"), is_staff=True, linkedin_title=title) == {}
 
 
 def test_company_size_labels() -> None:
     labels = [rules.company_size_label(s.id, s.min_size, s.max_size, s.without_max_size) for s in COMPANY_SIZE_SEGMENTS]
-    assert labels == ["0 - 1 employees", "2 - 9 employees", "10 - 49 employees", "50 - 199 employees",
-                      "200 - 999 employees", "1K+ employees"]
+    assert labels == [
+        "0 - 1 employees",
+        "2 - 9 employees",
+        "10 - 49 employees",
+        "50 - 199 employees",
+        "200 - 999 employees",
+        "1K+ employees",
+    ]
     assert rules.company_size_label("x", 10, 50, False) == "10 - 50 employees"
     assert rules.company_size_label("x", 1000, 5000, False) == "1K - 5K employees"
     assert rules.company_size_label("x", 1500, None, True) == "1.5K+ employees"
     assert rules.company_size_label("x", 7, 7, False) == "7 employees"
     assert rules.company_size_label("ALL", None, None, False) == "All employees"
-    assert rules.list_load_failed(rules.COMPANY_SIZES_LIST) == "Was unable to load company sizes list, please try again later"
+    assert (
+        rules.list_load_failed(rules.COMPANY_SIZES_LIST)
+        == "Was unable to load company sizes list, please try again later"
+    )
     assert rules.list_load_failed(rules.INDUSTRIES_LIST) == "Was unable to load industries list, please try again later"
 
 
 def test_parse_payload_reads_the_nested_shape_and_refuses_wrong_types() -> None:
-    form, errors = rules.parse_payload({
-        "firstName": "  Dana ", "experience": {"jobTitle": "PMM", "roles": [{"_id": 3}], "experienceLevels": ["senior"],
-                                               "companySize": {"_id": "small"}},
-        "company": {"name": "Northwind"}, "industries": ["4", 5], "birthYear": 1988, "_id": "12", "isAdmin": True,
-    })
+    form, errors = rules.parse_payload(
+        {
+            "firstName": "  Dana ",
+            "experience": {
+                "jobTitle": "PMM",
+                "roles": [{"_id": 3}],
+                "experienceLevels": ["senior"],
+                "companySize": {"_id": "small"},
+            },
+            "company": {"name": "Northwind"},
+            "industries": ["4", 5],
+            "birthYear": 1988,
+            "_id": "12",
+            "isAdmin": True,
+        }
+    )
     assert errors == {}
-    assert (form.firstName, form.jobTitle, form.roles, form.companySize, form.companyName) == ("Dana", "PMM", (3,), "small", "Northwind")
-    assert (form.industries, form.birthYear, form.participant_id, form.audiences, form.extra) == ((4, 5), "1988", 12, None, ("isAdmin",))
+    assert (form.firstName, form.jobTitle, form.roles, form.companySize, form.companyName) == (
+        "Dana",
+        "PMM",
+        (3,),
+        "small",
+        "Northwind",
+    )
+    assert (form.industries, form.birthYear, form.participant_id, form.audiences, form.extra) == (
+        (4, 5),
+        "1988",
+        12,
+        None,
+        ("isAdmin",),
+    )
     _, errors = rules.parse_payload({"industries": "1,2", "languages": [1], "roles": [True], "firstName": "x" * 101})
-    assert errors == {"industries": rules.LIST_UNKNOWN, "languages": rules.LIST_UNKNOWN, "roles": rules.LIST_UNKNOWN,
-                      "firstName": rules.TOO_LONG.format(max=100)}
+    assert errors == {
+        "industries": rules.LIST_UNKNOWN,
+        "languages": rules.LIST_UNKNOWN,
+        "roles": rules.LIST_UNKNOWN,
+        "firstName": rules.TOO_LONG.format(max=100),
+    }
     assert rules.parse_payload(["not", "a", "dict"])[1] == {"_global": rules.FORM_ERROR}
     assert rules.parse_payload({"_id": {"$ne": 1}})[1] == {"_id": rules.NOT_YOUR_PROFILE}
 
 
 def test_the_change_request_holds_only_the_listed_fields_with_ids() -> None:
-    form, _ = rules.parse_payload({"firstName": "Dana", "email": "Dana@Example.COM", "industries": [4], "isAdmin": True,
-                                    "experience": {"companySize": "small"}, "birthYear": "1988"})
+    form, _ = rules.parse_payload(
+        {
+            "firstName": "Dana",
+            "email": "Dana@Example.COM",
+            "industries": [4],
+            "isAdmin": True,
+            "experience": {"companySize": "small"},
+            "birthYear": "1988",
+        }
+    )
     payload = rules.to_payload(form, updated_by_admin=False)
     assert payload["updatedByAdmin"] is False and payload["email"] == "dana@example.com"
-    assert payload["industries"] == [4] and payload["experience"]["companySize"] == "small" and payload["birthYear"] == 1988
+    assert (
+        payload["industries"] == [4]
+        and payload["experience"]["companySize"] == "small"
+        and payload["birthYear"] == 1988
+    )
     assert "isAdmin" not in payload and "roles" not in payload["experience"] and "audiences" not in payload
-    assert set(payload) <= {"firstName", "lastName", "hasAnonymizationEnabled", "email", "workEmail", "phoneNumber",
-                            "linkedin", "linkedinPrivacy", "hasExperience", "birthYear", "country", "state",
-                            "industries", "audiences", "experience", "company", "languages", "gender", "pronoun",
-                            "gender_custom", "sex_orientation", "sex_orientation_custom", "race", "ethnicity",
-                            "veteran", "updatedByAdmin"}
+    assert set(payload) <= {
+        "firstName",
+        "lastName",
+        "hasAnonymizationEnabled",
+        "email",
+        "workEmail",
+        "phoneNumber",
+        "linkedin",
+        "linkedinPrivacy",
+        "hasExperience",
+        "birthYear",
+        "country",
+        "state",
+        "industries",
+        "audiences",
+        "experience",
+        "company",
+        "languages",
+        "gender",
+        "pronoun",
+        "gender_custom",
+        "sex_orientation",
+        "sex_orientation_custom",
+        "race",
+        "ethnicity",
+        "veteran",
+        "updatedByAdmin",
+    }
 
 
 def test_normalised_values_and_changes() -> None:
-    form = rules.normalized(good(email="Dana@Example.com", linkedin="linkedin.com/in/d", phoneNumber="(415) 555-0134",
-                                 country="US", gender="Woman", gender_custom="left over"))
+    form = rules.normalized(
+        good(
+            email="Dana@Example.com",
+            linkedin="linkedin.com/in/d",
+            phoneNumber="(415) 555-0134",
+            country="US",
+            gender="Woman",
+            gender_custom="left over",
+        )
+    )
     assert (form.email, form.linkedin, form.phoneNumber, form.gender_custom) == (
-        "dana@example.com", "https://www.linkedin.com/in/d", "+14155550134", "")
+        "dana@example.com",
+        "https://www.linkedin.com/in/d",
+        "+14155550134",
+        "",
+    )
     assert rules.changed_emails("dana@example.com", "dana@northwind.example", form) == []
     moved = form.with_values(email="new@example.com", workEmail="New@Northwind.example")
     assert rules.changed_emails("dana@example.com", "dana@northwind.example", moved) == [
-        ("personal", "new@example.com"), ("work", "new@northwind.example")]
+        ("personal", "new@example.com"),
+        ("work", "new@northwind.example"),
+    ]
     assert rules.changed_fields(form, moved) == {"email": "dana@example.com", "workEmail": "dana@northwind.example"}
 
 
@@ -228,7 +340,8 @@ def test_spec_strings() -> None:
     assert rules.TITLE == "Become a participant - Have an impact, get paid."
     assert rules.SAVED == "Change request has been sent successfully!"
     assert rules.VERIFY_WARNING.format(email="a@b.co") == (
-        "We've sent a verification link to a@b.co. Please check your email, including spam folders.")
+        "We've sent a verification link to a@b.co. Please check your email, including spam folders."
+    )
     assert rules.PROFILE_REMOVED == "Sorry, your profile was removed"
     assert rules.FORM_ERROR == "Form contains error, please double check all fields"
     assert (rules.MAX_INDUSTRIES, rules.MAX_SENIORITY, rules.PICKER_PAGE_SIZE) == (3, 2, 100)

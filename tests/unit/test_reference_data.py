@@ -11,8 +11,12 @@ from portal.domain import reference_data as ref
 def test_company_size_segments_match_the_spec() -> None:
     ranges = [(s.id, s.min_size, s.max_size) for s in ref.COMPANY_SIZE_SEGMENTS]
     assert ranges == [
-        ("solo", 1, 1), ("micro", 2, 9), ("small", 10, 49), ("medium", 50, 199),
-        ("midMarket", 200, 999), ("enterprise", 1000, None),
+        ("solo", 1, 1),
+        ("micro", 2, 9),
+        ("small", 10, 49),
+        ("medium", 50, 199),
+        ("midMarket", 200, 999),
+        ("enterprise", 1000, None),
     ]
     assert [s.without_max_size for s in ref.COMPANY_SIZE_SEGMENTS] == [False] * 5 + [True]
 
@@ -33,7 +37,14 @@ def test_option_lists() -> None:
     labels = {o.value: o.label for o in ref.SENIORITY_OPTIONS}
     assert "one-person" in labels["founder"] and "freelancers" in labels["specialist"]
     assert [o.value for o in ref.LANGUAGE_OPTIONS] == [
-        "english", "dutch", "portuguese", "spanish", "italian", "french", "german", "none",
+        "english",
+        "dutch",
+        "portuguese",
+        "spanish",
+        "italian",
+        "french",
+        "german",
+        "none",
     ]
     assert all(o.label for o in ref.LANGUAGE_OPTIONS)
 
@@ -75,7 +86,10 @@ def test_subdivisions_of_a_country() -> None:
     assert [_fold(n) for _, n in states] == sorted(_fold(n) for _, n in states)
     assert geography.subdivisions("us") == states
     assert geography.subdivisions("GB") == [
-        ("GB-ENG", "England"), ("GB-NIR", "Northern Ireland"), ("GB-SCT", "Scotland"), ("GB-WLS", "Wales"),
+        ("GB-ENG", "England"),
+        ("GB-NIR", "Northern Ireland"),
+        ("GB-SCT", "Scotland"),
+        ("GB-WLS", "Wales"),
     ]
     assert geography.subdivisions("XX") == []
 

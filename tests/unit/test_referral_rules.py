@@ -41,7 +41,10 @@ def test_normalize_code(raw, expected):
 
 
 def test_referral_link():
-    assert rules.referral_link("http://localhost:3000/", "DANA2026") == "http://localhost:3000/sign-up?REFERRALCODE=DANA2026"
+    assert (
+        rules.referral_link("http://localhost:3000/", "DANA2026")
+        == "http://localhost:3000/sign-up?REFERRALCODE=DANA2026"
+    )
 
 
 @pytest.mark.parametrize(
@@ -77,8 +80,11 @@ def test_loops():
 
 def _refusal(referrer, referee, *, claimed_by=None, referrer_of=None, expired=False):
     return rules.refusal(
-        referrer_id=referrer, referee_id=referee, referee_already_referred_by=claimed_by,
-        referrer_of=referrer_of or {}, expired=expired,
+        referrer_id=referrer,
+        referee_id=referee,
+        referee_already_referred_by=claimed_by,
+        referrer_of=referrer_of or {},
+        expired=expired,
     )
 
 

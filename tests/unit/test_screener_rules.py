@@ -24,8 +24,11 @@ MULTIPLE = {
     ],
 }
 MATRIX = {
-    "type": "matrix", "question": "How often do you use these?", "rows": ["ERP", "CRM"],
-    "columns": ["Never", "Monthly", "Daily"], "correctMatrix": [[1, 2], [2]],
+    "type": "matrix",
+    "question": "How often do you use these?",
+    "rows": ["ERP", "CRM"],
+    "columns": ["Never", "Monthly", "Daily"],
+    "correctMatrix": [[1, 2], [2]],
     "answers": [{"text": "x", "isCorrect": True, "_matrixData": {"secret": 1}}],
 }
 MATRIX_MULTI = {**MATRIX, "allowMultiple": True}
@@ -41,7 +44,9 @@ def test_public_view_of_a_choice_screener_hides_the_correct_answers() -> None:
             {"index": 1, "text": "I use finance software but do not choose it"},
             {"index": 2, "text": "I do not work with finance software"},
         ],
-        "rows": [], "columns": [], "allowMultiple": False,
+        "rows": [],
+        "columns": [],
+        "allowMultiple": False,
     }
     assert "isCorrect" not in json.dumps(public)
     assert rules.public_screener(MULTIPLE)["allowMultiple"] is True
@@ -50,20 +55,32 @@ def test_public_view_of_a_choice_screener_hides_the_correct_answers() -> None:
 def test_public_view_of_a_matrix_hides_correct_matrix_and_matrix_data() -> None:
     public = rules.public_screener(MATRIX_MULTI)
     assert public == {
-        "type": "matrix", "question": "How often do you use these?", "answers": [],
-        "rows": ["ERP", "CRM"], "columns": ["Never", "Monthly", "Daily"], "allowMultiple": True,
+        "type": "matrix",
+        "question": "How often do you use these?",
+        "answers": [],
+        "rows": ["ERP", "CRM"],
+        "columns": ["Never", "Monthly", "Daily"],
+        "allowMultiple": True,
     }
     text = json.dumps(public)
     assert "correctMatrix" not in text and "_matrixData" not in text and "isCorrect" not in text
     assert rules.public_screener(MATRIX)["allowMultiple"] is False
 
 
-@pytest.mark.parametrize("bad", [
-    None, [], {"type": "quiz", "question": "Q"}, {**MULTIPLE, "question": ""},
-    {**MULTIPLE, "answers": [{"text": "only one", "isCorrect": True}]},
-    {**MULTIPLE, "answers": [{"text": "a"}, {"isCorrect": True}]},
-    {**MATRIX, "correctMatrix": [[1]]}, {**MATRIX, "correctMatrix": [[1], [3]]}, {**MATRIX, "rows": []},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        [],
+        {"type": "quiz", "question": "Q"},
+        {**MULTIPLE, "question": ""},
+        {**MULTIPLE, "answers": [{"text": "only one", "isCorrect": True}]},
+        {**MULTIPLE, "answers": [{"text": "a"}, {"isCorrect": True}]},
+        {**MATRIX, "correctMatrix": [[1]]},
+        {**MATRIX, "correctMatrix": [[1], [3]]},
+        {**MATRIX, "rows": []},
+    ],
+)
 def test_a_malformed_stored_screener_is_refused(bad: Any) -> None:
     with pytest.raises(ValueError):
         rules.public_screener(bad)
@@ -71,10 +88,14 @@ def test_a_malformed_stored_screener_is_refused(bad: Any) -> None:
 
 def test_the_spec_texts() -> None:
     assert rules.HEADING == "Screening question"
-    assert rules.INTRO == ("Before starting taking the test, we need you to answer some questions so we can know "
-                           "you are the right fit for the test.")
-    assert rules.FAILED.startswith("Thank you for taking the time to complete the questionnaire. At this time, we "
-                                   "have found that your response does not match the requirements for this test")
+    assert rules.INTRO == (
+        "Before starting taking the test, we need you to answer some questions so we can know "
+        "you are the right fit for the test."
+    )
+    assert rules.FAILED.startswith(
+        "Thank you for taking the time to complete the questionnaire. At this time, we "
+        "have found that your response does not match the requirements for this test"
+    )
     assert rules.SCROLL_HINT == "Scroll horizontally to see all options"
     assert rules.verification_error("boom") == "Error in screener verification: boom"
 
@@ -93,15 +114,43 @@ def test_parse_reads_each_kind_into_a_dense_selection() -> None:
     assert rules.parse_selection(MATRIX_MULTI, {"0": [2, 1], "1": ["2"]}) == {"0": [1, 2], "1": [2]}
 
 
-@pytest.mark.parametrize(("screener", "raw"), [
-    (SINGLE, 3), (SINGLE, -1), (SINGLE, "²"), (SINGLE, "1.0"), (SINGLE, 1.0), (SINGLE, True), (SINGLE, [0]),
-    (SINGLE, {"0": [0]}), (SINGLE, ""), (SINGLE, "0" * 40),
-    (MULTIPLE, 0), (MULTIPLE, "0,1"), (MULTIPLE, [0, 0]), (MULTIPLE, [0, "0"]), (MULTIPLE, [3]), (MULTIPLE, [False]),
-    (MULTIPLE, [0, 1, 2, 0]), (MULTIPLE, {"0": [0]}), (MULTIPLE, ["²"]),
-    (MATRIX, [[0], [1]]), (MATRIX, {"2": [0]}), (MATRIX, {"0": [3]}), (MATRIX, {"0": 1}), (MATRIX, {"0": [0, 1]}),
-    (MATRIX, {"0": [1], 0: [2]}), (MATRIX, {"x": [0]}), (MATRIX, {"²": [0]}), (MATRIX, {"0": [1, 1]}),
-    (MATRIX, {"-1": [0]}), (MATRIX, None), (MATRIX_MULTI, {"0": [1, 1]}), (MATRIX_MULTI, {"0": [0, 1, 2, 0]}),
-])
+@pytest.mark.parametrize(
+    ("screener", "raw"),
+    [
+        (SINGLE, 3),
+        (SINGLE, -1),
+        (SINGLE, "²"),
+        (SINGLE, "1.0"),
+        (SINGLE, 1.0),
+        (SINGLE, True),
+        (SINGLE, [0]),
+        (SINGLE, {"0": [0]}),
+        (SINGLE, ""),
+        (SINGLE, "0" * 40),
+        (MULTIPLE, 0),
+        (MULTIPLE, "0,1"),
+        (MULTIPLE, [0, 0]),
+        (MULTIPLE, [0, "0"]),
+        (MULTIPLE, [3]),
+        (MULTIPLE, [False]),
+        (MULTIPLE, [0, 1, 2, 0]),
+        (MULTIPLE, {"0": [0]}),
+        (MULTIPLE, ["²"]),
+        (MATRIX, [[0], [1]]),
+        (MATRIX, {"2": [0]}),
+        (MATRIX, {"0": [3]}),
+        (MATRIX, {"0": 1}),
+        (MATRIX, {"0": [0, 1]}),
+        (MATRIX, {"0": [1], 0: [2]}),
+        (MATRIX, {"x": [0]}),
+        (MATRIX, {"²": [0]}),
+        (MATRIX, {"0": [1, 1]}),
+        (MATRIX, {"-1": [0]}),
+        (MATRIX, None),
+        (MATRIX_MULTI, {"0": [1, 1]}),
+        (MATRIX_MULTI, {"0": [0, 1, 2, 0]}),
+    ],
+)
 def test_parse_refuses_bad_input(screener: dict[str, Any], raw: Any) -> None:
     with pytest.raises(ValueError):
         rules.parse_selection(screener, raw)
@@ -167,9 +216,18 @@ def test_radio_kinds_replace_and_checkbox_kinds_toggle() -> None:
     assert rules.choose(matrix_multi, {"0": [0], "1": []}, 0, 2, True) == {"0": [0, 2], "1": []}
 
 
-@pytest.mark.parametrize(("row", "index", "checked"), [
-    (1, 0, True), (0, 3, True), ("²", 0, True), (0, "x", True), (0, -1, True), (0, 0, "true"), (True, 0, True),
-])
+@pytest.mark.parametrize(
+    ("row", "index", "checked"),
+    [
+        (1, 0, True),
+        (0, 3, True),
+        ("²", 0, True),
+        (0, "x", True),
+        (0, -1, True),
+        (0, 0, "true"),
+        (True, 0, True),
+    ],
+)
 def test_choose_refuses_what_is_not_an_answer(row: Any, index: Any, checked: Any) -> None:
     with pytest.raises(ValueError):
         rules.choose(rules.public_screener(MULTIPLE), {"0": []}, row, index, checked)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sys
-import types
 from typing import Any
 
 import pytest
@@ -14,10 +12,22 @@ from portal.services.taking.screener import ScreenerView
 from portal.states.taking import screener as module
 from portal.states.taking.screener import ScreenerState
 
-MATRIX = {"type": "matrix", "question": "How often?", "answers": [], "rows": ["ERP", "CRM"],
-          "columns": ["Never", "Daily"], "allowMultiple": False}
-SINGLE = {"type": "single", "question": "Your role?", "answers": [{"index": 0, "text": "Buyer"}, {"index": 1, "text": "User"}],
-          "rows": [], "columns": [], "allowMultiple": False}
+MATRIX = {
+    "type": "matrix",
+    "question": "How often?",
+    "answers": [],
+    "rows": ["ERP", "CRM"],
+    "columns": ["Never", "Daily"],
+    "allowMultiple": False,
+}
+SINGLE = {
+    "type": "single",
+    "question": "Your role?",
+    "answers": [{"index": 0, "text": "Buyer"}, {"index": 1, "text": "User"}],
+    "rows": [],
+    "columns": [],
+    "allowMultiple": False,
+}
 from portal.states.taking.rate import RateState  # noqa: E402
 
 RELOAD = RateState.reload_access
@@ -63,7 +73,13 @@ def test_matrix_confirm_waits_for_every_statement_and_raw_events_are_checked(mon
     state = ScreenerState()
     assert asyncio.run(state.load("12")) is None
     assert calls[0] == ("load", {"test_id": 12, "respondent_key": "account:7"})
-    assert (state.loaded, state.kind, state.rows, state.columns, state.question) == (True, "matrix", ["ERP", "CRM"], ["Never", "Daily"], "How often?")
+    assert (state.loaded, state.kind, state.rows, state.columns, state.question) == (
+        True,
+        "matrix",
+        ["ERP", "CRM"],
+        ["Never", "Daily"],
+        "How often?",
+    )
     assert state.selection == {"0": [], "1": []} and not state.can_confirm
     state.choose(0, "1")
     assert state.selection == {"0": [1], "1": []} and not state.can_confirm
@@ -76,8 +92,10 @@ def test_matrix_confirm_waits_for_every_statement_and_raw_events_are_checked(mon
     state.choose(1, 0)
     assert state.can_confirm
     _run(state.confirm())
-    assert calls[-1] == ("submit", {"test_id": 12, "account_id": 7, "respondent_key": "account:7",
-                                    "raw_selection": {"0": [1], "1": [0]}})
+    assert calls[-1] == (
+        "submit",
+        {"test_id": 12, "account_id": 7, "respondent_key": "account:7", "raw_selection": {"0": [1], "1": [0]}},
+    )
     assert state.failed and not state.submitting
     state.choose(0, 0)  # after the verdict nothing changes
     assert state.selection == {"0": [1], "1": [0]}

@@ -52,7 +52,11 @@ def test_required_fields_and_their_messages(key, message, empty):
         ("email", "not-an-email", "Please enter a valid email address"),
         ("email", "nia@localhost", "Please enter a valid email address"),
         ("workEmail", "nia@", "Please enter a valid email address"),
-        ("workEmail", "nia@gmail.com", "Please use your work email. Addresses from free email providers such as gmail.com are not accepted."),
+        (
+            "workEmail",
+            "nia@gmail.com",
+            "Please use your work email. Addresses from free email providers such as gmail.com are not accepted.",
+        ),
         ("workEmail", "nia@yopmail.com", "Disposable email addresses are not accepted. Please use your work email."),
         ("employerHqCountry", "XX", "Please choose a country from the list"),
         ("employerHqCountry", "Germany", "Please choose a country from the list"),
@@ -64,8 +68,17 @@ def test_bad_values(key, value, message):
 
 
 def test_parse_keeps_only_the_sign_up_fields_cleaned():
-    form = rules.parse({**GOOD, "firstName": "  Nia   Maria ", "email": " NIA@Example.COM ", "employerHqCountry": "de",
-                        "verified": True, "_id": 7, "stage": "completed"})
+    form = rules.parse(
+        {
+            **GOOD,
+            "firstName": "  Nia   Maria ",
+            "email": " NIA@Example.COM ",
+            "employerHqCountry": "de",
+            "verified": True,
+            "_id": 7,
+            "stage": "completed",
+        }
+    )
     assert form.firstName == "Nia Maria" and form.email == "nia@example.com" and form.employerHqCountry == "DE"
     assert set(form.values()) == set(rules.FIELDS)
     assert rules.parse("not a mapping") == rules.SignUpForm()
@@ -90,16 +103,29 @@ def test_missing_and_fallback_message():
     ],
 )
 def test_work_email_prefill(work, email, verified, expected):
-    assert rules.work_email_prefill(work_email_value=work, account_email=email, account_email_verified=verified) == expected
+    assert (
+        rules.work_email_prefill(work_email_value=work, account_email=email, account_email_verified=verified)
+        == expected
+    )
 
 
 def test_linkedin_prefill():
-    claims = {"given_name": " Nia ", "family_name": "Newman", "email": "Nia@Example.com", "headline": "CFO at Northwind",
-              "picture": "https://x", "sub": "abc"}
+    claims = {
+        "given_name": " Nia ",
+        "family_name": "Newman",
+        "email": "Nia@Example.com",
+        "headline": "CFO at Northwind",
+        "picture": "https://x",
+        "sub": "abc",
+    }
     assert rules.linkedin_prefill(claims) == {
-        "firstName": "Nia", "lastName": "Newman", "email": "nia@example.com", "jobTitle": "CFO at Northwind",
+        "firstName": "Nia",
+        "lastName": "Newman",
+        "email": "nia@example.com",
+        "jobTitle": "CFO at Northwind",
     }
     assert rules.linkedin_prefill({"jobTitle": "CFO", "headline": "ignored", "companyName": "Northwind"}) == {
-        "jobTitle": "CFO", "companyName": "Northwind",
+        "jobTitle": "CFO",
+        "companyName": "Northwind",
     }
     assert rules.linkedin_prefill(None) == {} and rules.linkedin_prefill({"given_name": 5}) == {}

@@ -49,7 +49,9 @@ def test_every_cell_of_the_matrix(role, permission):
     assert roles.permissions_of(role)[permission] is (role in EXPECTED[permission])
 
 
-@pytest.mark.parametrize("role", [None, "", "participant", "admin", "Super-Admin", "super-admin ", 1, True, ["super-admin"]])
+@pytest.mark.parametrize(
+    "role", [None, "", "participant", "admin", "Super-Admin", "super-admin ", 1, True, ["super-admin"]]
+)
 def test_participants_and_unknown_roles_have_nothing(role):
     assert not roles.is_staff(role)
     assert all(roles.may(role, permission) is False for permission in EXPECTED)
@@ -79,8 +81,12 @@ TABLE = {
     "icp-pulse-cbi": {"specialist": (20, 25), "middle": (35, 40), "senior": (65, 75)},
     "icp-pulse-brand-survey": {"specialist": (10, 15), "middle": (15, 20), "senior": (35, 40)},
 }
-CELLS = [(t, level, day, dollars) for t, levels in TABLE.items() for level, pair in levels.items()
-         for day, dollars in zip((incentives.DAY1, incentives.DAY2), pair, strict=True)]
+CELLS = [
+    (t, level, day, dollars)
+    for t, levels in TABLE.items()
+    for level, pair in levels.items()
+    for day, dollars in zip((incentives.DAY1, incentives.DAY2), pair, strict=True)
+]
 
 
 @pytest.mark.parametrize("product_type,level,day,dollars", CELLS)
@@ -106,18 +112,29 @@ def test_standard_and_unknown_types_pay_as_survey(product_type):
 
 def test_founder_pays_as_middle_custom_and_none_as_specialist():
     day1 = incentives.DAY1
-    assert incentives.payout_cents("survey", ["founder"], day1) == incentives.payout_cents("survey", ["middle"], day1) == 2000
+    assert (
+        incentives.payout_cents("survey", ["founder"], day1)
+        == incentives.payout_cents("survey", ["middle"], day1)
+        == 2000
+    )
     assert incentives.payout_cents("video-test", ["custom"], day1) == 2000
     assert incentives.payout_cents("video-test", [], day1) == 2000
     assert incentives.payout_cents("video-test", None, incentives.DAY2) == 2500
     assert incentives.payout_cents("video-test", ["unheard-of"], day1) == 2000
 
 
-@pytest.mark.parametrize("levels,expected", [
-    (["specialist", "senior"], "senior"), (["senior", "specialist"], "senior"), (["founder", "specialist"], "middle"),
-    (["custom", "founder"], "middle"), (["founder", "senior"], "senior"), (["middle", "founder"], "middle"),
-    ((), "specialist"),
-])
+@pytest.mark.parametrize(
+    "levels,expected",
+    [
+        (["specialist", "senior"], "senior"),
+        (["senior", "specialist"], "senior"),
+        (["founder", "specialist"], "middle"),
+        (["custom", "founder"], "middle"),
+        (["founder", "senior"], "senior"),
+        (["middle", "founder"], "middle"),
+        ((), "specialist"),
+    ],
+)
 def test_two_levels_pay_the_better_one(levels, expected):
     assert incentives.level_of(levels) == expected
 
@@ -133,10 +150,20 @@ def test_day_of_is_day1_within_24_hours_of_launch():
     assert incentives.day_of(launched.replace(tzinfo=None), launched + timedelta(hours=25)) == incentives.DAY2
 
 
-@pytest.mark.parametrize("text,cents", [
-    ("25", 2500), ("25.50", 2550), ("25.5", 2550), ("$30", 3000), (" 40 ", 4000), ("1", 100), ("500", 50_000),
-    ("$1.00", 100), ("499.99", 49_999),
-])
+@pytest.mark.parametrize(
+    "text,cents",
+    [
+        ("25", 2500),
+        ("25.50", 2550),
+        ("25.5", 2550),
+        ("$30", 3000),
+        (" 40 ", 4000),
+        ("1", 100),
+        ("500", 50_000),
+        ("$1.00", 100),
+        ("499.99", 49_999),
+    ],
+)
 def test_parse_dollars_reads_sums(text, cents):
     assert incentives.parse_dollars(text) == cents
 
@@ -146,18 +173,52 @@ def test_parse_dollars_empty_is_no_override(text):
     assert incentives.parse_dollars(text) is None
 
 
-@pytest.mark.parametrize("text", [
-    "0", "0.99", "500.01", "501", "1,000", "-5", "abc", "25.505", "1e3", ".5", "$", "25 dollars", "²", "1.²", "٣٠",
-    25, 25.0, True, ["25"],
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0",
+        "0.99",
+        "500.01",
+        "501",
+        "1,000",
+        "-5",
+        "abc",
+        "25.505",
+        "1e3",
+        ".5",
+        "$",
+        "25 dollars",
+        "²",
+        "1.²",
+        "٣٠",
+        25,
+        25.0,
+        True,
+        ["25"],
+    ],
+)
 def test_parse_dollars_refuses_what_is_not_a_sum_between_1_and_500(text):
-    assert incentives.parse_dollars(text) == incentives.OVERRIDE_OUT_OF_RANGE == "The payout must be between $1 and $500."
+    assert (
+        incentives.parse_dollars(text) == incentives.OVERRIDE_OUT_OF_RANGE == "The payout must be between $1 and $500."
+    )
 
 
-@pytest.mark.parametrize("cents,ok", [
-    (None, True), (100, True), (50_000, True), (2500, True), (99, False), (50_001, False), (0, False), (-100, False),
-    (True, False), (25.0, False), ("2500", False),
-])
+@pytest.mark.parametrize(
+    "cents,ok",
+    [
+        (None, True),
+        (100, True),
+        (50_000, True),
+        (2500, True),
+        (99, False),
+        (50_001, False),
+        (0, False),
+        (-100, False),
+        (True, False),
+        (25.0, False),
+        ("2500", False),
+    ],
+)
 def test_override_limits(cents, ok):
     assert (incentives.override_problem(cents) == "") is ok
 
@@ -210,20 +271,23 @@ def test_note_limit():
     assert decisions.reason_problem("low-effort", 42) == decisions.NOTE_TOO_LONG
 
 
-@pytest.mark.parametrize("reward,review,approved,stage", [
-    ("EXECUTED", "approved", True, "Paid"),
-    ("EXECUTED", "submitted", False, "Paid"),  # paid before staff decided (older rewards)
-    ("FAILED", "approved", True, "Failed"),
-    ("CANCELED", "rejected", False, "Rejected"),
-    ("PENDING", "rejected", False, "Rejected"),
-    ("CANCELED", "approved", True, "Canceled"),
-    ("CANCELED", "submitted", False, "Canceled"),
-    ("PENDING", "approved", True, "Approved"),
-    ("PENDING", "submitted", True, "Approved"),
-    ("PENDING", "approved", False, "Approved"),
-    ("PENDING", "submitted", False, "Submitted"),
-    (None, None, False, "Submitted"),
-])
+@pytest.mark.parametrize(
+    "reward,review,approved,stage",
+    [
+        ("EXECUTED", "approved", True, "Paid"),
+        ("EXECUTED", "submitted", False, "Paid"),  # paid before staff decided (older rewards)
+        ("FAILED", "approved", True, "Failed"),
+        ("CANCELED", "rejected", False, "Rejected"),
+        ("PENDING", "rejected", False, "Rejected"),
+        ("CANCELED", "approved", True, "Canceled"),
+        ("CANCELED", "submitted", False, "Canceled"),
+        ("PENDING", "approved", True, "Approved"),
+        ("PENDING", "submitted", True, "Approved"),
+        ("PENDING", "approved", False, "Approved"),
+        ("PENDING", "submitted", False, "Submitted"),
+        (None, None, False, "Submitted"),
+    ],
+)
 def test_reward_stage(reward, review, approved, stage):
     assert decisions.reward_stage(reward, review, approved) == stage
 
@@ -231,11 +295,24 @@ def test_reward_stage(reward, review, approved, stage):
 # --- CSV cells ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value,expected", [
-    ("=SUM(A1:A9)", "'=SUM(A1:A9)"), ("+1", "'+1"), ("-2+3", "'-2+3"), ("@cmd", "'@cmd"),
-    ("\tTAB", "'\tTAB"), ("\r=1", "'\r=1"), ("plain", "plain"), ("a=b", "a=b"), ("", ""), (None, ""), (12, "12"),
-    (-5, "'-5"), (" =1", " =1"),
-])
+@pytest.mark.parametrize(
+    "value,expected",
+    [
+        ("=SUM(A1:A9)", "'=SUM(A1:A9)"),
+        ("+1", "'+1"),
+        ("-2+3", "'-2+3"),
+        ("@cmd", "'@cmd"),
+        ("\tTAB", "'\tTAB"),
+        ("\r=1", "'\r=1"),
+        ("plain", "plain"),
+        ("a=b", "a=b"),
+        ("", ""),
+        (None, ""),
+        (12, "12"),
+        (-5, "'-5"),
+        (" =1", " =1"),
+    ],
+)
 def test_safe_cell(value, expected):
     assert safe_cell(value) == expected
 
@@ -243,7 +320,7 @@ def test_safe_cell(value, expected):
 def test_to_csv_round_trips_through_the_csv_module():
     header = ["id", "answer", "=header"]
     rows = [
-        [1, "=HYPERLINK(\"http://evil\")", "comma, and \"quotes\""],
+        [1, '=HYPERLINK("http://evil")', 'comma, and "quotes"'],
         [2, "line one\nline two", "@SUM(1)"],
         [3, None, "ünïcödé ✓"],
     ]
@@ -252,7 +329,7 @@ def test_to_csv_round_trips_through_the_csv_module():
     read = list(csv.reader(io.StringIO(text[1:], newline="")))
     assert read == [
         ["id", "answer", "'=header"],
-        ["1", "'=HYPERLINK(\"http://evil\")", "comma, and \"quotes\""],
+        ["1", '\'=HYPERLINK("http://evil")', 'comma, and "quotes"'],
         ["2", "line one\nline two", "'@SUM(1)"],
         ["3", "", "ünïcödé ✓"],
     ]
@@ -265,10 +342,18 @@ def test_to_csv_round_trips_through_the_csv_module():
 def test_flatten_survey_answers_by_key_and_by_index():
     questions = [
         {"key": "q1", "text": "What do you do?", "type": "text"},
-        {"key": "q2", "text": "Which plan?", "type": "single", "options": [{"value": "a", "label": "Basic"},
-                                                                        {"value": "b", "label": "Pro"}]},
-        {"key": "q3", "text": "Which tools?", "type": "multiple", "options": [{"value": "x", "label": "Excel"},
-                                                                             {"value": "y", "label": "Sheets"}]},
+        {
+            "key": "q2",
+            "text": "Which plan?",
+            "type": "single",
+            "options": [{"value": "a", "label": "Basic"}, {"value": "b", "label": "Pro"}],
+        },
+        {
+            "key": "q3",
+            "text": "Which tools?",
+            "type": "multiple",
+            "options": [{"value": "x", "label": "Excel"}, {"value": "y", "label": "Sheets"}],
+        },
         {"key": "q4", "text": "Would you buy?", "type": "boolean"},
     ]
     stored = {
@@ -298,8 +383,9 @@ def test_flatten_highlight_block_lists_with_question_keys():
     ]
     stored = {
         "first-impression": [{"type": "text", "value": "Clean and clear", "questionKey": "fi-1"}],
-        "highlight-1": [{"type": "text", "value": "Pricing", "questionKey": "area-1",
-                         "pasteMetadata": {"wasPasted": True}}],
+        "highlight-1": [
+            {"type": "text", "value": "Pricing", "questionKey": "area-1", "pasteMetadata": {"wasPasted": True}}
+        ],
         "post-test": [{"type": "rating", "value": 4, "questionKey": "post-1"}],
     }
     flat = answers.flatten(stored, questions)
@@ -311,8 +397,11 @@ def test_flatten_highlight_block_lists_with_question_keys():
 
 
 def test_flatten_preference_answer():
-    content = {"initialQuestion": "Which design do you prefer?", "followUpQuestion": "Why this one?",
-               "images": [{"key": "c1", "name": "Blue"}, {"key": "c2", "name": "Green"}]}
+    content = {
+        "initialQuestion": "Which design do you prefer?",
+        "followUpQuestion": "Why this one?",
+        "images": [{"key": "c1", "name": "Blue"}, {"key": "c2", "name": "Green"}],
+    }
     stored = {"selectedConcept": "c2", "answer": "It looks calm and friendly", "pasteMetadata": {"wasPasted": True}}
     flat = answers.flatten(stored, [], content)
     assert [(a.column, a.question, a.text, a.words, a.pasted) for a in flat] == [

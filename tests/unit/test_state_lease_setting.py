@@ -18,9 +18,18 @@ ROOT = Path(__file__).resolve().parents[2]
 def _reflex_lease_env(**env: str) -> str:
     """What rxconfig.py leaves in the environment Reflex reads, in a fresh interpreter."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("REFLEX_OPLOCK", "STATE_LEASE", "REDIS_URL"))}
-    code = "import os, rxconfig; print(os.environ.get('REFLEX_OPLOCK_ENABLED'), os.environ.get('REFLEX_OPLOCK_HOLD_TIME'))"
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, "SECRET_KEY": "unit", **env},
-                          capture_output=True, text=True, timeout=120, check=True)
+    code = (
+        "import os, rxconfig; print(os.environ.get('REFLEX_OPLOCK_ENABLED'), os.environ.get('REFLEX_OPLOCK_HOLD_TIME'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**clean, "SECRET_KEY": "unit", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     return done.stdout.strip().splitlines()[-1]
 
 

@@ -53,8 +53,10 @@ def test_hashed_files_are_immutable_for_a_year_and_the_rest_revalidated(tmp_path
     client = _served(tmp_path)
     hashed = client.get("/assets/app-1a2b.js")
     assert hashed.headers["cache-control"] == "public, max-age=31536000, immutable"
-    assert client.get("/assets/app-1a2b.js", headers={"If-None-Match": hashed.headers["etag"]}).headers[
-        "cache-control"] == "public, max-age=31536000, immutable"
+    assert (
+        client.get("/assets/app-1a2b.js", headers={"If-None-Match": hashed.headers["etag"]}).headers["cache-control"]
+        == "public, max-age=31536000, immutable"
+    )
     for path in ("/portal.js", "/sign-in", "/sign-in/", "/admin/tests"):
         answer = client.get(path, follow_redirects=False)
         assert answer.status_code == 200, path

@@ -22,8 +22,7 @@ from portal.domain.taking.survey_answers import (
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = {
-    q["key"]: q
-    for q in json.loads((ROOT / "portal/data/demo_tests/01-survey.json").read_text())["survey"]["questions"]
+    q["key"]: q for q in json.loads((ROOT / "portal/data/demo_tests/01-survey.json").read_text())["survey"]["questions"]
 }
 
 REQUIRED = "Answer is required"
@@ -52,9 +51,17 @@ def multi(min_: int | None, max_: int | None, **changes: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("key", "value"),
     [
-        ("tools-used", []), ("must-haves", []), ("priorities", []),
-        ("involvement", ""), ("discovery-channel", ""), ("job-title", ""), ("last-purchase", ""),
-        ("pitch-feedback", ""), ("satisfaction", None), ("annual-budget", None), ("budget-share", None),
+        ("tools-used", []),
+        ("must-haves", []),
+        ("priorities", []),
+        ("involvement", ""),
+        ("discovery-channel", ""),
+        ("job-title", ""),
+        ("last-purchase", ""),
+        ("pitch-feedback", ""),
+        ("satisfaction", None),
+        ("annual-budget", None),
+        ("budget-share", None),
         ("statements", {}),
     ],
 )
@@ -96,8 +103,11 @@ SINGLE = [
     ("discovery-channel", a("editable-single-choice", "", isOther=True), "Please enter at least 2 characters"),
     ("discovery-channel", a("editable-single-choice", None, isOther=True), "Invalid answer"),
     ("discovery-channel", a("editable-single-choice", "x" * 100, isOther=True), None),
-    ("discovery-channel", a("editable-single-choice", "x" * 101, isOther=True),
-     "The 'Other' answer can be at most 100 characters"),
+    (
+        "discovery-channel",
+        a("editable-single-choice", "x" * 101, isOther=True),
+        "The 'Other' answer can be at most 100 characters",
+    ),
     ("discovery-channel", a("single-choice", "peers"), "This answer does not match the question"),
     ("discovery-channel", "peers", "Invalid answer"),
 ]
@@ -112,8 +122,11 @@ MULTI = [
     (["spreadsheets"], {}, None),
     (["spreadsheets", "bi-suite", "web-analytics"], {}, None),
     (["spreadsheets", "bi-suite", "web-analytics", "product-analytics"], {}, "You can select between 1 and 3 options"),
-    (["spreadsheets", "bi-suite", "web-analytics"], {"isOther": True, "otherText": "Looker"},
-     "You can select between 1 and 3 options"),
+    (
+        ["spreadsheets", "bi-suite", "web-analytics"],
+        {"isOther": True, "otherText": "Looker"},
+        "You can select between 1 and 3 options",
+    ),
     ([], {"isOther": True, "otherText": "Looker"}, None),
     (["spreadsheets"], {"isOther": True, "otherText": "  "}, REQUIRED),
     ([], {"isOther": True, "otherText": ""}, REQUIRED),
@@ -203,7 +216,8 @@ def test_limited_hint(question: dict[str, Any], hint: str | None) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "count"), [("", 0), ("   ", 0), ("one", 1), ("two  words", 2), ("a\nb\tc d", 4), (None, 0)],
+    ("text", "count"),
+    [("", 0), ("   ", 0), ("one", 1), ("two  words", 2), ("a\nb\tc d", 4), (None, 0)],
 )
 def test_word_count(text: Any, count: int) -> None:
     assert word_count(text) == count
@@ -257,7 +271,9 @@ def test_rank(value: Any, message: str | None) -> None:
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        (1, None), (5, None), (3.0, None),
+        (1, None),
+        (5, None),
+        (3.0, None),
         (0, "Please choose one of the values on the scale"),
         (6, "Please choose one of the values on the scale"),
         (2.5, "Please choose one of the values on the scale"),
@@ -280,8 +296,11 @@ MATRICES = [
     ({"trust": ["agree", "neutral"], "speed": ["neutral"]}, False, "Please choose one answer per statement"),
     ({"trust": ["agree", "neutral"], "speed": ["neutral"]}, True, None),
     ({"trust": ["agree", "agree"], "speed": ["neutral"]}, True, "Invalid answer"),
-    ({"trust": ["agree"], "speed": ["neutral"], "price": ["agree"]}, False,
-     "'price' is not one of the options of this question"),
+    (
+        {"trust": ["agree"], "speed": ["neutral"], "price": ["agree"]},
+        False,
+        "'price' is not one of the options of this question",
+    ),
     ({"trust": ["love"], "speed": ["neutral"]}, False, "'love' is not one of the options of this question"),
     ({"trust": "agree", "speed": ["neutral"]}, False, "Invalid answer"),
     (["agree"], False, "Invalid answer"),
@@ -310,7 +329,9 @@ def test_a_description_takes_no_answer() -> None:
 
 def test_choosing_other_on_an_optional_question_needs_its_text() -> None:
     optional = q("discovery-channel", isRequired=False)
-    assert validate_answer(optional, a("editable-single-choice", "", isOther=True)) == "Please enter at least 2 characters"
+    assert (
+        validate_answer(optional, a("editable-single-choice", "", isOther=True)) == "Please enter at least 2 characters"
+    )
     assert validate_answer(optional, a("editable-single-choice", "")) is None
 
 
@@ -329,8 +350,16 @@ def test_clean_answer_keeps_only_the_page_fields_and_well_formed_paste_metadata(
 
     paste = {"wasPasted": True, "pasteTimestamp": "2026-11-21T10:00:00Z", "pastedLength": 42}
     assert clean_answer({"type": "long-text", "value": "x", "reviewId": 7, "pasteMetadata": paste}) == {
-        "type": "long-text", "value": "x", "pasteMetadata": paste,
+        "type": "long-text",
+        "value": "x",
+        "pasteMetadata": paste,
     }
-    for bad in ({**paste, "pastedLength": 0}, {**paste, "wasPasted": "yes"}, {**paste, "extra": 1},
-                {**paste, "pasteTimestamp": "x" * 41}, {**paste, "pastedLength": True}, "pasted"):
+    for bad in (
+        {**paste, "pastedLength": 0},
+        {**paste, "wasPasted": "yes"},
+        {**paste, "extra": 1},
+        {**paste, "pasteTimestamp": "x" * 41},
+        {**paste, "pastedLength": True},
+        "pasted",
+    ):
         assert "pasteMetadata" not in clean_answer({"type": "long-text", "value": "x", "pasteMetadata": bad})

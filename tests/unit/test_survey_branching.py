@@ -180,7 +180,8 @@ def test_same_target_keeps_later_answers() -> None:
 def test_a_change_on_a_question_that_does_not_branch_changes_nothing_else() -> None:
     answers = answers_for("decider")
     result, history = after_branch_change(
-        SURVEY, 1, GOOD["tools-used"], {"type": "multi-choice", "value": ["bi-suite"]}, answers, [0, 1, 2])
+        SURVEY, 1, GOOD["tools-used"], {"type": "multi-choice", "value": ["bi-suite"]}, answers, [0, 1, 2]
+    )
     assert result == answers
     assert history == [0, 1, 2]
 
@@ -223,7 +224,9 @@ def test_without_the_conditional_feature_every_required_question_is_required() -
     answers = answers_for("influencer")
     del answers["tools-used"], answers["annual-budget"]
     assert validate_submission(SURVEY, answers, False) == {
-        "tools-used": "Answer is required", "annual-budget": "Answer is required"}
+        "tools-used": "Answer is required",
+        "annual-budget": "Answer is required",
+    }
 
 
 def test_required_questions_on_the_route_are_reported_per_question() -> None:
@@ -237,8 +240,10 @@ def test_required_questions_on_the_route_are_reported_per_question() -> None:
 def test_a_short_long_answer_and_an_unknown_option_are_refused() -> None:
     answers = answers_for(
         "decider",
-        **{"last-purchase": {"type": "long-text", "value": "too short really"},
-           "tools-used": {"type": "multi-choice", "value": ["abacus"]}},
+        **{
+            "last-purchase": {"type": "long-text", "value": "too short really"},
+            "tools-used": {"type": "multi-choice", "value": ["abacus"]},
+        },
     )
     assert validate_submission(SURVEY, answers, True) == {
         "last-purchase": "Your answer is too short, please make it at least 15 words.",
@@ -249,7 +254,8 @@ def test_a_short_long_answer_and_an_unknown_option_are_refused() -> None:
 def test_a_bad_answer_on_a_skipped_question_is_still_refused() -> None:
     answers = answers_for("influencer", **{"annual-budget": {"type": "number", "value": 10**7}})
     assert validate_submission(SURVEY, answers, True) == {
-        "annual-budget": "Number must be less than or equal to 999999"}
+        "annual-budget": "Number must be less than or equal to 999999"
+    }
 
 
 def test_unanswered_branch_question_and_unknown_keys() -> None:
@@ -263,5 +269,6 @@ def test_unanswered_branch_question_and_unknown_keys() -> None:
 
 def test_branch_change_on_a_question_missing_from_history_keeps_only_earlier_entries() -> None:
     _, history = after_branch_change(
-        SURVEY, 0, involvement("decider"), involvement("none"), answers_for("none"), [1, 2])
+        SURVEY, 0, involvement("decider"), involvement("none"), answers_for("none"), [1, 2]
+    )
     assert history == []

@@ -15,7 +15,9 @@ BY_KEY = {q["key"]: q for q in QUESTIONS}
 
 
 def test_editable_questions_join_their_text_elements_whether_objects_or_strings():
-    assert view.question_text(BY_KEY["discovery-channel"]) == "Where would you first look for a tool like Acme Analytics?"
+    assert (
+        view.question_text(BY_KEY["discovery-channel"]) == "Where would you first look for a tool like Acme Analytics?"
+    )
     assert view.question_text(BY_KEY["must-haves"]) == "Which features would Acme Analytics need to have?"
     assert view.question_text({"text": "Plain?"}) == "Plain?"
     assert view.question_text({"text": None}) == ""

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pickle
 
-import portal.portal  # noqa: F401 - the app: every state registered
 from reflex.state import State
 
-from portal.states.taking.survey import SurveyState
+import portal.portal  # noqa: F401 - the app: every state registered
 from portal.states.tab_owner import _DEFAULT_SNAPSHOTS, _STORED, TabOwned, _claim
+from portal.states.taking.survey import SurveyState
 
 
 def _tree(state):

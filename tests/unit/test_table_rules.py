@@ -18,17 +18,25 @@ def test_page_sizes_default_fifth_and_extras():
     assert rules.page_size_options((0, -3, True, "7", 100000)) == [10, 20, 30, 40, 50]
 
 
-@pytest.mark.parametrize("value,expected", [(10, 10), ("20", 20), (50, 50), (7, 50), ("x", 50), (None, 50), (True, 50), (10**30, 50)])
+@pytest.mark.parametrize(
+    "value,expected", [(10, 10), ("20", 20), (50, 50), (7, 50), ("x", 50), (None, 50), (True, 50), (10**30, 50)]
+)
 def test_clean_page_size(value, expected):
     assert rules.clean_page_size(value) == expected
 
 
-@pytest.mark.parametrize("value,expected", [(1, 1), ("3", 3), (0, 1), (-5, 1), ("abc", 1), (None, 1), (2.7, 2), (10**30, rules.MAX_PAGE), (False, 1)])
+@pytest.mark.parametrize(
+    "value,expected",
+    [(1, 1), ("3", 3), (0, 1), (-5, 1), ("abc", 1), (None, 1), (2.7, 2), (10**30, rules.MAX_PAGE), (False, 1)],
+)
 def test_clean_page(value, expected):
     assert rules.clean_page(value) == expected
 
 
-@pytest.mark.parametrize("direction,ascending", [(1, True), ("1", True), (-1, False), (0, False), (2, False), (None, False), ("asc", False), (True, False)])
+@pytest.mark.parametrize(
+    "direction,ascending",
+    [(1, True), ("1", True), (-1, False), (0, False), (2, False), (None, False), ("asc", False), (True, False)],
+)
 def test_sort_direction_one_is_ascending_anything_else_descending(direction, ascending):
     assert rules.is_ascending(direction) is ascending
 
@@ -61,7 +69,20 @@ def test_page_count():
     assert rules.page_count(51, 50) == 2
 
 
-@pytest.mark.parametrize("status,label", [("EXECUTED", "Paid"), ("FAILED", "Failed"), ("CANCELED", "Canceled"), ("PENDING", "Pending"), ("executed", ""), ("", ""), (None, ""), ("REFUNDED", ""), (5, "")])
+@pytest.mark.parametrize(
+    "status,label",
+    [
+        ("EXECUTED", "Paid"),
+        ("FAILED", "Failed"),
+        ("CANCELED", "Canceled"),
+        ("PENDING", "Pending"),
+        ("executed", ""),
+        ("", ""),
+        (None, ""),
+        ("REFUNDED", ""),
+        (5, ""),
+    ],
+)
 def test_payment_status_mapping(status, label):
     assert rules.payment_status_label(status) == label
 
@@ -99,13 +120,23 @@ def test_filters_keep_only_known_names_types_and_options():
         "junk",
     ]
     out = rules.clean_filters(raw, ALLOWED)
-    assert out == [rules.Filter("status", "list", ("open",)), rules.Filter("createdOn", "range", ("2026-01-01", "2026-02-10"))]
+    assert out == [
+        rules.Filter("status", "list", ("open",)),
+        rules.Filter("createdOn", "range", ("2026-01-01", "2026-02-10")),
+    ]
 
 
 def test_filters_exclude_and_bad_inputs():
-    assert rules.clean_filters([{"name": "status", "type": "exclude", "values": ["filled"]}], ALLOWED) == [rules.Filter("status", "exclude", ("filled",))]
-    assert rules.clean_filters([{"name": "createdOn", "type": "range", "values": ["nope", "2026-01-01"]}], ALLOWED) == []
-    assert rules.clean_filters([{"name": "status", "type": "range", "values": ["2026-01-01", "2026-01-02"]}], ALLOWED) == []
+    assert rules.clean_filters([{"name": "status", "type": "exclude", "values": ["filled"]}], ALLOWED) == [
+        rules.Filter("status", "exclude", ("filled",))
+    ]
+    assert (
+        rules.clean_filters([{"name": "createdOn", "type": "range", "values": ["nope", "2026-01-01"]}], ALLOWED) == []
+    )
+    assert (
+        rules.clean_filters([{"name": "status", "type": "range", "values": ["2026-01-01", "2026-01-02"]}], ALLOWED)
+        == []
+    )
     assert rules.clean_filters("status=open", ALLOWED) == []
     assert rules.clean_filters(None, ALLOWED) == []
 
@@ -114,11 +145,14 @@ def test_messages():
     assert rules.empty_message(True) == "No matches found"
     assert rules.empty_message(False) == "There are no items yet"
     assert rules.ERROR_TITLE == "Error loading data" and rules.ERROR_BODY == "Please try refreshing the page."
-    assert rules.RENDER_FAILURE == ("Unable to display table - There was a problem loading this table. "
-                                    "Please refresh the page or contact support.")
+    assert rules.RENDER_FAILURE == (
+        "Unable to display table - There was a problem loading this table. Please refresh the page or contact support."
+    )
     assert rules.selection_label(3) == "3 participants selected"
     assert rules.selection_label(1, "tests") == "1 tests selected"
-    assert rules.range_confirmation("2026-01-01", "2026-01-31").startswith("Are you sure you want to use date range Jan 1, 2026")
+    assert rules.range_confirmation("2026-01-01", "2026-01-31").startswith(
+        "Are you sure you want to use date range Jan 1, 2026"
+    )
     assert rules.RANGE_CONFIRM_BUTTON == "Use range"
 
 
@@ -132,14 +166,17 @@ def test_open_invite_past_its_expiry_counts_as_expired():
     assert invites.effective_status("filled", NOW - timedelta(days=1), NOW) == "filled"
 
 
-@pytest.mark.parametrize("status,redirect,message", [
-    ("open", "/test/42/rate", None),
-    ("filled", None, "This test has already been filled."),
-    ("completed", None, "This test has already been completed."),
-    ("expired", None, "This invite is no longer valid."),
-    ("canceled", None, "This invite is no longer valid."),
-    ("whatever", None, "This invite is no longer valid."),
-])
+@pytest.mark.parametrize(
+    "status,redirect,message",
+    [
+        ("open", "/test/42/rate", None),
+        ("filled", None, "This test has already been filled."),
+        ("completed", None, "This test has already been completed."),
+        ("expired", None, "This invite is no longer valid."),
+        ("canceled", None, "This invite is no longer valid."),
+        ("whatever", None, "This invite is no longer valid."),
+    ],
+)
 def test_invite_click(status, redirect, message):
     outcome = invites.click_outcome(status, 42)
     assert outcome.redirect == redirect and outcome.message == message

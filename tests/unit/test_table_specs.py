@@ -58,18 +58,36 @@ def test_every_table_declares_what_its_requests_need() -> None:
         assert isinstance(table, TableSpec)
         names = [f.name for f in table.filters]
         assert len(names) == len(set(names))
-        query = table.clean(search="x", filters=[{"name": n, "type": t["type"], "values": []}
-                                                 for n, t in table.filters_allowed.items()])
+        query = table.clean(
+            search="x", filters=[{"name": n, "type": t["type"], "values": []} for n, t in table.filters_allowed.items()]
+        )
         assert table.select(query).page() is not None
 
 
 def test_clean_keeps_only_what_the_table_declares() -> None:
-    query = invites.TABLE.clean(page="3", page_size=20, sort_by="payout", sort_direction="1", search="  a  b ",
-                                filters=[{"name": "status", "type": "exclude", "values": ["open", "nope"]},
-                                         {"name": "paymentStatus", "type": "list", "values": ["EXECUTED"]},
-                                         {"name": "createdOn", "type": "range", "values": ["2026-03-04", "2026-01-02"]}])
-    assert (query.page, query.page_size, query.sort_by, query.sort_direction, query.search) == (3, 20, "createdOn", 1, "a b")
-    assert query.filters == (Filter("status", "exclude", ("open",)), Filter("createdOn", "range", ("2026-01-02", "2026-03-04")))
+    query = invites.TABLE.clean(
+        page="3",
+        page_size=20,
+        sort_by="payout",
+        sort_direction="1",
+        search="  a  b ",
+        filters=[
+            {"name": "status", "type": "exclude", "values": ["open", "nope"]},
+            {"name": "paymentStatus", "type": "list", "values": ["EXECUTED"]},
+            {"name": "createdOn", "type": "range", "values": ["2026-03-04", "2026-01-02"]},
+        ],
+    )
+    assert (query.page, query.page_size, query.sort_by, query.sort_direction, query.search) == (
+        3,
+        20,
+        "createdOn",
+        1,
+        "a b",
+    )
+    assert query.filters == (
+        Filter("status", "exclude", ("open",)),
+        Filter("createdOn", "range", ("2026-01-02", "2026-03-04")),
+    )
     assert participants.TABLE.clean(page_size=200).page_size == 200  # its own extra page sizes
     assert invites.TABLE.clean(page_size=200).page_size == 50
 
@@ -97,7 +115,9 @@ def test_one_kept_statement_per_shape_and_the_values_bound() -> None:
     from portal.services.tables import page_statement
 
     first = invites.TABLE.clean(search="study", page=1)
-    second = invites.TABLE.clean(search="other", page=7, filters=[{"name": "status", "type": "list", "values": ["open"]}])
+    second = invites.TABLE.clean(
+        search="other", page=7, filters=[{"name": "status", "type": "list", "values": ["open"]}]
+    )
     third = invites.TABLE.clean(search="else", page=2, filters=[{"name": "status", "type": "list", "values": ["open"]}])
     shapes = [invites.TABLE.shape(q) for q in (first, second, third)]
     assert shapes[0] != shapes[1] == shapes[2]

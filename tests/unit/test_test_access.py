@@ -1,14 +1,14 @@
 """Access states, the view after access, the recorder URL and the session timer (issue 5)."""
 
 from dataclasses import FrozenInstanceError, replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from portal.domain.taking import access as ta
 
-NOW = datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
 
 def facts(**kw) -> ta.AccessFacts:
@@ -55,8 +55,16 @@ def test_each_state(kw, state):
 
 def test_every_state_is_reachable_and_has_a_page():
     assert set(ta.ACCESS_STATES) == {
-        "ok", "limit-reached", "reviewed", "unverified", "not-invited", "session-expired",
-        "invitation-expired", "test-removed", "seniority-capacity-full", "fallback",
+        "ok",
+        "limit-reached",
+        "reviewed",
+        "unverified",
+        "not-invited",
+        "session-expired",
+        "invitation-expired",
+        "test-removed",
+        "seniority-capacity-full",
+        "fallback",
     }
     for state in ta.ACCESS_STATES:
         page = ta.access_message(state, 7)
@@ -65,8 +73,14 @@ def test_every_state_is_reachable_and_has_a_page():
 
 # --- ordering -----------------------------------------------------------------------------
 ALL_BAD = dict(
-    test_removed=True, has_review=True, panel="external", session="expired", participant_limit=1,
-    participant_count=1, seniority_limits={"senior": 0}, verified=False,
+    test_removed=True,
+    has_review=True,
+    panel="external",
+    session="expired",
+    participant_limit=1,
+    participant_count=1,
+    seniority_limits={"senior": 0},
+    verified=False,
 )
 
 
@@ -88,8 +102,13 @@ def test_order_first_rule_wins(drop, expected):
 
 
 def test_expired_invite_comes_before_the_session_and_quota():
-    f = facts(invite_status="open", invite_expires_at=NOW - timedelta(hours=1), session="expired",
-              participant_limit=1, participant_count=5)
+    f = facts(
+        invite_status="open",
+        invite_expires_at=NOW - timedelta(hours=1),
+        session="expired",
+        participant_limit=1,
+        participant_count=5,
+    )
     assert ta.decide_access(f) == ta.INVITATION_EXPIRED
 
 
@@ -103,9 +122,16 @@ def test_active_session_keeps_its_place_when_quotas_fill():
 @pytest.mark.parametrize(
     "kw",
     [
-        {"panel": "nope"}, {"session": "maybe"}, {"invite_status": "lost"}, {"participant_count": -1},
-        {"participant_count": True}, {"participant_limit": "30"}, {"seniority_limits": {"senior": -1}},
-        {"seniority_counts": ["senior"]}, {"now": "2026-05-01"}, {"test_status": None},
+        {"panel": "nope"},
+        {"session": "maybe"},
+        {"invite_status": "lost"},
+        {"participant_count": -1},
+        {"participant_count": True},
+        {"participant_limit": "30"},
+        {"seniority_limits": {"senior": -1}},
+        {"seniority_counts": ["senior"]},
+        {"now": "2026-05-01"},
+        {"test_status": None},
         {"invite_expires_at": "tomorrow"},
     ],
 )

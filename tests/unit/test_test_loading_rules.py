@@ -1,13 +1,13 @@
 """How stored rows read as access facts when a test loads (portal/domain/taking/loading.py)."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from portal.domain.taking import access as ta
 from portal.domain.taking import loading as tl
 
-NOW = datetime(2030, 1, 1, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(
@@ -60,8 +60,17 @@ def test_signed_out_states_stand_except_not_invited(state):
 
 @pytest.mark.parametrize(
     "value, expected",
-    [("p-1", "p-1"), ("  p-1 ", "p-1"), ("", None), ("   ", None), (None, None), (12, None), (["x"], None),
-     ("x" * 200, "x" * 200), ("x" * 201, None)],
+    [
+        ("p-1", "p-1"),
+        ("  p-1 ", "p-1"),
+        ("", None),
+        ("   ", None),
+        (None, None),
+        (12, None),
+        (["x"], None),
+        ("x" * 200, "x" * 200),
+        ("x" * 201, None),
+    ],
 )
 def test_respondent_project_id(value, expected):
     assert tl.respondent_project_id(value) == expected

@@ -20,8 +20,14 @@ BOUNDARY = "b0undary"
 
 def part(name: str, content: bytes, filename: str | None = "t.json") -> bytes:
     file = f'; filename="{filename}"' if filename is not None else ""
-    return (f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"{file}\r\n'
-            f"Content-Type: application/json\r\n\r\n").encode() + content + b"\r\n"
+    return (
+        (
+            f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"{file}\r\n'
+            f"Content-Type: application/json\r\n\r\n"
+        ).encode()
+        + content
+        + b"\r\n"
+    )
 
 
 def multipart(*parts: bytes) -> bytes:
@@ -49,21 +55,39 @@ class Inner:
         await send({"type": "http.response.body", "body": b"ok"})
 
 
-def call(chunks: list[bytes], *, headers: dict[str, str] | None = None, may: bool = True, length: int | None = None,
-         handler: str = HANDLER, content_type: str = f"multipart/form-data; boundary={BOUNDARY}") -> tuple[int, dict, int, Inner]:
+def call(
+    chunks: list[bytes],
+    *,
+    headers: dict[str, str] | None = None,
+    may: bool = True,
+    length: int | None = None,
+    handler: str = HANDLER,
+    content_type: str = f"multipart/form-data; boundary={BOUNDARY}",
+) -> tuple[int, dict, int, Inner]:
     """(status, JSON answer, how many body messages the door pulled, the inner app)."""
     inner = Inner()
-    guard = UploadGuard(inner, "/_upload", {HANDLER: DOOR}, staff_may=lambda token, permission: may and token == "staff")
+    guard = UploadGuard(
+        inner, "/_upload", {HANDLER: DOOR}, staff_may=lambda token, permission: may and token == "staff"
+    )
     sent = {"status": 0, "body": b""}
     pulled = 0
-    base = {"reflex-client-token": "tab", "reflex-event-handler": handler, "content-type": content_type,
-            "cookie": "portal_session=staff"}
+    base = {
+        "reflex-client-token": "tab",
+        "reflex-event-handler": handler,
+        "content-type": content_type,
+        "cookie": "portal_session=staff",
+    }
     if length is not None:
         base["content-length"] = str(length)
     else:
         base["transfer-encoding"] = "chunked"
     base.update(headers or {})
-    scope = {"type": "http", "method": "POST", "path": "/_upload", "headers": [(k.encode(), v.encode()) for k, v in base.items() if v is not None]}
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/_upload",
+        "headers": [(k.encode(), v.encode()) for k, v in base.items() if v is not None],
+    }
 
     async def receive() -> dict[str, Any]:
         nonlocal pulled
@@ -90,16 +114,19 @@ def test_a_staff_upload_of_one_file_reaches_reflex_byte_for_byte():
     assert inner.body == GOOD
 
 
-@pytest.mark.parametrize("headers,handler,status", [
-    ({"reflex-client-token": None}, HANDLER, 400),  # no tab
-    ({}, "state.other_handler", 400),  # a handler not declared (it takes no file, or does not exist)
-    ({}, "", 400),
-    ({"content-type": "application/json"}, HANDLER, 415),
-    ({"content-type": "multipart/form-data"}, HANDLER, 415),  # no boundary
-    ({"origin": "https://evil.example"}, HANDLER, 403),
-    ({"cookie": None}, HANDLER, 403),  # anonymous
-    ({"cookie": "portal_session=participant"}, HANDLER, 403),
-])
+@pytest.mark.parametrize(
+    "headers,handler,status",
+    [
+        ({"reflex-client-token": None}, HANDLER, 400),  # no tab
+        ({}, "state.other_handler", 400),  # a handler not declared (it takes no file, or does not exist)
+        ({}, "", 400),
+        ({"content-type": "application/json"}, HANDLER, 415),
+        ({"content-type": "multipart/form-data"}, HANDLER, 415),  # no boundary
+        ({"origin": "https://evil.example"}, HANDLER, 403),
+        ({"cookie": None}, HANDLER, 403),  # anonymous
+        ({"cookie": "portal_session=participant"}, HANDLER, 403),
+    ],
+)
 def test_refused_from_the_headers_before_a_byte_of_the_body_is_read(headers, handler, status):
     answered, answer, pulled, inner = call([GOOD], headers=headers, handler=handler)
     assert answered == status and isinstance(answer.get("detail"), str) and answer["detail"]
@@ -126,15 +153,18 @@ def test_a_body_over_the_limit_is_refused_while_it_arrives_and_the_rest_is_never
     assert pulled <= (LIMIT + MULTIPART_ROOM) // len(chunk) + 2
 
 
-@pytest.mark.parametrize("body", [
-    multipart(part("__reflex_event_args", b'{"extra": 1}', filename=None), part("files", b"{}")),  # extra arguments
-    multipart(part("files", b"{}"), part("note", b"hello", filename=None)),  # another field
-    multipart(part("files", b"{}"), part("files", b"{}")),  # two files where one is taken
-    multipart(part("other", b"{}")),  # a file under another name
-    multipart(part("files", b"{}", filename=None)),  # not a file
-    GOOD[:-10],  # cut short
-    b"not multipart at all",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        multipart(part("__reflex_event_args", b'{"extra": 1}', filename=None), part("files", b"{}")),  # extra arguments
+        multipart(part("files", b"{}"), part("note", b"hello", filename=None)),  # another field
+        multipart(part("files", b"{}"), part("files", b"{}")),  # two files where one is taken
+        multipart(part("other", b"{}")),  # a file under another name
+        multipart(part("files", b"{}", filename=None)),  # not a file
+        GOOD[:-10],  # cut short
+        b"not multipart at all",
+    ],
+)
 def test_anything_but_the_files_the_handler_takes_is_refused(body):
     status, answer, _, inner = call([body], length=len(body))
     assert status == 400 and answer["detail"] and not inner.called

@@ -50,7 +50,9 @@ def test_after_link_targets():
     assert after_link("invalid", "") == "/sign-in?verification=invalid"
 
 
-@pytest.mark.parametrize(("attempts", "seconds"), [(0, 30), (1, 30), (2, 60), (3, 120), (5, 480), (7, 1920), (8, 3600), (20, 3600)])
+@pytest.mark.parametrize(
+    ("attempts", "seconds"), [(0, 30), (1, 30), (2, 60), (3, 120), (5, 480), (7, 1920), (8, 3600), (20, 3600)]
+)
 def test_mail_backoff_doubles_up_to_an_hour(attempts, seconds):
     assert next_delay(attempts) == timedelta(seconds=seconds)
 
@@ -73,7 +75,9 @@ def test_captcha_answers(answer, provider, ok):
 
 
 def test_email_texts_carry_the_link_and_address():
-    mail = emails.verify_email(brand="Participants Portal", email="w@acme.io", link="http://x/verify?token=t", work=True, hours=48)
+    mail = emails.verify_email(
+        brand="Participants Portal", email="w@acme.io", link="http://x/verify?token=t", work=True, hours=48
+    )
     assert "work email" in mail.subject and "http://x/verify?token=t" in mail.body and "w@acme.io" in mail.body
     reset = emails.password_reset(brand="Participants Portal", link="http://x/reset?token=r", minutes=60)
     assert "http://x/reset?token=r" in reset.body and "60 minutes" in reset.body

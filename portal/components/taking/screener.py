@@ -20,8 +20,15 @@ from portal.states.taking.screener import ScreenerState
 _OPTION_STYLE = {"display": "flex", "alignItems": "center", "gap": "10px", "cursor": "pointer", "padding": "4px 0"}
 _CELL_STYLE = {"padding": "10px 12px", "textAlign": "center", "borderBottom": "1px solid var(--gray-5)"}
 _HEAD_STYLE = {**_CELL_STYLE, "fontWeight": 500, "fontSize": "14px", "minWidth": "110px", "verticalAlign": "bottom"}
-_ROW_HEAD_STYLE = {**_CELL_STYLE, "textAlign": "left", "fontWeight": 400, "minWidth": "200px",
-                   "position": "sticky", "left": "0", "background": "var(--color-panel-solid)"}
+_ROW_HEAD_STYLE = {
+    **_CELL_STYLE,
+    "textAlign": "left",
+    "fontWeight": 400,
+    "minWidth": "200px",
+    "position": "sticky",
+    "left": "0",
+    "background": "var(--color-panel-solid)",
+}
 _NATIVE_INPUT_STYLE = {"width": "18px", "height": "18px", "accentColor": "var(--accent-9)", "cursor": "pointer"}
 
 
@@ -131,8 +138,13 @@ def _matrix() -> rx.Component:
             aria_describedby="screener-scroll-hint",
             tab_index=0,
             id="screener-matrix-scroll",
-            style={"overflowX": "auto", "width": "100%", "maxWidth": "100%",
-                   "border": "1px solid var(--gray-5)", "borderRadius": "var(--radius-3)"},
+            style={
+                "overflowX": "auto",
+                "width": "100%",
+                "maxWidth": "100%",
+                "border": "1px solid var(--gray-5)",
+                "borderRadius": "var(--radius-3)",
+            },
         ),
         spacing="2",
         width="100%",
@@ -152,8 +164,14 @@ def _question() -> rx.Component:
 def _error() -> rx.Component:
     return rx.cond(
         ScreenerState.error != "",
-        rx.callout(ScreenerState.error, icon="triangle-alert", color_scheme="red", role="alert",
-                   id="screener-error", width="100%"),
+        rx.callout(
+            ScreenerState.error,
+            icon="triangle-alert",
+            color_scheme="red",
+            role="alert",
+            id="screener-error",
+            width="100%",
+        ),
     )
 
 

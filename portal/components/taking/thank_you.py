@@ -15,9 +15,15 @@ def _close_window() -> rx.Component:
     return rx.vstack(
         rx.button(worker_details.CLOSE_WINDOW, size="3", on_click=close_window_event(), id="thank-you-close"),
         # A live region present from the start, so a screen reader announces the text when it appears.
-        rx.text(rx.cond(CloseWindowState.refused, worker_details.CLOSE_WINDOW_REFUSED, ""), size="2",
-                color="var(--gray-11)", role="status", id="thank-you-close-refused"),
-        align="center", spacing="2",
+        rx.text(
+            rx.cond(CloseWindowState.refused, worker_details.CLOSE_WINDOW_REFUSED, ""),
+            size="2",
+            color="var(--gray-11)",
+            role="status",
+            id="thank-you-close-refused",
+        ),
+        align="center",
+        spacing="2",
     )
 
 
@@ -29,26 +35,48 @@ def thank_you(S, *, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Compo
             rx.text(S.thank_description, size="3"),
             rx.cond(
                 signed_in,
-                rx.text("Your reward of ", rx.el.strong(S.reward_label),
-                        " is pending. Rewards are paid within 5 business days.", size="3", id="thank-you-reward"),
+                rx.text(
+                    "Your reward of ",
+                    rx.el.strong(S.reward_label),
+                    " is pending. Rewards are paid within 5 business days.",
+                    size="3",
+                    id="thank-you-reward",
+                ),
             ),
             rx.match(
                 S.thank_action,
                 (worker_details.CLOSE_WINDOW, _close_window()),
-                (worker_details.SIGN_UP_PROMO_BUTTON, rx.cond(
-                    signed_in,
-                    rx.link(rx.button(worker_details.BACK_TO_HOMEPAGE, size="3"), href="/", id="thank-you-home"),
-                    rx.vstack(
-                        rx.heading(worker_details.SIGN_UP_PROMO_TITLE, size="4", as_="h2"),
-                        rx.text(worker_details.SIGN_UP_PROMO_TEXT, size="3"),
-                        rx.link(rx.button(worker_details.SIGN_UP_PROMO_BUTTON, size="3"), href="/sign-up", id="thank-you-sign-up"),
-                        align="center", id="thank-you-promo",
+                (
+                    worker_details.SIGN_UP_PROMO_BUTTON,
+                    rx.cond(
+                        signed_in,
+                        rx.link(rx.button(worker_details.BACK_TO_HOMEPAGE, size="3"), href="/", id="thank-you-home"),
+                        rx.vstack(
+                            rx.heading(worker_details.SIGN_UP_PROMO_TITLE, size="4", as_="h2"),
+                            rx.text(worker_details.SIGN_UP_PROMO_TEXT, size="3"),
+                            rx.link(
+                                rx.button(worker_details.SIGN_UP_PROMO_BUTTON, size="3"),
+                                href="/sign-up",
+                                id="thank-you-sign-up",
+                            ),
+                            align="center",
+                            id="thank-you-promo",
+                        ),
                     ),
-                )),
+                ),
                 rx.link(rx.button(worker_details.BACK_TO_HOMEPAGE, size="3"), href="/", id="thank-you-home"),
             ),
-            rx.cond(referral, rx.link("Invite colleagues and earn more: your referral link", href="/referral", id="thank-you-referral")),
-            spacing="4", align="center", text_align="center",
+            rx.cond(
+                referral,
+                rx.link(
+                    "Invite colleagues and earn more: your referral link", href="/referral", id="thank-you-referral"
+                ),
+            ),
+            spacing="4",
+            align="center",
+            text_align="center",
         ),
-        size="4", style=_CARD, id="survey-thank-you",
+        size="4",
+        style=_CARD,
+        id="survey-thank-you",
     )

@@ -14,8 +14,18 @@ from portal.domain.taking import access
 def save_status() -> rx.Component:
     """'Saving…' while an answer waits for the server's confirmation longer than usual, then 'All
     answers saved' (written by window.portalTaking; empty while saves are quick)."""
-    return rx.el.span(id="taking-save-status", role="status", aria_live="polite", class_name="taking-save-status",
-                      style={"fontSize": "var(--font-size-2)", "color": "var(--gray-11)", "marginRight": "12px", "alignSelf": "center"})
+    return rx.el.span(
+        id="taking-save-status",
+        role="status",
+        aria_live="polite",
+        class_name="taking-save-status",
+        style={
+            "fontSize": "var(--font-size-2)",
+            "color": "var(--gray-11)",
+            "marginRight": "12px",
+            "alignSelf": "center",
+        },
+    )
 
 
 def timer(S) -> rx.Component:
@@ -46,8 +56,12 @@ def _countdown(S) -> rx.Component:
 def bridge(S) -> rx.Component:
     """Where window.portalTaking reports timer thresholds, tab focus, other tabs' saves and pastes."""
     return rx.el.input(
-        id="taking-bridge", type="text", aria_hidden="true", tab_index=-1,
-        style={"display": "none"}, on_change=S.bridge,
+        id="taking-bridge",
+        type="text",
+        aria_hidden="true",
+        tab_index=-1,
+        style={"display": "none"},
+        on_change=S.bridge,
     )
 
 
@@ -60,9 +74,15 @@ def timeout_modal(S) -> rx.Component:
                 "You can extend your time once by 10 minutes."
             ),
             rx.hstack(
-                rx.alert_dialog.cancel(rx.button("Close", variant="soft", color_scheme="gray", on_click=S.close_timeout, id="timeout-close")),
+                rx.alert_dialog.cancel(
+                    rx.button(
+                        "Close", variant="soft", color_scheme="gray", on_click=S.close_timeout, id="timeout-close"
+                    )
+                ),
                 rx.alert_dialog.action(rx.button("Extend time", on_click=S.extend_time, id="timeout-extend")),
-                spacing="3", justify="end", margin_top="16px",
+                spacing="3",
+                justify="end",
+                margin_top="16px",
             ),
             max_width="440px",
         ),

@@ -21,7 +21,11 @@ class Answer:
 
 
 def _text(value: Any, question: dict[str, Any] | None) -> str:
-    labels = {str(o.get("value")): o.get("label") or o.get("text") for o in (question or {}).get("options") or [] if isinstance(o, dict)}
+    labels = {
+        str(o.get("value")): o.get("label") or o.get("text")
+        for o in (question or {}).get("options") or []
+        if isinstance(o, dict)
+    }
     if isinstance(value, str):
         return labels.get(value) or value
     if isinstance(value, bool):
@@ -46,21 +50,43 @@ def _one(column: str, question: dict[str, Any] | None, answer: Any) -> Answer:
         text = f"{text} (other: {item['otherText']})"
     typed = isinstance(item.get("value"), str) and not (question or {}).get("options")
     title = (question or {}).get("text") or (question or {}).get("title") or column
-    return Answer(question=str(title), text=text, words=words(text) if typed else 0,
-                  pasted=bool((item.get("pasteMetadata") or {}).get("wasPasted")), column=column)
+    return Answer(
+        question=str(title),
+        text=text,
+        words=words(text) if typed else 0,
+        pasted=bool((item.get("pasteMetadata") or {}).get("wasPasted")),
+        column=column,
+    )
 
 
-def flatten(answers: dict[str, Any], questions: list[dict[str, Any]], content: dict[str, Any] | None = None) -> list[Answer]:
+def flatten(
+    answers: dict[str, Any], questions: list[dict[str, Any]], content: dict[str, Any] | None = None
+) -> list[Answer]:
     by_key = {str(q.get("key")): q for q in questions if isinstance(q, dict) and q.get("key")}
     out: list[Answer] = []
     if "selectedConcept" in answers:  # preference
         concepts = (content or {}).get("images") or (content or {}).get("texts") or []
         names = {c.get("key"): c.get("name") or c.get("text") for c in concepts if isinstance(c, dict)}
         chosen = answers.get("selectedConcept")
-        out.append(Answer((content or {}).get("initialQuestion") or "Chosen concept", str(names.get(chosen) or chosen), 0, False, "selectedConcept"))
+        out.append(
+            Answer(
+                (content or {}).get("initialQuestion") or "Chosen concept",
+                str(names.get(chosen) or chosen),
+                0,
+                False,
+                "selectedConcept",
+            )
+        )
         text = got if isinstance(got := answers.get("answer"), str) else ""
-        out.append(Answer((content or {}).get("followUpQuestion") or "Why", text, words(text),
-                          bool((answers.get("pasteMetadata") or {}).get("wasPasted")), "answer"))
+        out.append(
+            Answer(
+                (content or {}).get("followUpQuestion") or "Why",
+                text,
+                words(text),
+                bool((answers.get("pasteMetadata") or {}).get("wasPasted")),
+                "answer",
+            )
+        )
         return out
     for key, value in answers.items():
         if isinstance(value, list) and all(isinstance(v, dict) and "questionKey" in v for v in value):

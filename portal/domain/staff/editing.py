@@ -11,14 +11,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from portal.domain.definition import validate_test_definition
 from portal.domain.definition_checks import DefinitionError
 from portal.domain.reference_data import PANELS, SESSION_LENGTHS, TEST_SENIORITY_KEYS, TEST_STATUSES
 from portal.domain.staff.incentives import dollars_as_cents
-from portal.domain.definition import validate_test_definition
 
 STATUS_LABELS: dict[str, str] = {
-    "draft": "Draft", "ready-to-launch": "Ready to launch", "scheduled": "Scheduled", "running": "Running",
-    "stopped": "Stopped", "completed": "Completed", "removed": "Removed",
+    "draft": "Draft",
+    "ready-to-launch": "Ready to launch",
+    "scheduled": "Scheduled",
+    "running": "Running",
+    "stopped": "Stopped",
+    "completed": "Completed",
+    "removed": "Removed",
 }
 assert set(STATUS_LABELS) == set(TEST_STATUSES)
 
@@ -58,16 +63,29 @@ def status_problem(current: str, new: Any) -> str | None:
 
 SESSION_LABELS: dict[int, str] = {3600: "60 minutes", 900: "15 minutes", 300: "5 minutes"}
 assert set(SESSION_LABELS) == set(SESSION_LENGTHS)
-PANEL_LABELS: dict[str, str] = {"b2b": "B2B panel", "custom": "Custom", "mturk": "Crowd work (MTurk)", "external": "External panel"}
+PANEL_LABELS: dict[str, str] = {
+    "b2b": "B2B panel",
+    "custom": "Custom",
+    "mturk": "Crowd work (MTurk)",
+    "external": "External panel",
+}
 assert set(PANEL_LABELS) == set(PANELS)
 WELCOME_PARTS = ("title", "body", "button")
 
 # The form's fields (all text): field -> the definition field it edits.
 FORM_FIELDS: dict[str, str] = {
-    "name": "name", "status": "status", "session": "sessionSeconds", "payout": "payoutCents",
-    "limit": "participantLimit", **{f"seniority.{k}": "seniorityLimits" for k in TEST_SENIORITY_KEYS},
-    "panel": "panel", "country": "audienceCountry", "qualifications": "qualifications", "frame": "frameOfMind",
-    **{f"welcome.{p}": "welcomeModal" for p in WELCOME_PARTS}, "screener": "screenerQuestion",
+    "name": "name",
+    "status": "status",
+    "session": "sessionSeconds",
+    "payout": "payoutCents",
+    "limit": "participantLimit",
+    **{f"seniority.{k}": "seniorityLimits" for k in TEST_SENIORITY_KEYS},
+    "panel": "panel",
+    "country": "audienceCountry",
+    "qualifications": "qualifications",
+    "frame": "frameOfMind",
+    **{f"welcome.{p}": "welcomeModal" for p in WELCOME_PARTS},
+    "screener": "screenerQuestion",
 }
 NOT_A_SUM = "Enter an amount in dollars, e.g. 20 or 20.50."
 NOT_A_NUMBER = "Enter a whole number, or leave it empty for no limit."
@@ -75,7 +93,13 @@ NOT_JSON = "The screener is not valid JSON: {detail}."
 
 
 def _cents_text(cents: Any) -> str:
-    return f"{cents // 100}" if isinstance(cents, int) and cents % 100 == 0 else f"{cents / 100:.2f}" if isinstance(cents, int) else ""
+    return (
+        f"{cents // 100}"
+        if isinstance(cents, int) and cents % 100 == 0
+        else f"{cents / 100:.2f}"
+        if isinstance(cents, int)
+        else ""
+    )
 
 
 def form_of(doc: Mapping[str, Any]) -> dict[str, str]:
@@ -84,12 +108,16 @@ def form_of(doc: Mapping[str, Any]) -> dict[str, str]:
     welcome = doc.get("welcomeModal") or {}
     screener = doc.get("screenerQuestion")
     return {
-        "name": doc.get("name", ""), "status": doc.get("status", "draft"), "session": str(doc.get("sessionSeconds", 3600)),
+        "name": doc.get("name", ""),
+        "status": doc.get("status", "draft"),
+        "session": str(doc.get("sessionSeconds", 3600)),
         "payout": _cents_text(doc.get("payoutCents", 0)),
         "limit": "" if doc.get("participantLimit") is None else str(doc["participantLimit"]),
         **{f"seniority.{k}": "" if limits.get(k) is None else str(limits[k]) for k in TEST_SENIORITY_KEYS},
-        "panel": doc.get("panel", "b2b"), "country": doc.get("audienceCountry", "US"),
-        "qualifications": "\n".join(doc.get("qualifications") or []), "frame": doc.get("frameOfMind") or "",
+        "panel": doc.get("panel", "b2b"),
+        "country": doc.get("audienceCountry", "US"),
+        "qualifications": "\n".join(doc.get("qualifications") or []),
+        "frame": doc.get("frameOfMind") or "",
         **{f"welcome.{p}": welcome.get(p, "") for p in WELCOME_PARTS},
         "screener": json.dumps(screener, indent=2, ensure_ascii=False) if screener else "",
     }
@@ -119,7 +147,9 @@ def document_with(doc: Mapping[str, Any], form: Mapping[str, Any]) -> tuple[dict
     problems: dict[str, str] = {}
     out["name"] = text["name"]
     out["status"] = text["status"]
-    out["sessionSeconds"] = int(text["session"]) if text["session"].isascii() and text["session"].isdigit() else text["session"]
+    out["sessionSeconds"] = (
+        int(text["session"]) if text["session"].isascii() and text["session"].isdigit() else text["session"]
+    )
     try:
         cents = dollars_as_cents(text["payout"])
         _put(out, "payoutCents", cents)

@@ -16,7 +16,13 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 LEVELS = ("specialist", "middle", "senior")
-LEVEL_OF = {"specialist": "specialist", "middle": "middle", "senior": "senior", "founder": "middle", "custom": "specialist"}
+LEVEL_OF = {
+    "specialist": "specialist",
+    "middle": "middle",
+    "senior": "senior",
+    "founder": "middle",
+    "custom": "specialist",
+}
 DAY1, DAY2 = "day1", "day2"
 DAY1_HOURS = 24
 
@@ -36,11 +42,19 @@ ROW_LABELS = {
     "brand": "Brand survey",
 }
 _ROW_OF_TYPE = {
-    "survey": "survey", "standard": "survey", "market-research": "survey", "category-buyer-insights": "survey",
+    "survey": "survey",
+    "standard": "survey",
+    "market-research": "survey",
+    "category-buyer-insights": "survey",
     "b2b-user-testing": "survey",
-    "landing-page": "landing", "full-page": "landing", "pricing-test": "landing", "competitor-comparison": "landing",
-    "preference-test": "preference", "single-question-survey": "preference",
-    "video-test": "video", "icp-pulse-cbi": "video",
+    "landing-page": "landing",
+    "full-page": "landing",
+    "pricing-test": "landing",
+    "competitor-comparison": "landing",
+    "preference-test": "preference",
+    "single-question-survey": "preference",
+    "video-test": "video",
+    "icp-pulse-cbi": "video",
     "icp-pulse-brand-survey": "brand",
 }
 DEFAULT_ROW = "survey"
@@ -100,7 +114,12 @@ def dollars_as_cents(text: object) -> int | None:
         raise ValueError("not a sum")
     cleaned = text.strip().removeprefix("$").replace(",", "")
     whole, _, part = cleaned.partition(".")
-    if not cleaned.isascii() or not whole.isdigit() or (part and (not part.isdigit() or len(part) > 2)) or len(whole) > 7:
+    if (
+        not cleaned.isascii()
+        or not whole.isdigit()
+        or (part and (not part.isdigit() or len(part) > 2))
+        or len(whole) > 7
+    ):
         raise ValueError("not a sum")
     return int(whole) * 100 + (int(part.ljust(2, "0")) if part else 0)
 

@@ -24,7 +24,13 @@ from portal.domain import table as table_rules
 from portal.domain.staff import incentives
 
 INVITED, REVIEWED, UNVERIFIED, ELSEWHERE, OVER_QUOTA, NOT_A_PARTICIPANT = (
-    "invited", "reviewed", "unverified", "elsewhere", "over_quota", "not_a_participant")
+    "invited",
+    "reviewed",
+    "unverified",
+    "elsewhere",
+    "over_quota",
+    "not_a_participant",
+)
 # The order in which a reason is named for someone who fails several.
 REASON_ORDER = (NOT_A_PARTICIPANT, INVITED, REVIEWED, UNVERIFIED, ELSEWHERE, OVER_QUOTA)
 
@@ -88,8 +94,11 @@ def open_places(limit: int | None, taken: int) -> int | None:
 
 def level_room(limits: Mapping[str, object] | None, used: Mapping[str, int]) -> dict[str, int]:
     """Places left per seniority level that has a (whole-number) limit."""
-    return {level: max(0, limit - used.get(level, 0)) for level, limit in (limits or {}).items()
-            if isinstance(limit, int) and not isinstance(limit, bool)}
+    return {
+        level: max(0, limit - used.get(level, 0))
+        for level, limit in (limits or {}).items()
+        if isinstance(limit, int) and not isinstance(limit, bool)
+    }
 
 
 def quota_holder_level(levels: Iterable[str] | None, limits: Iterable[str]) -> str | None:

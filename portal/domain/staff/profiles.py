@@ -51,5 +51,7 @@ def field_label(key: str) -> str:
 def verification_blockers(errors: Mapping[str, str]) -> list[str]:
     """Each field whose value stops 'Submit & Verify' (the form's errors), as 'Label: message', in form order."""
     order = list(FIELD_LABELS)
-    keys = sorted((k for k in errors if not k.startswith("_")), key=lambda k: order.index(k) if k in order else len(order))
+    keys = sorted(
+        (k for k in errors if not k.startswith("_")), key=lambda k: order.index(k) if k in order else len(order)
+    )
     return [f"{field_label(key)}: {errors[key]}" for key in keys]

@@ -65,7 +65,13 @@ def expected_payment(approved_on: date, *, crowd_work: bool = False) -> tuple[da
 
 # Where a participant's reward stands (the rewards tab).
 STAGE_SUBMITTED, STAGE_APPROVED, STAGE_PAID, STAGE_REJECTED, STAGE_FAILED, STAGE_CANCELED = (
-    "Submitted", "Approved", "Paid", "Rejected", "Failed", "Canceled")
+    "Submitted",
+    "Approved",
+    "Paid",
+    "Rejected",
+    "Failed",
+    "Canceled",
+)
 
 
 def reward_stage(reward_status: str | None, review_status: str | None, approved: bool) -> str:

@@ -31,8 +31,16 @@ TEST_REMOVED = "test-removed"
 SENIORITY_CAPACITY_FULL = "seniority-capacity-full"
 FALLBACK = "fallback"
 ACCESS_STATES = (
-    OK, LIMIT_REACHED, REVIEWED, UNVERIFIED, NOT_INVITED, SESSION_EXPIRED,
-    INVITATION_EXPIRED, TEST_REMOVED, SENIORITY_CAPACITY_FULL, FALLBACK,
+    OK,
+    LIMIT_REACHED,
+    REVIEWED,
+    UNVERIFIED,
+    NOT_INVITED,
+    SESSION_EXPIRED,
+    INVITATION_EXPIRED,
+    TEST_REMOVED,
+    SENIORITY_CAPACITY_FULL,
+    FALLBACK,
 )
 
 # Only a running test takes responses; the other known statuses mean "no longer available".
@@ -99,8 +107,9 @@ def access_message(state: str, test_id: int) -> AccessMessage | None:
         return None
     message = _MESSAGES.get(state, _MESSAGES[FALLBACK])
     if message.link_label:
-        return AccessMessage(message.title, message.text, message.link_label,
-                             f"{invites.rating_path(test_id)}?{RESTART_PARAM}=1")
+        return AccessMessage(
+            message.title, message.text, message.link_label, f"{invites.rating_path(test_id)}?{RESTART_PARAM}=1"
+        )
     return message
 
 
@@ -200,12 +209,11 @@ def decide_access(facts: AccessFacts) -> str:
     if facts.has_review:
         return REVIEWED
     invite = (
-        None if facts.invite_status is None
+        None
+        if facts.invite_status is None
         else invites.effective_status(facts.invite_status, facts.invite_expires_at, facts.now)
     )
-    if invite == invites.CANCELED or (
-        invite is None and (facts.invite_required or facts.panel in INVITE_ONLY_PANELS)
-    ):
+    if invite == invites.CANCELED or (invite is None and (facts.invite_required or facts.panel in INVITE_ONLY_PANELS)):
         return NOT_INVITED
     if invite == invites.EXPIRED:
         return INVITATION_EXPIRED
@@ -241,7 +249,11 @@ def quota_state(facts: AccessFacts) -> str:
 SIGN_IN, SCREENER = "sign-in", "screener"
 FREE_JOIN, RESPONDENT_THANK_YOU, THANK_YOU = "free-join", "respondent-thank-you", "thank-you"
 VIDEO_REDIRECT, SURVEY_VIEW, PREFERENCE_VIEW, HIGHLIGHT_VIEW = (
-    kinds.VIDEO_REDIRECT, kinds.SURVEY_VIEW, kinds.PREFERENCE_VIEW, kinds.HIGHLIGHT_VIEW)
+    kinds.VIDEO_REDIRECT,
+    kinds.SURVEY_VIEW,
+    kinds.PREFERENCE_VIEW,
+    kinds.HIGHLIGHT_VIEW,
+)
 
 
 @dataclass(frozen=True)
@@ -355,8 +367,9 @@ def timeout_modal_seconds(session_seconds: int) -> int:
 
 def shows_timeout_modal(remaining_seconds: int, extensions_used: int, session_seconds: int = 3600) -> bool:
     """The 'Timeout warning' modal (Extend time / Close): below its threshold, while an extension is left."""
-    return (0 < _count("remaining_seconds", remaining_seconds) < timeout_modal_seconds(session_seconds)
-            and can_extend(extensions_used))
+    return 0 < _count("remaining_seconds", remaining_seconds) < timeout_modal_seconds(session_seconds) and can_extend(
+        extensions_used
+    )
 
 
 # --- taking a test: the decision every start, extension and submission passes --------------------

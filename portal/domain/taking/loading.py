@@ -17,10 +17,10 @@ from portal.domain.taking.access import (
     NOT_INVITED,
     OK,
     SCREENER,
-    SIGN_IN,
     SESSION_ACTIVE,
     SESSION_EXPIRED_STATE,
     SESSION_NONE,
+    SIGN_IN,
 )
 
 # Profile seniority keys from the highest level down (the profile's option order).

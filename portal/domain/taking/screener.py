@@ -121,11 +121,23 @@ def public_screener(screener: Mapping[str, Any]) -> dict[str, Any]:
         rows = _texts(screener.get("rows"), "rows", minimum=1)
         columns = _texts(screener.get("columns"), "columns", minimum=2)
         _correct_matrix(screener, len(rows), len(columns))
-        return {"type": kind, "question": question, "answers": [], "rows": rows, "columns": columns,
-                "allowMultiple": screener.get("allowMultiple") is True}
+        return {
+            "type": kind,
+            "question": question,
+            "answers": [],
+            "rows": rows,
+            "columns": columns,
+            "allowMultiple": screener.get("allowMultiple") is True,
+        }
     answers = [{"index": i, "text": a["text"]} for i, a in enumerate(_answers(screener))]
-    return {"type": kind, "question": question, "answers": answers, "rows": [], "columns": [],
-            "allowMultiple": kind == MULTIPLE}
+    return {
+        "type": kind,
+        "question": question,
+        "answers": answers,
+        "rows": [],
+        "columns": [],
+        "allowMultiple": kind == MULTIPLE,
+    }
 
 
 def _shape(screener: Mapping[str, Any]) -> tuple[str, int, int, bool]:
@@ -148,8 +160,9 @@ def empty_selection(screener: Mapping[str, Any]) -> Selection:
 # --- choosing, confirming --------------------------------------------------------------------------
 
 
-def choose(screener: Mapping[str, Any], selection: Mapping[str, list[int]], row: Any, index: Any,
-           checked: Any = True) -> Selection:
+def choose(
+    screener: Mapping[str, Any], selection: Mapping[str, list[int]], row: Any, index: Any, checked: Any = True
+) -> Selection:
     """The selection after a click on answer `index` of `row` (row 0 for single and multiple).
 
     Radio kinds (single, matrix without allowMultiple): the row's answer becomes `index`

@@ -306,9 +306,13 @@ ANSWER_FIELDS = frozenset({"type", "value", "isOther", "otherText", "isLimited",
 def paste_metadata_ok(value: Any) -> bool:
     """pasteMetadata as the page records it: {wasPasted: true, pasteTimestamp: text, pastedLength: count}."""
     return (
-        isinstance(value, dict) and set(value) == {"wasPasted", "pasteTimestamp", "pastedLength"}
-        and value["wasPasted"] is True and isinstance(value["pasteTimestamp"], str) and len(value["pasteTimestamp"]) <= 40
-        and isinstance(value["pastedLength"], int) and not isinstance(value["pastedLength"], bool)
+        isinstance(value, dict)
+        and set(value) == {"wasPasted", "pasteTimestamp", "pastedLength"}
+        and value["wasPasted"] is True
+        and isinstance(value["pasteTimestamp"], str)
+        and len(value["pasteTimestamp"]) <= 40
+        and isinstance(value["pastedLength"], int)
+        and not isinstance(value["pastedLength"], bool)
         and 0 < value["pastedLength"] <= MAX_TEXT_LENGTH
     )
 

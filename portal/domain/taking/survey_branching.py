@@ -61,7 +61,10 @@ def first_of_page(questions: list[dict[str, Any]], page: int) -> int | str:
 
 
 def next_index(
-    questions: list[dict[str, Any]], index: int, answers: dict[str, Any], conditional_enabled: bool = True,
+    questions: list[dict[str, Any]],
+    index: int,
+    answers: dict[str, Any],
+    conditional_enabled: bool = True,
 ) -> Target:
     """Where Continue goes from question `index`: an index, END, or None (no forward route)."""
     question = questions[index]
@@ -86,7 +89,10 @@ def history_truncate(history: list[int], index: int) -> list[int]:
 
 
 def go_forward(
-    questions: list[dict[str, Any]], history: list[int], index: int, answers: dict[str, Any],
+    questions: list[dict[str, Any]],
+    history: list[int],
+    index: int,
+    answers: dict[str, Any],
     conditional_enabled: bool = True,
 ) -> tuple[Target, list[int]]:
     """Continue from `index`: (where to go, new history). Going forward from a question seen
@@ -108,7 +114,12 @@ def go_back(history: list[int]) -> tuple[int | None, list[int]]:
 
 
 def after_branch_change(
-    questions: list[dict[str, Any]], index: int, old: Any, new: Any, answers: dict[str, Any], history: list[int],
+    questions: list[dict[str, Any]],
+    index: int,
+    old: Any,
+    new: Any,
+    answers: dict[str, Any],
+    history: list[int],
 ) -> tuple[dict[str, Any], list[int]]:
     """A branching question's answer changed from `old` to `new`: when its target changes,
     every later answer goes back to its default and the history is trimmed after `index`.
@@ -117,7 +128,7 @@ def after_branch_change(
     result = dict(answers)
     if not is_branching(question) or branch_target(question, old) == branch_target(question, new):
         return result, list(history)
-    for later in questions[index + 1:]:
+    for later in questions[index + 1 :]:
         key = later.get("key")
         if key in result:
             result[key] = default_answer(later)
@@ -135,7 +146,9 @@ def end_branch_index(questions: list[dict[str, Any]], answers: dict[str, Any]) -
 
 
 def answers_for_submission(
-    questions: list[dict[str, Any]], answers: dict[str, Any], conditional_enabled: bool,
+    questions: list[dict[str, Any]],
+    answers: dict[str, Any],
+    conditional_enabled: bool,
 ) -> dict[str, Any]:
     """The answers to store: only known questions (no descriptions); with branching on,
     the answers after the earliest end-survey branch are dropped."""
@@ -144,7 +157,9 @@ def answers_for_submission(
     return {q["key"]: answers[q["key"]] for q in kept if q.get("type") != "description" and q.get("key") in answers}
 
 
-def route(questions: list[dict[str, Any]], answers: dict[str, Any], conditional_enabled: bool) -> tuple[list[int], bool]:
+def route(
+    questions: list[dict[str, Any]], answers: dict[str, Any], conditional_enabled: bool
+) -> tuple[list[int], bool]:
     """The question indexes the answers lead through from the first one, and whether it reaches the end."""
     path: list[int] = []
     index: Target = 0 if questions else END
@@ -155,7 +170,9 @@ def route(questions: list[dict[str, Any]], answers: dict[str, Any], conditional_
 
 
 def validate_submission(
-    questions: list[dict[str, Any]], answers: dict[str, Any], conditional_enabled: bool,
+    questions: list[dict[str, Any]],
+    answers: dict[str, Any],
+    conditional_enabled: bool,
 ) -> dict[str, str]:
     """Question key -> message for everything that stops a submission (empty when it may go).
 

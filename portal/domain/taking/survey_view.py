@@ -38,8 +38,11 @@ def welcome_texts(welcome: Any, name: str) -> tuple[str, str, str]:
     """A survey's welcome page: (title, description, start button label), from its definition's
     `welcomePage` (the test's name when it has no title)."""
     welcome = welcome if isinstance(welcome, dict) else {}
-    return (str(welcome.get("title") or name), str(welcome.get("description") or ""),
-            str(welcome.get("buttonLabel") or START_LABEL))
+    return (
+        str(welcome.get("title") or name),
+        str(welcome.get("description") or ""),
+        str(welcome.get("buttonLabel") or START_LABEL),
+    )
 
 
 OVERALL_QUESTIONS, PERSONAL_INFO = "Overall questions", "Personal info"
@@ -184,7 +187,9 @@ def matrix_pick(current: dict[str, list[str]], statement: str, answer: str, mult
     return result
 
 
-def display_values(question: dict[str, Any], answer: dict[str, Any], shown_options: list[dict[str, str]]) -> dict[str, Any]:
+def display_values(
+    question: dict[str, Any], answer: dict[str, Any], shown_options: list[dict[str, str]]
+) -> dict[str, Any]:
     """What each input of the question screen shows for this answer (the survey state's display vars)."""
     value = answer.get("value")
     qtype = question.get("type")
@@ -197,7 +202,9 @@ def display_values(question: dict[str, Any], answer: dict[str, Any], shown_optio
     ranked = [v for v in value if isinstance(v, str)] if qtype == "rank" and isinstance(value, list) else []
     number = "" if value is None or qtype != "number" else (f"{value:g}" if isinstance(value, float) else str(value))
     return {
-        "single_value": OTHER_VALUE if single and answer.get("isOther") else (value if single and isinstance(value, str) else ""),
+        "single_value": OTHER_VALUE
+        if single and answer.get("isOther")
+        else (value if single and isinstance(value, str) else ""),
         "other_text": (value if isinstance(value, str) else "") if single else str(answer.get("otherText") or ""),
         "multi_values": chosen,
         "text_value": text,

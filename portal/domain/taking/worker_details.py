@@ -32,8 +32,16 @@ from portal.domain import profile_rules as rules
 from portal.domain.accounts import normalize_email
 
 FIELDS: tuple[str, ...] = (
-    "workerId", "firstName", "lastName", "country", "state", "jobTitle", "email", "paymentEmail",
-    "linkedin", "phoneNumber",
+    "workerId",
+    "firstName",
+    "lastName",
+    "country",
+    "state",
+    "jobTitle",
+    "email",
+    "paymentEmail",
+    "linkedin",
+    "phoneNumber",
 )
 
 CROWD_WORK_PANEL = "mturk"  # reference_data.PANELS: the crowd-work panel
@@ -76,8 +84,9 @@ DIFFERENT_PAYMENT_EMAIL_LABEL = "I want to be paid to a different email"
 SIGN_UP_PROMO_TITLE = "Want more paid tests like this one?"
 SIGN_UP_PROMO_TEXT = "Create a free participant account and we will invite you to tests that match your profile."
 SIGN_UP_PROMO_BUTTON = "Sign up"
-CLOSE_WINDOW_REFUSED = ("Your browser keeps this window open. Your answers are submitted: "
-                        "close this tab or window yourself.")
+CLOSE_WINDOW_REFUSED = (
+    "Your browser keeps this window open. Your answers are submitted: close this tab or window yourself."
+)
 
 REQUIRED = "{label} is required"  # 'First name is required', 'Email is required' as in the profile
 BAD_VALUE = "Please enter text"
@@ -262,9 +271,7 @@ def _field_error(f: str, values: Mapping[str, str]) -> str:
     return ""
 
 
-def validate(
-    details: Any, enabled: Iterable[str], *, different_payment_email: bool | None = None
-) -> dict[str, str]:
+def validate(details: Any, enabled: Iterable[str], *, different_payment_email: bool | None = None) -> dict[str, str]:
     """{field: message} for the personal-info step; {} when it may be submitted.
 
     Unknown keys ('_global') and values that are not text are refused for every field; enabled
@@ -294,8 +301,9 @@ def is_complete(details: Any, enabled: Iterable[str], *, different_payment_email
     return not validate(details, enabled, different_payment_email=different_payment_email)
 
 
-def for_submission(details: Mapping[str, Any], enabled: Iterable[str], *,
-                   different_payment_email: bool | None = None) -> dict[str, str]:
+def for_submission(
+    details: Mapping[str, Any], enabled: Iterable[str], *, different_payment_email: bool | None = None
+) -> dict[str, str]:
     """The workerData stored with a review: the normalised values of the enabled fields only
     (call after `validate` found nothing)."""
     shown = set(enabled)
@@ -355,7 +363,9 @@ def is_detail_key(key: Any) -> bool:
     return isinstance(key, str) and key.startswith(DETAIL_KEY_PREFIX)
 
 
-def browser_details(details: Mapping[str, str], different_payment: bool, enabled: Iterable[str]) -> dict[str, dict[str, Any]]:
+def browser_details(
+    details: Mapping[str, str], different_payment: bool, enabled: Iterable[str]
+) -> dict[str, dict[str, Any]]:
     """The enabled fields and the checkbox as the browser keeps them: {key: {"value": ...}}."""
     kept: dict[str, dict[str, Any]] = {detail_key(f): {"value": details.get(f, "")} for f in enabled if f in FIELDS}
     if kept:
@@ -369,7 +379,7 @@ def pending_detail(key: Any, entry: Any, enabled: Iterable[str]) -> tuple[str, s
     key, a field not enabled, a malformed entry)."""
     if not is_detail_key(key) or not isinstance(entry, Mapping):
         return None
-    field, value = key[len(DETAIL_KEY_PREFIX):], entry.get("value")
+    field, value = key[len(DETAIL_KEY_PREFIX) :], entry.get("value")
     if field == DIFFERENT_PAYMENT:
         return (field, value) if isinstance(value, bool) else None
     if field in FIELDS and field in set(enabled) and isinstance(value, str):
@@ -377,7 +387,9 @@ def pending_detail(key: Any, entry: Any, enabled: Iterable[str]) -> tuple[str, s
     return None
 
 
-def split_browser_copy(answers: Mapping[str, Any], enabled: Iterable[str]) -> tuple[dict[str, Any], dict[str, str], bool | None]:
+def split_browser_copy(
+    answers: Mapping[str, Any], enabled: Iterable[str]
+) -> tuple[dict[str, Any], dict[str, str], bool | None]:
     """The browser's copy of the answers: the answers themselves, and the details it holds (the newest
     this browser had: typed or pending) with the checkbox (None when it holds none)."""
     enabled = tuple(enabled)

@@ -2,16 +2,16 @@
 the order of the admin menu."""
 
 from portal.pages.admin import (  # noqa: F401 - each module declares its pages
-    participants,
-    profile,
-    tests,
-    editing,
-    images,
-    preview,
     areas,
+    audit,
+    editing,
+    flags,
+    images,
+    outbox,
+    participants,
+    preview,
+    profile,
     reviews,
     rewards,
-    audit,
-    outbox,
-    flags,
+    tests,
 )

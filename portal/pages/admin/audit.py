@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout
+from portal.components.admin_pages import staff_page
 from portal.components.data_table import Column, FilterOption, FilterSpec, data_table
 from portal.domain.staff import roles
 from portal.services.admin.audit import ACTIONS
@@ -27,13 +27,23 @@ FILTERS = [
 ]
 
 
-@staff_page('/admin/audit', 'Audit log', on_load=[A.load], permission=roles.AUDIT, menu='Audit log')
+@staff_page("/admin/audit", "Audit log", on_load=[A.load], permission=roles.AUDIT, menu="Audit log")
 def audit_page() -> rx.Component:
     return admin_layout(
         rx.vstack(
-            rx.text("Every staff action, written with the change itself. Entries cannot be edited or deleted.", size="2",
-                    color="var(--gray-11)"),
-            data_table(A, table_id="admin-audit", columns=COLUMNS, filters=FILTERS, search_placeholder="Search who or target id"),
-            spacing="4", width="100%",
+            rx.text(
+                "Every staff action, written with the change itself. Entries cannot be edited or deleted.",
+                size="2",
+                color="var(--gray-11)",
+            ),
+            data_table(
+                A,
+                table_id="admin-audit",
+                columns=COLUMNS,
+                filters=FILTERS,
+                search_placeholder="Search who or target id",
+            ),
+            spacing="4",
+            width="100%",
         ),
     )

@@ -7,8 +7,8 @@ from typing import Any
 import reflex as rx
 from reflex.vars import ArrayVar
 
-from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, status_badge
+from portal.components.admin_pages import staff_page
 from portal.components.admin_test import test_tabs
 from portal.components.form import (
     checkbox_group_field,
@@ -21,8 +21,8 @@ from portal.components.form import (
 from portal.domain.reference_data import TEST_SENIORITY_KEYS
 from portal.domain.staff import roles
 from portal.domain.staff.editing import PANEL_LABELS, SESSION_LABELS, WELCOME_PARTS
-from portal.states.admin.guard import StaffState
 from portal.states.admin.editing import TestEditState as S
+from portal.states.admin.guard import StaffState
 
 
 def _id(key: str) -> str:
@@ -31,8 +31,13 @@ def _id(key: str) -> str:
 
 def _bound(key: str) -> dict[str, Any]:
     """A field of the form: its value, its change (kept in the form until Save) and its live message."""
-    return {"id": _id(key), "value": S.form.get(key, ""), "on_change": lambda v: S.set_field(key, v),
-            "error": S.problems.get(key, ""), "size": "2"}
+    return {
+        "id": _id(key),
+        "value": S.form.get(key, ""),
+        "on_change": lambda v: S.set_field(key, v),
+        "error": S.problems.get(key, ""),
+        "size": "2",
+    }
 
 
 def _text(label: str, key: str, hint: str | None = None, **props: Any) -> rx.Component:
@@ -43,8 +48,9 @@ def _area(label: str, key: str, hint: str | None = None, rows: str = "3", **prop
     return textarea_field(label, helper=hint, rows=rows, debounce=400, **_bound(key), **props)
 
 
-def _select(label: str, key: str, options: list[tuple[str, str]] | ArrayVar[Any],
-            hint: str | None = None) -> rx.Component:
+def _select(
+    label: str, key: str, options: list[tuple[str, str]] | ArrayVar[Any], hint: str | None = None
+) -> rx.Component:
     return select_field(label, options=options, helper=hint, **_bound(key))
 
 
@@ -52,15 +58,22 @@ def _section(title: str, *children: rx.Component, section_id: str) -> rx.Compone
     return rx.box(
         rx.heading(title, size="3", as_="h2", margin_bottom="12px"),
         rx.vstack(*children, spacing="4", width="100%"),
-        class_name="admin-panel", id=section_id, width="100%",
+        class_name="admin-panel",
+        id=section_id,
+        width="100%",
     )
 
 
 def _qualifications() -> rx.Component:
     return checkbox_group_field(
-        "Qualifications", id="edit-qualifications", options=S.qualification_options,
-        checked=S.form.get("qualifications", "").to(str).split("\n"), on_toggle=S.toggle_qualification,
-        item=lambda name: (name, name), row=True, empty="No qualifications exist yet.",
+        "Qualifications",
+        id="edit-qualifications",
+        options=S.qualification_options,
+        checked=S.form.get("qualifications", "").to(str).split("\n"),
+        on_toggle=S.toggle_qualification,
+        item=lambda name: (name, name),
+        row=True,
+        empty="No qualifications exist yet.",
         error=S.problems.get("qualifications", ""),
     )
 
@@ -68,8 +81,12 @@ def _qualifications() -> rx.Component:
 def _form() -> rx.Component:
     seniority = rx.el.fieldset(
         field_label("Places per seniority level (empty: no separate limit)", tag="legend"),
-        rx.grid(*[_text(key.capitalize(), f"seniority.{key}", input_mode="numeric") for key in TEST_SENIORITY_KEYS],
-                columns=rx.breakpoints(initial="2", sm="5"), spacing="3", width="100%"),
+        rx.grid(
+            *[_text(key.capitalize(), f"seniority.{key}", input_mode="numeric") for key in TEST_SENIORITY_KEYS],
+            columns=rx.breakpoints(initial="2", sm="5"),
+            spacing="3",
+            width="100%",
+        ),
         class_name="portal-fieldset",
     )
     return rx.vstack(
@@ -77,10 +94,19 @@ def _form() -> rx.Component:
             "Basics",
             _text("Name", "name", "Names identify tests when a JSON file is imported.", max_length=200),
             rx.grid(
-                _select("Status", "status", S.status_options, "Only the changes that make sense from the current status are offered."),
+                _select(
+                    "Status",
+                    "status",
+                    S.status_options,
+                    "Only the changes that make sense from the current status are offered.",
+                ),
                 _select("Session length", "session", [(str(k), v) for k, v in SESSION_LABELS.items()]),
-                _text("Payout (USD)", "payout", "What a participant earns for an approved review.", input_mode="decimal"),
-                columns=rx.breakpoints(initial="1", sm="3"), spacing="4", width="100%",
+                _text(
+                    "Payout (USD)", "payout", "What a participant earns for an approved review.", input_mode="decimal"
+                ),
+                columns=rx.breakpoints(initial="1", sm="3"),
+                spacing="4",
+                width="100%",
             ),
             section_id="edit-basics",
         ),
@@ -90,7 +116,9 @@ def _form() -> rx.Component:
                 _select("Panel", "panel", list(PANEL_LABELS.items())),
                 _select("Audience country", "country", S.countries),
                 _text("Participant limit", "limit", "Empty: no limit.", input_mode="numeric"),
-                columns=rx.breakpoints(initial="1", sm="3"), spacing="4", width="100%",
+                columns=rx.breakpoints(initial="1", sm="3"),
+                spacing="4",
+                width="100%",
             ),
             seniority,
             _qualifications(),
@@ -99,47 +127,90 @@ def _form() -> rx.Component:
         _section(
             "What participants read",
             _area("Frame of mind", "frame", "Shown before the test: who to imagine being.", rows="3"),
-            rx.grid(*[_text(f"Welcome modal: {part}", f"welcome.{part}") for part in WELCOME_PARTS if part != "body"],
-                    columns=rx.breakpoints(initial="1", sm="2"), spacing="4", width="100%"),
+            rx.grid(
+                *[_text(f"Welcome modal: {part}", f"welcome.{part}") for part in WELCOME_PARTS if part != "body"],
+                columns=rx.breakpoints(initial="1", sm="2"),
+                spacing="4",
+                width="100%",
+            ),
             _area("Welcome modal: body", "welcome.body", rows="3"),
-            _area("Screener question (JSON)", "screener",
-                  "Empty: no screener. The format is in docs/test-format.md (screenerQuestion).", rows="8",
-                  font_family="var(--code-font-family)"),
+            _area(
+                "Screener question (JSON)",
+                "screener",
+                "Empty: no screener. The format is in docs/test-format.md (screenerQuestion).",
+                rows="8",
+                font_family="var(--code-font-family)",
+            ),
             section_id="edit-content",
         ),
         form_error(S.problems.get("", ""), id="edit-other-error"),
         rx.hstack(
             rx.cond(S.dirty, rx.text("Unsaved changes", size="2", color="var(--amber-11)", id="edit-dirty")),
             rx.spacer(),
-            rx.button("Discard changes", variant="soft", color_scheme="gray", on_click=S.discard, disabled=~S.dirty, id="edit-discard"),
-            rx.button("Save", on_click=S.save, loading=S.saving, id="edit-save",
-                      disabled=~S.dirty | (S.problems.length() > 0) | ~StaffState.can[roles.MANAGE_TESTS]),
-            width="100%", align="center", spacing="3", wrap="wrap",
+            rx.button(
+                "Discard changes",
+                variant="soft",
+                color_scheme="gray",
+                on_click=S.discard,
+                disabled=~S.dirty,
+                id="edit-discard",
+            ),
+            rx.button(
+                "Save",
+                on_click=S.save,
+                loading=S.saving,
+                id="edit-save",
+                disabled=~S.dirty | (S.problems.length() > 0) | ~StaffState.can[roles.MANAGE_TESTS],
+            ),
+            width="100%",
+            align="center",
+            spacing="3",
+            wrap="wrap",
         ),
-        spacing="4", width="100%",
+        spacing="4",
+        width="100%",
     )
 
 
-@staff_page('/admin/tests/[test_id]', 'Test', on_load=[S.load_page])
+@staff_page("/admin/tests/[test_id]", "Test", on_load=[S.load_page])
 def test_edit_page() -> rx.Component:
     summary = rx.hstack(
         rx.text(S.kind.capitalize(), " · ", S.product_type, size="2", color="var(--gray-11)", id="edit-kind"),
         rx.box(status_badge(S.status_label), id="edit-status-badge"),
         rx.spacer(),
-        rx.button(rx.icon("download", size=16), "Export JSON", variant="soft", size="2", on_click=S.export, id="edit-export",
-                  disabled=~StaffState.can[roles.MANAGE_TESTS]),
-        rx.link(rx.button(rx.icon("eye", size=16), "Preview", variant="soft", size="2"), href="/admin/tests/" + S.test_id + "/preview"),
-        align="center", width="100%", wrap="wrap", spacing="3",
+        rx.button(
+            rx.icon("download", size=16),
+            "Export JSON",
+            variant="soft",
+            size="2",
+            on_click=S.export,
+            id="edit-export",
+            disabled=~StaffState.can[roles.MANAGE_TESTS],
+        ),
+        rx.link(
+            rx.button(rx.icon("eye", size=16), "Preview", variant="soft", size="2"),
+            href="/admin/tests/" + S.test_id + "/preview",
+        ),
+        align="center",
+        width="100%",
+        wrap="wrap",
+        spacing="3",
     )
     return admin_layout(
         test_tabs("details"),
-        rx.cond(S.test_id != "", rx.vstack(
-            rx.heading(S.name, size="5", as_="h2", id="edit-test-name"),
-            summary,
-            rx.cond(~StaffState.can[roles.MANAGE_TESTS],
-                    rx.callout("Your role can look at this test but not change it.", icon="lock", color_scheme="gray")),
-            _form(),
-            spacing="4", width="100%",
-        ), rx.center(rx.spinner(size="3"), padding="48px")),
+        rx.cond(
+            S.test_id != "",
+            rx.vstack(
+                rx.heading(S.name, size="5", as_="h2", id="edit-test-name"),
+                summary,
+                rx.cond(
+                    ~StaffState.can[roles.MANAGE_TESTS],
+                    rx.callout("Your role can look at this test but not change it.", icon="lock", color_scheme="gray"),
+                ),
+                _form(),
+                spacing="4",
+                width="100%",
+            ),
+            rx.center(rx.spinner(size="3"), padding="48px"),
+        ),
     )
-

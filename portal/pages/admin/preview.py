@@ -30,14 +30,27 @@ def _bar() -> rx.Component:
     return rx.el.header(
         ready_marker(),
         rx.box(
-            rx.badge(rx.icon("eye", size=14), "Preview", color_scheme="amber", variant="solid", size="3", id="preview-marker"),
-            rx.text(P.name, weight="bold", size="2", id="preview-test-name", style={"minWidth": "0", "flex": "1 1 160px"}),
-            rx.el.a(rx.icon("arrow-left", size=14), "Back to the test", href=test_base_path(), class_name="admin-back-link",
-                    id="preview-leave", style={"display": "inline-flex", "alignItems": "center", "gap": "4px"}),
+            rx.badge(
+                rx.icon("eye", size=14), "Preview", color_scheme="amber", variant="solid", size="3", id="preview-marker"
+            ),
+            rx.text(
+                P.name, weight="bold", size="2", id="preview-test-name", style={"minWidth": "0", "flex": "1 1 160px"}
+            ),
+            rx.el.a(
+                rx.icon("arrow-left", size=14),
+                "Back to the test",
+                href=test_base_path(),
+                class_name="admin-back-link",
+                id="preview-leave",
+                style={"display": "inline-flex", "alignItems": "center", "gap": "4px"},
+            ),
             rx.text(NOTHING_STORED, size="2", color="var(--gray-12)", id="preview-note", style={"flexBasis": "100%"}),
-            class_name="portal-header-inner", style={"flexWrap": "wrap", "rowGap": "4px"},
+            class_name="portal-header-inner",
+            style={"flexWrap": "wrap", "rowGap": "4px"},
         ),
-        class_name="portal-header", role="region", aria_label="Preview",
+        class_name="portal-header",
+        role="region",
+        aria_label="Preview",
         style={"background": "var(--amber-3)", "borderBottom": "1px solid var(--amber-7)"},
     )
 
@@ -52,23 +65,40 @@ def _end(S) -> rx.Component:
                 S.phase == EXPIRED,
                 rx.text(TIME_UP, " The preview ended.", size="3", id="preview-end-text"),
                 rx.vstack(
-                    rx.text("The answers passed every check a participant's submission gets. A participant now sees:",
-                            size="3", id="preview-end-text"),
-                    rx.blockquote(rx.text(S.thank_title, weight="bold"), rx.text(S.thank_description), size="3",
-                                  id="preview-end-thank-you"),
-                    spacing="2", align="center",
+                    rx.text(
+                        "The answers passed every check a participant's submission gets. A participant now sees:",
+                        size="3",
+                        id="preview-end-text",
+                    ),
+                    rx.blockquote(
+                        rx.text(S.thank_title, weight="bold"),
+                        rx.text(S.thank_description),
+                        size="3",
+                        id="preview-end-thank-you",
+                    ),
+                    spacing="2",
+                    align="center",
                 ),
             ),
             rx.text("Nothing was stored: no review, no reward, no invite change.", size="2", color="var(--gray-11)"),
             rx.hstack(
-                rx.el.a(rx.button("Preview again", size="3"), href="/admin/tests/" + P.shown_id.to_string() + "/preview",
-                        id="preview-again"),
+                rx.el.a(
+                    rx.button("Preview again", size="3"),
+                    href="/admin/tests/" + P.shown_id.to_string() + "/preview",
+                    id="preview-again",
+                ),
                 rx.el.a(rx.button("Back to the test", size="3", variant="soft"), href=test_base_path()),
-                spacing="3", wrap="wrap", justify="center",
+                spacing="3",
+                wrap="wrap",
+                justify="center",
             ),
-            spacing="4", align="center", text_align="center",
+            spacing="4",
+            align="center",
+            text_align="center",
         ),
-        size="4", style=_CARD, id="preview-end",
+        size="4",
+        style=_CARD,
+        id="preview-end",
     )
 
 
@@ -77,7 +107,11 @@ def _kind(S, view) -> rx.Component:
     their thank-you or time-up step."""
     ended = (S.phase == THANK_YOU) | (S.phase == EXPIRED)
     return rx.fragment(
-        rx.box(view(signed_in=False, referral=False, starts_itself=True), display=rx.cond(ended, "none", "block"), width="100%"),
+        rx.box(
+            view(signed_in=False, referral=False, starts_itself=True),
+            display=rx.cond(ended, "none", "block"),
+            width="100%",
+        ),
         rx.cond(ended, _end(S)),
     )
 
@@ -86,7 +120,7 @@ def _message(text: str, message_id: str) -> rx.Component:
     return rx.callout(text, icon="info", id=message_id, style=_CARD)
 
 
-@staff_page('/admin/tests/[test_id]/preview', 'Preview', on_load=[P.load])
+@staff_page("/admin/tests/[test_id]/preview", "Preview", on_load=[P.load])
 def preview_page() -> rx.Component:
     body = rx.box(
         rx.match(
@@ -96,9 +130,18 @@ def preview_page() -> rx.Component:
             (NOT_FOUND, _message("This test does not exist.", "preview-not-found")),
             rx.center(rx.spinner(size="3"), padding="64px", aria_label="Loading"),
         ),
-        key=P.loads.to_string(), width="100%",
+        key=P.loads.to_string(),
+        width="100%",
     )
-    page = rx.box(_bar(), rx.el.main(rx.box(body, class_name="portal-main"), style={"flex": "1"}), footer(),
-                  class_name="portal-page", id="preview-page")
-    return rx.cond(StaffState.checked, rx.cond(StaffState.allowed, page, not_found_page()),
-                   rx.center(rx.spinner(size="3"), min_height="100vh", aria_label="Loading"))
+    page = rx.box(
+        _bar(),
+        rx.el.main(rx.box(body, class_name="portal-main"), style={"flex": "1"}),
+        footer(),
+        class_name="portal-page",
+        id="preview-page",
+    )
+    return rx.cond(
+        StaffState.checked,
+        rx.cond(StaffState.allowed, page, not_found_page()),
+        rx.center(rx.spinner(size="3"), min_height="100vh", aria_label="Loading"),
+    )

@@ -19,9 +19,13 @@ def _verify_button() -> rx.Component:
         S.may_verify,
         rx.button(
             rx.cond(S.verified, rules.VERIFIED_BUTTON, rules.VERIFY_BUTTON),
-            size="3", variant="soft", color_scheme="green",
+            size="3",
+            variant="soft",
+            color_scheme="green",
             disabled=S.verified | S.saving | (S.blockers.length() > 0),
-            on_click=S.save(True), id="profile-verify", type="button",
+            on_click=S.save(True),
+            id="profile-verify",
+            type="button",
         ),
     )
 
@@ -33,11 +37,14 @@ def _blockers() -> rx.Component:
             rx.heading(staff_rules.BLOCKERS_TITLE, size="3", as_="h2"),
             rx.cond(
                 S.blockers.length() > 0,
-                rx.el.ul(rx.foreach(S.blockers, lambda text: rx.el.li(rx.text(text, size="2"))),
-                         class_name="admin-blockers"),
+                rx.el.ul(
+                    rx.foreach(S.blockers, lambda text: rx.el.li(rx.text(text, size="2"))), class_name="admin-blockers"
+                ),
                 rx.text(staff_rules.READY, size="2", color="var(--gray-11)"),
             ),
-            id="verify-blockers", role="status", width="100%",
+            id="verify-blockers",
+            role="status",
+            width="100%",
         ),
     )
 
@@ -57,11 +64,18 @@ def _summary() -> rx.Component:
             status_badge(rx.cond(S.verified, "Verified", "Not verified")),
             rx.cond(S.role_label != "", rx.badge(S.role_label, variant="soft", color_scheme="amber")),
             rx.cond(S.deactivated, status_badge("Deactivated")),
-            wrap="wrap", spacing="2", align="center",
+            wrap="wrap",
+            spacing="2",
+            align="center",
         ),
-        rx.foreach(S.notes, lambda note: rx.callout(note, icon="info", color_scheme="gray", class_name="admin-profile-note",
-                                                    width="100%")),
-        spacing="3", width="100%",
+        rx.foreach(
+            S.notes,
+            lambda note: rx.callout(
+                note, icon="info", color_scheme="gray", class_name="admin-profile-note", width="100%"
+            ),
+        ),
+        spacing="3",
+        width="100%",
     )
 
 
@@ -76,7 +90,8 @@ def participant_profile_page() -> rx.Component:
                 rx.vstack(
                     _summary(),
                     rx.el.fieldset(profile_form(S, _actions()), disabled=~S.may_edit, class_name="admin-profile-form"),
-                    spacing="4", width="100%",
+                    spacing="4",
+                    width="100%",
                 ),
             ),
             rx.center(rx.spinner(size="3"), padding="48px", aria_label="Loading"),

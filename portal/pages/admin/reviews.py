@@ -5,23 +5,28 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, confirm_dialog, status_badge
+from portal.components.admin_pages import staff_page
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
 from portal.components.form import form_error, select_field, textarea_field
-from portal.domain.staff import roles
 from portal.domain.staff import reviews as decisions
+from portal.domain.staff import roles
 from portal.states.admin.guard import StaffState
 from portal.states.admin.reviews import AdminReviewsState as R
 
 COLUMNS = [
     Column("participant", "Participant", min_width="200px"),
     Column("test", "Test", min_width="220px"),
-    Column("status_label", "Status", render=lambda row: rx.vstack(
-        status_badge(row["status_label"]),
-        rx.cond(row["reason"] != "", rx.text(row["reason"], size="1", color="var(--gray-11)")),
-        rx.cond(row["auto_approve"] != "", rx.text(row["auto_approve"], size="1", color="var(--gray-11)")),
-        spacing="1")),
+    Column(
+        "status_label",
+        "Status",
+        render=lambda row: rx.vstack(
+            status_badge(row["status_label"]),
+            rx.cond(row["reason"] != "", rx.text(row["reason"], size="1", color="var(--gray-11)")),
+            rx.cond(row["auto_approve"] != "", rx.text(row["auto_approve"], size="1", color="var(--gray-11)")),
+            spacing="1",
+        ),
+    ),
     Column("submitted", "Submitted", sort_key="createdOn", min_width="140px"),
     Column("time_taken", "Time taken"),
     Column("words", "Words"),
@@ -30,7 +35,9 @@ COLUMNS = [
     Column("reward", "Reward"),
 ]
 FILTERS = [
-    FilterSpec("status", "Status", "list", tuple(FilterOption(s, decisions.STATUS_LABELS[s]) for s in decisions.STATUSES)),
+    FilterSpec(
+        "status", "Status", "list", tuple(FilterOption(s, decisions.STATUS_LABELS[s]) for s in decisions.STATUSES)
+    ),
     FilterSpec("createdOn", "Submitted", "range"),
 ]
 
@@ -40,63 +47,127 @@ def _detail() -> rx.Component:
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title("Review ", d["id"]),
-            rx.text(d["participant"], " · ", d["test"], " · submitted ", d["submitted"], " · ", d["time_taken"], size="2",
-                    color="var(--gray-11)"),
-            rx.hstack(status_badge(d["status_label"]), rx.text(d["reason"], size="2"), rx.text(d["note"], size="2", color="var(--gray-11)"),
-                      spacing="2", margin_y="12px"),
-            rx.vstack(
-                rx.foreach(d["answers"].to(list[dict[str, str]]), lambda a: rx.box(
-                    rx.text(a["question"], weight="bold", size="2"),
-                    rx.text(a["text"], size="2", white_space="pre-wrap"),
-                    rx.text(a["words"], " words ", rx.cond(a["pasted"] != "", rx.badge("Pasted", color_scheme="orange")),
-                            size="1", color="var(--gray-11)"),
-                    class_name="admin-answer")),
-                spacing="3", id="review-answers",
+            rx.text(
+                d["participant"],
+                " · ",
+                d["test"],
+                " · submitted ",
+                d["submitted"],
+                " · ",
+                d["time_taken"],
+                size="2",
+                color="var(--gray-11)",
             ),
-            rx.cond(d["signals"].to(list[dict[str, str]]).length() > 0, rx.vstack(
-                rx.heading("Reading signals", size="3", as_="h2"),
-                rx.foreach(d["signals"].to(list[dict[str, str]]), lambda s: rx.text(rx.text.strong(s["name"]), ": ", s["value"], size="2")),
-                spacing="1", margin_top="12px")),
+            rx.hstack(
+                status_badge(d["status_label"]),
+                rx.text(d["reason"], size="2"),
+                rx.text(d["note"], size="2", color="var(--gray-11)"),
+                spacing="2",
+                margin_y="12px",
+            ),
+            rx.vstack(
+                rx.foreach(
+                    d["answers"].to(list[dict[str, str]]),
+                    lambda a: rx.box(
+                        rx.text(a["question"], weight="bold", size="2"),
+                        rx.text(a["text"], size="2", white_space="pre-wrap"),
+                        rx.text(
+                            a["words"],
+                            " words ",
+                            rx.cond(a["pasted"] != "", rx.badge("Pasted", color_scheme="orange")),
+                            size="1",
+                            color="var(--gray-11)",
+                        ),
+                        class_name="admin-answer",
+                    ),
+                ),
+                spacing="3",
+                id="review-answers",
+            ),
+            rx.cond(
+                d["signals"].to(list[dict[str, str]]).length() > 0,
+                rx.vstack(
+                    rx.heading("Reading signals", size="3", as_="h2"),
+                    rx.foreach(
+                        d["signals"].to(list[dict[str, str]]),
+                        lambda s: rx.text(rx.text.strong(s["name"]), ": ", s["value"], size="2"),
+                    ),
+                    spacing="1",
+                    margin_top="12px",
+                ),
+            ),
             rx.hstack(
                 rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", on_click=R.close_review)),
-                rx.cond((d["status"] == "submitted") & StaffState.can[roles.DECIDE_REVIEWS], rx.fragment(
-                    rx.button("Reject", color_scheme="red", variant="soft", on_click=R.ask_reject(d["id"]), id="detail-reject"),
-                    rx.button("Approve", color_scheme="green", on_click=R.approve(d["id"]), id="detail-approve"),
-                )),
-                justify="end", spacing="3", margin_top="16px",
+                rx.cond(
+                    (d["status"] == "submitted") & StaffState.can[roles.DECIDE_REVIEWS],
+                    rx.fragment(
+                        rx.button(
+                            "Reject",
+                            color_scheme="red",
+                            variant="soft",
+                            on_click=R.ask_reject(d["id"]),
+                            id="detail-reject",
+                        ),
+                        rx.button("Approve", color_scheme="green", on_click=R.approve(d["id"]), id="detail-approve"),
+                    ),
+                ),
+                justify="end",
+                spacing="3",
+                margin_top="16px",
             ),
             max_width="720px",
         ),
-        open=R.detail_open, on_open_change=lambda _open: R.close_review(),
+        open=R.detail_open,
+        on_open_change=lambda _open: R.close_review(),
     )
 
 
 def _reject_dialog() -> rx.Component:
     return rx.dialog.root(
         rx.dialog.content(
-            rx.dialog.title("Reject ", R.reject_ids.length(), rx.cond(R.reject_ids.length() == 1, " review", " reviews")),
+            rx.dialog.title(
+                "Reject ", R.reject_ids.length(), rx.cond(R.reject_ids.length() == 1, " review", " reviews")
+            ),
             rx.dialog.description("The participant sees the reason; their reward is canceled.", size="2"),
             rx.vstack(
-                select_field("Reason", id="reject-reason", options=R.reasons, placeholder="Choose a reason",
-                             value=R.reject_reason, on_change=R.set_reject_reason, size="2"),
+                select_field(
+                    "Reason",
+                    id="reject-reason",
+                    options=R.reasons,
+                    placeholder="Choose a reason",
+                    value=R.reject_reason,
+                    on_change=R.set_reject_reason,
+                    size="2",
+                ),
                 # Sent when the field is left (before the Reject click), not on every key.
-                textarea_field("Note", optional=True, helper="Not shown to the participant.", id="reject-note",
-                               default_value=R.reject_note, on_blur=R.set_reject_note, size="2",
-                               key=R.reject_ids.join(",")),
+                textarea_field(
+                    "Note",
+                    optional=True,
+                    helper="Not shown to the participant.",
+                    id="reject-note",
+                    default_value=R.reject_note,
+                    on_blur=R.set_reject_note,
+                    size="2",
+                    key=R.reject_ids.join(","),
+                ),
                 form_error(R.reject_error, id="reject-error"),
-                spacing="3", width="100%", margin_top="12px",
+                spacing="3",
+                width="100%",
+                margin_top="12px",
             ),
             rx.hstack(
                 rx.button("Cancel", variant="soft", color_scheme="gray", on_click=R.cancel_reject),
                 rx.button("Reject", color_scheme="red", on_click=R.confirm_reject, id="reject-confirm"),
-                justify="end", spacing="3", margin_top="16px",
+                justify="end",
+                spacing="3",
+                margin_top="16px",
             ),
         ),
         open=R.reject_ids.length() > 0,
     )
 
 
-@staff_page('/admin/reviews', 'Reviews', on_load=[R.load_page], menu='Reviews')
+@staff_page("/admin/reviews", "Reviews", on_load=[R.load_page], menu="Reviews")
 def reviews_page() -> rx.Component:
     can_decide = StaffState.can[roles.DECIDE_REVIEWS]
     actions = [RowAction("Open", lambda row: R.open_review(row["id"]), icon="eye")]
@@ -105,31 +176,76 @@ def reviews_page() -> rx.Component:
         rx.hstack(
             rx.text(R.selected_ids.length(), " reviews selected", weight="medium", size="2"),
             rx.button("Approve", on_click=R.ask_approve, color_scheme="green", size="2", id="bulk-approve"),
-            rx.button("Reject", on_click=R.ask_reject(None), color_scheme="red", variant="soft", size="2", id="bulk-reject"),
-            spacing="3", align="center", class_name="admin-panel", wrap="wrap",
+            rx.button(
+                "Reject", on_click=R.ask_reject(None), color_scheme="red", variant="soft", size="2", id="bulk-reject"
+            ),
+            spacing="3",
+            align="center",
+            class_name="admin-panel",
+            wrap="wrap",
         ),
     )
     header_actions = rx.hstack(
-        rx.cond((R.test_filter != "") & StaffState.can[roles.EXPORT],
-                rx.button(rx.icon("download", size=16), "Export CSV", on_click=R.export_csv, variant="soft", size="2", id="reviews-export")),
-        rx.cond(StaffState.can[roles.CLEAR_PENDING],
-                rx.button("Clear expired pending reviews", on_click=R.clear_pending, variant="soft", color_scheme="gray", size="2",
-                          id="clear-pending")),
-        spacing="2", wrap="wrap",
+        rx.cond(
+            (R.test_filter != "") & StaffState.can[roles.EXPORT],
+            rx.button(
+                rx.icon("download", size=16),
+                "Export CSV",
+                on_click=R.export_csv,
+                variant="soft",
+                size="2",
+                id="reviews-export",
+            ),
+        ),
+        rx.cond(
+            StaffState.can[roles.CLEAR_PENDING],
+            rx.button(
+                "Clear expired pending reviews",
+                on_click=R.clear_pending,
+                variant="soft",
+                color_scheme="gray",
+                size="2",
+                id="clear-pending",
+            ),
+        ),
+        spacing="2",
+        wrap="wrap",
     )
     return admin_layout(
         rx.vstack(
             rx.cond(R.clear_message != "", rx.callout(R.clear_message, icon="info", id="clear-pending-message")),
-            rx.text("Reviews not decided within ", str(decisions.AUTO_APPROVE_DAYS),
-                    " days are approved automatically (the date shows under each status).", size="2", color="var(--gray-11)"),
+            rx.text(
+                "Reviews not decided within ",
+                str(decisions.AUTO_APPROVE_DAYS),
+                " days are approved automatically (the date shows under each status).",
+                size="2",
+                color="var(--gray-11)",
+            ),
             bulk,
-            data_table(R, table_id="admin-reviews", columns=COLUMNS, actions=actions, filters=FILTERS, selectable=True,
-                       selection_noun="reviews",
-                       search_placeholder="Search participant or test"),
-            spacing="4", width="100%",
+            data_table(
+                R,
+                table_id="admin-reviews",
+                columns=COLUMNS,
+                actions=actions,
+                filters=FILTERS,
+                selectable=True,
+                selection_noun="reviews",
+                search_placeholder="Search participant or test",
+            ),
+            spacing="4",
+            width="100%",
         ),
-        _detail(), _reject_dialog(),
-        confirm_dialog(R.approve_ids.length() > 0, R.approve_title, R.approve_text, "Approve", R.approve_selected,
-                       R.cancel_approve, "approve-confirm", color="green"),
+        _detail(),
+        _reject_dialog(),
+        confirm_dialog(
+            R.approve_ids.length() > 0,
+            R.approve_title,
+            R.approve_text,
+            "Approve",
+            R.approve_selected,
+            R.cancel_approve,
+            "approve-confirm",
+            color="green",
+        ),
         actions=header_actions,
     )

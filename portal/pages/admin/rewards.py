@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.components.admin_pages import staff_page
 from portal.components.admin import admin_layout, confirm_dialog, status_badge
+from portal.components.admin_pages import staff_page
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
 from portal.domain.reference_data import PAYMENT_STATUSES
 from portal.domain.staff import roles
@@ -24,38 +24,92 @@ COLUMNS = [
 ]
 FILTERS = [
     FilterSpec("payable", "Payable", "list", (FilterOption("yes", "Approved and unpaid"),)),
-    FilterSpec("paymentStatus", "Payment status", "list", tuple(FilterOption(s, payment_status_label(s)) for s in PAYMENT_STATUSES)),
+    FilterSpec(
+        "paymentStatus",
+        "Payment status",
+        "list",
+        tuple(FilterOption(s, payment_status_label(s)) for s in PAYMENT_STATUSES),
+    ),
     FilterSpec("createdOn", "Submitted", "range"),
 ]
 
 
-@staff_page('/admin/rewards', 'Rewards', on_load=[W.load_page], menu='Rewards')
+@staff_page("/admin/rewards", "Rewards", on_load=[W.load_page], menu="Rewards")
 def rewards_page() -> rx.Component:
     can_pay = StaffState.can[roles.PAY]
-    actions = [RowAction("Mark paid", lambda row: W.ask_one(row["id"], "EXECUTED"), available_when="payable", icon="check")]
+    actions = [
+        RowAction("Mark paid", lambda row: W.ask_one(row["id"], "EXECUTED"), available_when="payable", icon="check")
+    ]
     bulk = rx.cond(
         (W.selected_ids.length() > 0) & can_pay,
         rx.hstack(
             rx.text(W.selected_ids.length(), " rewards selected", weight="medium", size="2"),
             rx.button("Mark paid", on_click=W.ask("EXECUTED"), size="2", color_scheme="green", id="bulk-paid"),
-            rx.button("Mark failed", on_click=W.ask("FAILED"), size="2", variant="soft", color_scheme="red", id="bulk-failed"),
-            rx.button("Cancel rewards", on_click=W.ask("CANCELED"), size="2", variant="soft", color_scheme="gray", id="bulk-canceled"),
-            spacing="3", align="center", class_name="admin-panel", wrap="wrap",
+            rx.button(
+                "Mark failed", on_click=W.ask("FAILED"), size="2", variant="soft", color_scheme="red", id="bulk-failed"
+            ),
+            rx.button(
+                "Cancel rewards",
+                on_click=W.ask("CANCELED"),
+                size="2",
+                variant="soft",
+                color_scheme="gray",
+                id="bulk-canceled",
+            ),
+            spacing="3",
+            align="center",
+            class_name="admin-panel",
+            wrap="wrap",
         ),
     )
     return admin_layout(
         rx.vstack(
-            rx.hstack(rx.text("Total of the rewards shown: ", rx.text.strong(W.total_text, id="rewards-total"), " in ", W.total,
-                              " rewards", size="3"), width="100%"),
+            rx.hstack(
+                rx.text(
+                    "Total of the rewards shown: ",
+                    rx.text.strong(W.total_text, id="rewards-total"),
+                    " in ",
+                    W.total,
+                    " rewards",
+                    size="3",
+                ),
+                width="100%",
+            ),
             bulk,
-            data_table(W, table_id="admin-rewards", columns=COLUMNS, actions=actions, filters=FILTERS,
-                       selectable=True, selection_noun="rewards", search_placeholder="Search participant or test"),
-            spacing="4", width="100%",
+            data_table(
+                W,
+                table_id="admin-rewards",
+                columns=COLUMNS,
+                actions=actions,
+                filters=FILTERS,
+                selectable=True,
+                selection_noun="rewards",
+                search_placeholder="Search participant or test",
+            ),
+            spacing="4",
+            width="100%",
         ),
         # Title and text from the service's count and sum of what the mark changes ('Go back': 'Cancel' would be ambiguous
         # beside 'Cancel rewards').
-        confirm_dialog(W.confirm_status != "", W.confirm_text, W.confirm_body, W.confirm_label, W.confirm, W.cancel,
-                       "rewards-confirm", dismiss_label="Go back"),
-        actions=rx.cond(can_pay, rx.button(rx.icon("download", size=16), "Payout CSV", on_click=W.export_payouts, variant="soft",
-                                           size="2", id="payout-export")),
+        confirm_dialog(
+            W.confirm_status != "",
+            W.confirm_text,
+            W.confirm_body,
+            W.confirm_label,
+            W.confirm,
+            W.cancel,
+            "rewards-confirm",
+            dismiss_label="Go back",
+        ),
+        actions=rx.cond(
+            can_pay,
+            rx.button(
+                rx.icon("download", size=16),
+                "Payout CSV",
+                on_click=W.export_payouts,
+                variant="soft",
+                size="2",
+                id="payout-export",
+            ),
+        ),
     )

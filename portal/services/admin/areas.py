@@ -14,11 +14,11 @@ from portal.domain.definition_checks import DefinitionError
 from portal.domain.staff import roles
 from portal.models import Test
 from portal.models._base import utcnow
-from portal.services.taking import definitions
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
 from portal.services.errors import ServiceError
+from portal.services.taking import definitions
 
 NOT_FOUND = "This test does not exist."
 SAVED = "Highlight areas saved."
@@ -52,11 +52,15 @@ def load_areas(session: Session, *, actor_id: Caller, test_id: Any) -> dict[str,
     require_staff(session, actor_id, roles.VIEW)
     test = _test(session, test_id)
     return {
-        "id": test.id, "name": test.name, "product_type": test.product_type, "status": test.status,
+        "id": test.id,
+        "name": test.name,
+        "product_type": test.product_type,
+        "status": test.status,
         "screenshot": rules.area_screenshot(test.product_type, test.screenshot_url, test.pricing_screenshot_url),
         "areas": _areas_of(test),
         "blocks": copy.deepcopy(test.questions) if isinstance(test.questions, dict) else {},
-        "pricing_url": test.pricing_url, "pricing_screenshot_url": test.pricing_screenshot_url,
+        "pricing_url": test.pricing_url,
+        "pricing_screenshot_url": test.pricing_screenshot_url,
     }
 
 
@@ -64,8 +68,13 @@ def save_areas(session: Session, *, actor_id: Caller, test_id: Any, areas: Any) 
     """Replace the test's areas; AreasRefused (nothing written) when the import would refuse them."""
     staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
     test = _test(session, test_id, lock=True)
-    found = rules.problems(areas, product_type=test.product_type, blocks=test.questions,
-                           pricing_url=test.pricing_url, pricing_screenshot_url=test.pricing_screenshot_url)
+    found = rules.problems(
+        areas,
+        product_type=test.product_type,
+        blocks=test.questions,
+        pricing_url=test.pricing_url,
+        pricing_screenshot_url=test.pricing_screenshot_url,
+    )
     if found:
         session.rollback()
         raise AreasRefused(found)

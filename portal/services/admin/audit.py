@@ -50,10 +50,16 @@ SYSTEM = Staff(account_id=0, email="system", role="")
 TABLE = TableSpec(
     key=AuditEntry.id,
     sortable={"createdOn": AuditEntry.created_at},
-    filters=(Options("action", AuditEntry.action, tuple(ACTIONS)), Options("role", AuditEntry.actor_role, roles.ROLES),
-             Dates("createdOn", AuditEntry.created_at)),
-    search=lambda _: or_(contains(AuditEntry.actor_email), AuditEntry.target_id == bindparam("exact", type_=String),
-                         contains(AuditEntry.target_type)),
+    filters=(
+        Options("action", AuditEntry.action, tuple(ACTIONS)),
+        Options("role", AuditEntry.actor_role, roles.ROLES),
+        Dates("createdOn", AuditEntry.created_at),
+    ),
+    search=lambda _: or_(
+        contains(AuditEntry.actor_email),
+        AuditEntry.target_id == bindparam("exact", type_=String),
+        contains(AuditEntry.target_type),
+    ),
     search_values=lambda text: {"exact": text},  # a target id, compared whole
 )
 clean_query = TABLE.clean
@@ -67,13 +73,28 @@ def _plain(values: dict[str, Any] | None) -> dict[str, Any]:
     return out
 
 
-def record(session: Session, staff: Staff, action: str, target_type: str, target_id: Any,
-           before: dict[str, Any] | None = None, after: dict[str, Any] | None = None) -> None:
+def record(
+    session: Session,
+    staff: Staff,
+    action: str,
+    target_type: str,
+    target_id: Any,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+) -> None:
     """Add the audit row to the current transaction (it commits, or rolls back, with the change)."""
-    session.add(AuditEntry(
-        actor_id=staff.account_id or None, actor_email=staff.email, actor_role=staff.role, action=action,
-        target_type=target_type, target_id=str(target_id), before=_plain(before), after=_plain(after),
-    ))
+    session.add(
+        AuditEntry(
+            actor_id=staff.account_id or None,
+            actor_email=staff.email,
+            actor_role=staff.role,
+            action=action,
+            target_type=target_type,
+            target_id=str(target_id),
+            before=_plain(before),
+            after=_plain(after),
+        )
+    )
 
 
 def list_audit(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:

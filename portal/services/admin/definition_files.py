@@ -15,22 +15,24 @@ from typing import Any
 from sqlmodel import Session
 
 from portal.domain import json_text, upload_limits
+from portal.domain.definition import TestDefinitionError, first_problems, parse_test_definition
 from portal.domain.staff import roles
 from portal.domain.staff.editing import status_problem
-from portal.domain.definition import TestDefinitionError, first_problems, parse_test_definition
 from portal.models import Test
 from portal.services.admin import audit
+from portal.services.admin.editing import mark_launch
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
-from portal.services.admin.editing import mark_launch
-from portal.services.errors import ServiceError
 from portal.services.definition_import import apply_definition, document_for, find_test_by_name
+from portal.services.errors import ServiceError
 
 MAX_FILE_BYTES = upload_limits.TEST_FILE_BYTES
 TOO_BIG = f"The file is bigger than {upload_limits.in_mb(MAX_FILE_BYTES)} MB: a test definition is a small JSON file."
 MAX_PROBLEMS_SHOWN = 100
 NOT_UTF8 = "The file is not UTF-8 text."
-NOT_TAKEN = f"Choose a .json file of at most {upload_limits.in_mb(MAX_FILE_BYTES)} MB: a test definition is a small JSON file."
+NOT_TAKEN = (
+    f"Choose a .json file of at most {upload_limits.in_mb(MAX_FILE_BYTES)} MB: a test definition is a small JSON file."
+)
 NOT_JSON = "The file is not valid JSON: {detail}."
 NO_TEST = "This test does not exist."
 
@@ -38,7 +40,9 @@ NO_TEST = "This test does not exist."
 @dataclass(frozen=True)
 class ImportResult:
     outcome: str  # created | updated | unchanged | refused
-    problems: list[str] = field(default_factory=list)  # 'path: message': the first MAX_PROBLEMS_SHOWN, then '… and N more problems'
+    problems: list[str] = field(
+        default_factory=list
+    )  # 'path: message': the first MAX_PROBLEMS_SHOWN, then '… and N more problems'
     test_id: int | None = None
     name: str = ""
     problem_count: int = 0  # all of them
@@ -114,8 +118,15 @@ def import_file(session: Session, *, actor_id: Caller, data: Any) -> ImportResul
         return ImportResult(outcome="unchanged", test_id=test.id, name=test.name)
     outcome = "created" if existing is None else "updated"
     changed = sorted(k for k in set(after) | set(before or {}) if (before or {}).get(k) != after.get(k))
-    audit.record(session, staff, "test.import", "test", test.id, before={"fields": changed} if before else None,
-                 after={"name": test.name, "outcome": outcome})
+    audit.record(
+        session,
+        staff,
+        "test.import",
+        "test",
+        test.id,
+        before={"fields": changed} if before else None,
+        after={"name": test.name, "outcome": outcome},
+    )
     return ImportResult(outcome=outcome, test_id=test.id, name=test.name)
 
 
@@ -128,4 +139,3 @@ def export_test(session: Session, *, actor_id: Caller, test_id: Any) -> tuple[st
     text = json.dumps(document_for(session, test), indent=2, ensure_ascii=False) + "\n"
     audit.record(session, staff, "test.export", "test", test.id, after={"name": test.name})
     return f"test-{test.id}.json", text
-

@@ -9,18 +9,19 @@ from typing import Any
 from sqlalchemy import select
 from sqlmodel import Session
 
-from portal.domain import geography, invites as invite_rules
-from portal.domain.taking.kinds import kind_of
+from portal.domain import geography
+from portal.domain import invites as invite_rules
+from portal.domain.definition import TestDefinitionError, parse_test_definition
 from portal.domain.staff import roles
 from portal.domain.staff.editing import check_form, form_of, next_statuses
-from portal.domain.definition import TestDefinitionError, parse_test_definition
+from portal.domain.taking.kinds import kind_of
 from portal.models import Qualification, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
-from portal.services.errors import ServiceError
 from portal.services.definition_import import apply_definition, document_for, find_test_by_name
+from portal.services.errors import ServiceError
 
 NO_TEST = "This test does not exist."
 NAME_TAKEN = "Another test is already called this: names identify tests when importing."
@@ -67,10 +68,16 @@ def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
 def _view(session: Session, test: Test) -> EditView:
     document = document_for(session, test)
     return EditView(
-        test_id=test.id, kind=kind_of(test.product_type).name, product_type=invite_rules.product_type_label(test.product_type),
-        status=test.status, form=form_of(document), document=document, statuses=list(next_statuses(test.status)),
+        test_id=test.id,
+        kind=kind_of(test.product_type).name,
+        product_type=invite_rules.product_type_label(test.product_type),
+        status=test.status,
+        form=form_of(document),
+        document=document,
+        statuses=list(next_statuses(test.status)),
         qualifications=list(session.execute(select(Qualification.name).order_by(Qualification.name)).scalars()),
-        countries=geography.countries(), updated=test.updated_at.isoformat(),
+        countries=geography.countries(),
+        updated=test.updated_at.isoformat(),
     )
 
 
@@ -99,11 +106,20 @@ def save_edit(session: Session, *, actor_id: Caller, test_id: Any, form: Any) ->
         apply_definition(session, test, parse_test_definition(check.document))
     except TestDefinitionError as e:
         session.rollback()
-        return SaveResult(saved=False, problems={"qualifications": e.errors[0].message}, listing=[str(x) for x in e.errors])
+        return SaveResult(
+            saved=False, problems={"qualifications": e.errors[0].message}, listing=[str(x) for x in e.errors]
+        )
     mark_launch(test, old_status)
     after = document_for(session, test)
     changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
     if changed:
-        audit.record(session, staff, "test.status" if changed == ["status"] else "test.edit", "test", test.id,
-                     before={k: before.get(k) for k in changed}, after={k: after.get(k) for k in changed})
+        audit.record(
+            session,
+            staff,
+            "test.status" if changed == ["status"] else "test.edit",
+            "test",
+            test.id,
+            before={k: before.get(k) for k in changed},
+            after={k: after.get(k) for k in changed},
+        )
     return SaveResult(saved=True, changed=changed, view=_view(session, test))

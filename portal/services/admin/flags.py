@@ -46,7 +46,9 @@ class FlagView:
 @dataclass
 class FlagsPage:
     flags: list[FlagView]
-    growthbook: str  # "" (not configured), "on", "stale" (last fetch failed: last known in force), "unreachable" (none yet)
+    growthbook: (
+        str  # "" (not configured), "on", "stale" (last fetch failed: last known in force), "unreachable" (none yet)
+    )
 
 
 def _flag_key(value: Any) -> str:
@@ -90,8 +92,13 @@ def list_flags(session: Session, *, actor_id: Caller) -> FlagsPage:
     for key, account_id, enabled, email in found:
         totals[key] += 1
         if len(overrides[key]) < MAX_OVERRIDES_SHOWN:
-            overrides[key].append({"account_id": str(account_id), "email": email or f"account {account_id}",
-                                   "override": rules.override_label(enabled)})
+            overrides[key].append(
+                {
+                    "account_id": str(account_id),
+                    "email": email or f"account {account_id}",
+                    "override": rules.override_label(enabled),
+                }
+            )
     growthbook, defined = _growthbook_keys()
     flags = []
     for key in FLAGS:
@@ -99,11 +106,19 @@ def list_flags(session: Session, *, actor_id: Caller) -> FlagsPage:
         enabled, percentage = (row.enabled, row.percentage) if row is not None else (False, 100)
         label = rules.flag_label(key)
         description = (row.description if row is not None else None) or ""
-        flags.append(FlagView(
-            key=key, label=label, description="" if description.lower() == label.lower() else description,
-            enabled=enabled, percentage=percentage, summary=rules.flag_summary(enabled, percentage),
-            source="growthbook" if key in defined else "table", overrides=overrides[key], override_total=totals[key],
-        ))
+        flags.append(
+            FlagView(
+                key=key,
+                label=label,
+                description="" if description.lower() == label.lower() else description,
+                enabled=enabled,
+                percentage=percentage,
+                summary=rules.flag_summary(enabled, percentage),
+                source="growthbook" if key in defined else "table",
+                overrides=overrides[key],
+                override_total=totals[key],
+            )
+        )
     return FlagsPage(flags=flags, growthbook=growthbook)
 
 
@@ -115,7 +130,9 @@ def _change(session: Session, staff: Staff, key: str, field: str, value: bool | 
     before = {"enabled": row.enabled, "percentage": row.percentage}
     setattr(row, field, value)
     session.add(row)
-    audit.record(session, staff, "flag.change", "flag", row.key, before, {"enabled": row.enabled, "percentage": row.percentage})
+    audit.record(
+        session, staff, "flag.change", "flag", row.key, before, {"enabled": row.enabled, "percentage": row.percentage}
+    )
     return True
 
 
@@ -166,8 +183,15 @@ def set_override(session: Session, *, actor_id: Caller, flag_key: Any, email: An
         return account.email or ""
     row.enabled = enabled
     session.add(row)
-    audit.record(session, staff, "flag.user", "flag", key, {"account": account.email, "override": before},
-                 {"account": account.email, "override": rules.override_label(enabled)})
+    audit.record(
+        session,
+        staff,
+        "flag.user",
+        "flag",
+        key,
+        {"account": account.email, "override": before},
+        {"account": account.email, "override": rules.override_label(enabled)},
+    )
     return account.email or ""
 
 
@@ -183,7 +207,14 @@ def remove_override(session: Session, *, actor_id: Caller, flag_key: Any, accoun
         return False
     account = session.get(Account, target)
     email = account.email if account is not None else None
-    audit.record(session, staff, "flag.user", "flag", key, {"account": email, "override": rules.override_label(row.enabled)},
-                 {"account": email, "override": "none"})
+    audit.record(
+        session,
+        staff,
+        "flag.user",
+        "flag",
+        key,
+        {"account": email, "override": rules.override_label(row.enabled)},
+        {"account": email, "override": "none"},
+    )
     session.delete(row)
     return True

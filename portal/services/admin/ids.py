@@ -25,7 +25,9 @@ def parse_ids(raw: Any, limit: int, *, noun: str, nouns: str | None = None) -> l
         raise ServiceError(nothing_selected(noun))
     ids: list[int] = []
     for item in raw[: limit + 1]:
-        number = whole_number(item)  # ASCII digits only ('²' is a digit to str.isdigit, not to int), within an id's range
+        number = whole_number(
+            item
+        )  # ASCII digits only ('²' is a digit to str.isdigit, not to int), within an id's range
         if number is not None and number > 0 and number not in ids:
             ids.append(number)
     if not ids:

@@ -27,7 +27,8 @@ from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.errors import ServiceError
-from portal.services.storage import Storage, storage as default_storage
+from portal.services.storage import Storage
+from portal.services.storage import storage as default_storage
 
 log = logging.getLogger(__name__)
 
@@ -78,8 +79,11 @@ def images_of_test(session: Session, *, actor_id: Caller, test_id: Any) -> dict[
     """The test's name and its image slots with their current images (what the images page shows)."""
     require_staff(session, actor_id, roles.VIEW)
     test = _test(session, test_id)
-    return {"id": str(test.id), "name": test.name,
-            "slots": [{"key": s.key, "label": s.label, "url": s.url} for s in _slots(test)]}
+    return {
+        "id": str(test.id),
+        "name": test.name,
+        "slots": [{"key": s.key, "label": s.label, "url": s.url} for s in _slots(test)],
+    }
 
 
 def check_upload(session: Session, *, actor_id: Caller, test_id: Any, slot: Any) -> None:
@@ -142,8 +146,9 @@ def storage_key(upload: ImageFile, pillow_format: str) -> str:
     return f"images/{upload.sha256}.{rules.IMAGE_TYPES[pillow_format].extension}"
 
 
-def keep_upload(*, session_factory: Any, actor_id: Any, test_id: Any, slot: Any, upload: ImageFile,
-                storage: Storage | None = None) -> str:
+def keep_upload(
+    *, session_factory: Any, actor_id: Any, test_id: Any, slot: Any, upload: ImageFile, storage: Storage | None = None
+) -> str:
     """Check the arrived file against the image rule, store it and point the slot at it.
 
     `session_factory()` gives a transaction (a context manager yielding a Session): the storage is

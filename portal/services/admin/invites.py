@@ -88,8 +88,12 @@ def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
     """
     number = test_id if isinstance(test_id, int) and not isinstance(test_id, bool) else None
     if number and lock and session.get_bind().dialect.name == "sqlite":
-        session.execute(update(Test).where(Test.id == number).values(status=Test.status)
-                        .execution_options(synchronize_session=False))
+        session.execute(
+            update(Test)
+            .where(Test.id == number)
+            .values(status=Test.status)
+            .execution_options(synchronize_session=False)
+        )
     test = session.get(Test, number, with_for_update=lock, populate_existing=lock) if number else None
     if test is None:
         raise ServiceError(NO_TEST)
@@ -115,8 +119,10 @@ def _criteria(raw: Any) -> dict[str, Any]:
     """The criteria as a batch keeps them: the cleaned search and filters, and the picked ids if any."""
     raw = raw if isinstance(raw, dict) else {}
     query = PARTICIPANTS.clean(search=raw.get("search", ""), filters=raw.get("filters", []))
-    out: dict[str, Any] = {"search": query.search,
-                           "filters": [{"name": f.name, "type": f.type, "values": list(f.values)} for f in query.filters]}
+    out: dict[str, Any] = {
+        "search": query.search,
+        "filters": [{"name": f.name, "type": f.type, "values": list(f.values)} for f in query.filters],
+    }
     picked = _picked(raw)
     if picked:
         out["ids"] = picked
@@ -148,7 +154,9 @@ def _conditions(test: Test) -> dict[str, Any]:
 
 
 def _people(*columns: Any) -> Select[*tuple[Any, ...]]:
-    return select(*columns).select_from(Account).outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
+    return (
+        select(*columns).select_from(Account).outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
+    )
 
 
 def _walk(session: Session, where: list[Any], values: dict[str, Any]) -> Iterator[Row[*tuple[Any, ...]]]:
@@ -157,7 +165,11 @@ def _walk(session: Session, where: list[Any], values: dict[str, Any]) -> Iterato
     while True:
         page = session.execute(
             _people(Account.id, ParticipantProfile.experience_levels, Account.email)
-            .where(*where, Account.id > after).order_by(Account.id).limit(WALK_PAGE), values).all()
+            .where(*where, Account.id > after)
+            .order_by(Account.id)
+            .limit(WALK_PAGE),
+            values,
+        ).all()
         yield from page
         if len(page) < WALK_PAGE:
             return
@@ -168,8 +180,11 @@ def _places(session: Session, test: Test, now: datetime) -> int | None:
     if test.participant_limit is None:
         return None
     reviews = session.execute(select(func.count()).select_from(Review).where(Review.test_id == test.id)).scalar_one()
-    open_invites = session.execute(select(func.count()).select_from(Invite).where(
-        Invite.test_id == test.id, Invite.status == "open", Invite.expires_at > now)).scalar_one()
+    open_invites = session.execute(
+        select(func.count())
+        .select_from(Invite)
+        .where(Invite.test_id == test.id, Invite.status == "open", Invite.expires_at > now)
+    ).scalar_one()
     return rule.open_places(test.participant_limit, reviews + open_invites)
 
 
@@ -179,9 +194,16 @@ def _level_places(session: Session, test: Test, now: datetime) -> dict[str, int]
     if not limits:
         return {}
     used: dict[str, int] = {}
-    holders = select(Review.account_id).where(Review.test_id == test.id).union(
-        select(Invite.account_id).where(Invite.test_id == test.id, Invite.status == "open", Invite.expires_at > now))
-    for (levels,) in session.execute(select(ParticipantProfile.experience_levels).where(ParticipantProfile.account_id.in_(holders))):
+    holders = (
+        select(Review.account_id)
+        .where(Review.test_id == test.id)
+        .union(
+            select(Invite.account_id).where(Invite.test_id == test.id, Invite.status == "open", Invite.expires_at > now)
+        )
+    )
+    for (levels,) in session.execute(
+        select(ParticipantProfile.experience_levels).where(ParticipantProfile.account_id.in_(holders))
+    ):
         level = rule.quota_holder_level(levels, limits)
         if level is not None:
             used[level] = used.get(level, 0) + 1
@@ -200,8 +222,15 @@ def _levels(text: Any) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
-def _plan(session: Session, test: Test, where: list[Any], values: dict[str, Any], quotas: rule.Quotas, day: str,
-          override: int | None) -> rule.Plan:
+def _plan(
+    session: Session,
+    test: Test,
+    where: list[Any],
+    values: dict[str, Any],
+    quotas: rule.Quotas,
+    day: str,
+    override: int | None,
+) -> rule.Plan:
     """Who a batch would invite now and what it would cost: the sender's own walk and quotas, without writing.
     A test without quotas invites everyone the rule lets in, whatever the order: counted by seniority in SQL."""
     if quotas.places is None and not quotas.level_places:
@@ -230,12 +259,24 @@ def _plan_by_levels(test: Test, counts: Any, day: str, override: int | None) -> 
 
 
 def _valid_override(override_cents: Any) -> int | None:
-    return override_cents if isinstance(override_cents, int) and not isinstance(override_cents, bool) \
-        and not incentives.override_problem(override_cents) else None
+    return (
+        override_cents
+        if isinstance(override_cents, int)
+        and not isinstance(override_cents, bool)
+        and not incentives.override_problem(override_cents)
+        else None
+    )
 
 
-def audience(session: Session, *, actor_id: Caller, test_id: Any, criteria: Any, override_cents: Any = None,
-             now: datetime | None = None) -> Audience:
+def audience(
+    session: Session,
+    *,
+    actor_id: Caller,
+    test_id: Any,
+    criteria: Any,
+    override_cents: Any = None,
+    now: datetime | None = None,
+) -> Audience:
     """The invite page's figures: who matches, why some will not be invited, who will, and what it costs."""
     require_staff(session, actor_id, roles.INVITE)
     test = _test(session, test_id)
@@ -251,11 +292,20 @@ def audience(session: Session, *, actor_id: Caller, test_id: Any, criteria: Any,
     # Everyone matching, who fails each condition first, and who passes them all, by seniority: one reading of
     # the matching participants (a test without quotas is planned from it, the sender's rule in SQL).
     levels = cast(ParticipantProfile.experience_levels, String)
-    rows = session.execute(_people(
-        levels, func.count(), *(func.count().filter(and_(True, *(c for _, c in conditions[:i]), not_(condition)))
-                                for i, (_reason, condition) in enumerate(conditions)),
-        func.count().filter(and_(True, *(c for _, c in conditions))),
-    ).where(*matching).group_by(levels), values).all()
+    rows = session.execute(
+        _people(
+            levels,
+            func.count(),
+            *(
+                func.count().filter(and_(True, *(c for _, c in conditions[:i]), not_(condition)))
+                for i, (_reason, condition) in enumerate(conditions)
+            ),
+            func.count().filter(and_(True, *(c for _, c in conditions))),
+        )
+        .where(*matching)
+        .group_by(levels),
+        values,
+    ).all()
     matched = sum(row[1] for row in rows)
     failing = {reason: sum(row[2 + i] for row in rows) for i, (reason, _) in enumerate(conditions)}
     if places is None and not quotas.level_places:
@@ -267,11 +317,21 @@ def audience(session: Session, *, actor_id: Caller, test_id: Any, criteria: Any,
     picked = len(chosen.get("ids", []))
     country = country_name(test.audience_country) or test.audience_country
     reasons = {**failing, rule.OVER_QUOTA: over_quota, rule.NOT_A_PARTICIPANT: max(0, picked - matched)}
-    return Audience(matched=matched, invited=failing[rule.INVITED], reviewed=failing[rule.REVIEWED], to_invite=plan.count,
-                    places=places,
-                    payout_range=payout_text(test, override_cents, now), unverified=failing[rule.UNVERIFIED],
-                    elsewhere=failing[rule.ELSEWHERE], over_quota=over_quota, cost_cents=plan.cents, picked=picked,
-                    country=country, problem=rule.cannot_invite_text(reasons, country, picked=picked))
+    return Audience(
+        matched=matched,
+        invited=failing[rule.INVITED],
+        reviewed=failing[rule.REVIEWED],
+        to_invite=plan.count,
+        places=places,
+        payout_range=payout_text(test, override_cents, now),
+        unverified=failing[rule.UNVERIFIED],
+        elsewhere=failing[rule.ELSEWHERE],
+        over_quota=over_quota,
+        cost_cents=plan.cents,
+        picked=picked,
+        country=country,
+        problem=rule.cannot_invite_text(reasons, country, picked=picked),
+    )
 
 
 def payout_text(test: Test, override_cents: Any, now: datetime) -> str:
@@ -284,8 +344,15 @@ def payout_text(test: Test, override_cents: Any, now: datetime) -> str:
     return f"{low} – {high} by seniority ({label} rates)" if low != high else f"{low} ({label} rate)"
 
 
-def start_batch(session: Session, *, actor_id: Caller, test_id: Any, criteria: Any, override_cents: Any = None,
-                now: datetime | None = None) -> dict[str, Any]:
+def start_batch(
+    session: Session,
+    *,
+    actor_id: Caller,
+    test_id: Any,
+    criteria: Any,
+    override_cents: Any = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:
     """Record a batch (who it is for, the override) and its audit row; `run_chunk` then sends it.
 
     Under the test's write lock: the same request again while its batch runs returns that batch marked
@@ -298,24 +365,53 @@ def start_batch(session: Session, *, actor_id: Caller, test_id: Any, criteria: A
     test = _test(session, test_id, lock=True)
     if test.status != "running":
         raise ServiceError(NOT_RUNNING)
-    running = session.execute(select(InviteBatch).where(
-        InviteBatch.test_id == test.id, InviteBatch.status == "running", InviteBatch.created_by_id == staff.account_id)
-        .order_by(InviteBatch.id)).scalars().all()
+    running = (
+        session.execute(
+            select(InviteBatch)
+            .where(
+                InviteBatch.test_id == test.id,
+                InviteBatch.status == "running",
+                InviteBatch.created_by_id == staff.account_id,
+            )
+            .order_by(InviteBatch.id)
+        )
+        .scalars()
+        .all()
+    )
     for batch in running:
         if batch.criteria == chosen and batch.amount_override_cents == override_cents:
             return {**batch_view(batch), "joined": True}
-    found = audience(session=session, actor_id=actor_id, test_id=test.id, criteria=chosen, override_cents=override_cents, now=now)
+    found = audience(
+        session=session, actor_id=actor_id, test_id=test.id, criteria=chosen, override_cents=override_cents, now=now
+    )
     if found.to_invite <= 0:
         raise ServiceError(QUOTAS_FULL if found.over_quota else (NOBODY_PICKED if found.picked else NOBODY))
     if found.to_invite > MAX_BATCH:
         raise ServiceError(TOO_MANY)
-    batch = InviteBatch(test_id=test.id, created_by_id=staff.account_id, amount_override_cents=override_cents,
-                        criteria=chosen, requested=found.to_invite)
+    batch = InviteBatch(
+        test_id=test.id,
+        created_by_id=staff.account_id,
+        amount_override_cents=override_cents,
+        criteria=chosen,
+        requested=found.to_invite,
+    )
     session.add(batch)
     session.flush()
-    audit.record(session, staff, "invites.send", "test", test.id, {},
-                 {"batch": batch.id, "participants": found.to_invite, "cost_cents": found.cost_cents,
-                  "override_cents": override_cents, "criteria": batch.criteria})
+    audit.record(
+        session,
+        staff,
+        "invites.send",
+        "test",
+        test.id,
+        {},
+        {
+            "batch": batch.id,
+            "participants": found.to_invite,
+            "cost_cents": found.cost_cents,
+            "override_cents": override_cents,
+            "criteria": batch.criteria,
+        },
+    )
     return {**batch_view(batch), "joined": False, "problem": found.problem}
 
 
@@ -361,11 +457,25 @@ def _chunk(session: Session, actor_id: Caller, batch_id: Any, now: datetime | No
             skipped += 1
             continue
         cents = rule.invite_cents(test.product_type, levels, day, batch.amount_override_cents)
-        session.add(Invite(account_id=account_id, test_id=test.id, status="open", amount_cents=cents,
-                           created_at=now, expires_at=now + timedelta(hours=INVITE_HOURS), batch_id=batch.id))
+        session.add(
+            Invite(
+                account_id=account_id,
+                test_id=test.id,
+                status="open",
+                amount_cents=cents,
+                created_at=now,
+                expires_at=now + timedelta(hours=INVITE_HOURS),
+                batch_id=batch.id,
+            )
+        )
         if email:
-            message = emails.test_invite(brand=settings.brand_name, test_label=label, payout=table_rules.format_money(cents),
-                                         link=f"{settings.base_url}{invite_rules.rating_path(test.id)}", hours=INVITE_HOURS)
+            message = emails.test_invite(
+                brand=settings.brand_name,
+                test_label=label,
+                payout=table_rules.format_money(cents),
+                link=f"{settings.base_url}{invite_rules.rating_path(test.id)}",
+                hours=INVITE_HOURS,
+            )
             enqueue_email(session=session, to=email, subject=message.subject, body=message.body, kind="invite")
         sent += 1
     batch.sent += sent
@@ -388,8 +498,14 @@ def _finish(session: Session, batch: InviteBatch, now: datetime, error: str = ""
 
 
 def batch_view(batch: InviteBatch) -> dict[str, Any]:
-    return {"id": batch.id, "requested": batch.requested, "sent": batch.sent, "skipped": batch.skipped,
-            "status": batch.status, "error": batch.error or ""}
+    return {
+        "id": batch.id,
+        "requested": batch.requested,
+        "sent": batch.sent,
+        "skipped": batch.skipped,
+        "status": batch.status,
+        "error": batch.error or "",
+    }
 
 
 def send_all(*, session_factory: Any, actor_id: int, batch_id: int, on_progress: Any = None) -> dict[str, Any]:

@@ -24,9 +24,14 @@ from portal.services.errors import ServiceError
 from portal.services.tables import Dates, Own, TablePage, TableQuery, TableSpec, contains
 from portal.settings import settings
 
-KINDS = {"verify-email": "E-mail verification", "verify-work-email": "Work e-mail verification",
-         "reset-password": "Password reset", "email-changed": "E-mail changed", "password-changed": "Password changed",
-         "invite": "Test invite"}
+KINDS = {
+    "verify-email": "E-mail verification",
+    "verify-work-email": "Work e-mail verification",
+    "reset-password": "Password reset",
+    "email-changed": "E-mail changed",
+    "password-changed": "Password changed",
+    "invite": "Test invite",
+}
 ERROR_SHOWN = 300
 NOT_FOUND = "This e-mail is not in the outbox."
 SENT_ALREADY = "This e-mail was sent already."
@@ -61,8 +66,17 @@ def list_outbox(session: Session, *, actor_id: Caller, query: TableQuery, now: d
     max_attempts = settings.mail_max_attempts
     values, chosen = TABLE.values(query), TABLE.select(query)
     total = session.execute(chosen.total(), values).scalar_one()
-    columns = (OutboxEmail.id, OutboxEmail.to_address, OutboxEmail.subject, OutboxEmail.kind, OutboxEmail.created_at,
-               OutboxEmail.attempts, OutboxEmail.next_attempt_at, OutboxEmail.sent_at, OutboxEmail.last_error)
+    columns = (
+        OutboxEmail.id,
+        OutboxEmail.to_address,
+        OutboxEmail.subject,
+        OutboxEmail.kind,
+        OutboxEmail.created_at,
+        OutboxEmail.attempts,
+        OutboxEmail.next_attempt_at,
+        OutboxEmail.sent_at,
+        OutboxEmail.last_error,
+    )
     found = session.execute(chosen.page(select(*columns)), values).all()
     return TablePage(rows=[_row(r, max_attempts, now) for r in found], total=int(total))
 
@@ -82,9 +96,16 @@ def _row(found: Any, max_attempts: int, now: datetime) -> dict[str, str]:
     if status in (outbox_rules.WAITING, outbox_rules.RETRYING) and next_at is not None:
         next_try = "due now" if _aware(next_at) <= now else _when(next_at)
     return {
-        "id": str(email_id), "address": address, "subject": subject, "kind": KINDS.get(kind, kind),
-        "created": _when(created), "status": status, "status_label": outbox_rules.LABELS[status],
-        "attempts": str(attempts), "next_try": next_try, "sent": _when(sent_at),
+        "id": str(email_id),
+        "address": address,
+        "subject": subject,
+        "kind": KINDS.get(kind, kind),
+        "created": _when(created),
+        "status": status,
+        "status_label": outbox_rules.LABELS[status],
+        "attempts": str(attempts),
+        "next_try": next_try,
+        "sent": _when(sent_at),
         "last_error": (error or "")[:ERROR_SHOWN],
         "retry": "yes" if outbox_rules.can_retry(sent_at) else "",  # the row's 'Retry now' shows where set
     }
@@ -105,6 +126,13 @@ def retry_now(session: Session, *, actor_id: Caller, email_id: Any, now: datetim
     row.attempts = outbox_rules.attempts_after_retry(row.attempts, settings.mail_max_attempts)
     row.next_attempt_at = now
     session.add(row)
-    audit.record(session, staff, "outbox.retry", "email", row.id, before,
-                 {"attempts": row.attempts, "next_attempt_at": row.next_attempt_at})
+    audit.record(
+        session,
+        staff,
+        "outbox.retry",
+        "email",
+        row.id,
+        before,
+        {"attempts": row.attempts, "next_attempt_at": row.next_attempt_at},
+    )
     return True

@@ -14,7 +14,16 @@ from portal.domain import table as rules
 from portal.domain.geography import countries, country_name
 from portal.domain.reference_data import AUDIENCES, INDUSTRIES, SENIORITY_KEYS, SENIORITY_OPTIONS
 from portal.domain.staff import roles
-from portal.models import Account, Audience, AuthSession, Industry, ParticipantProfile, ProfileAudience, ProfileChangeRequest, ProfileIndustry
+from portal.models import (
+    Account,
+    Audience,
+    AuthSession,
+    Industry,
+    ParticipantProfile,
+    ProfileAudience,
+    ProfileChangeRequest,
+    ProfileIndustry,
+)
 from portal.models._base import utcnow
 from portal.services import transitions
 from portal.services.admin import audit
@@ -48,14 +57,22 @@ def _search(trigram: bool) -> Any:
     """
     if not trigram:
         full_name = ParticipantProfile.first_name + " " + ParticipantProfile.last_name
-        return or_(contains(Account.email), contains(Account.work_email), contains(full_name),
-                   contains(ParticipantProfile.last_name))
+        return or_(
+            contains(Account.email),
+            contains(Account.work_email),
+            contains(full_name),
+            contains(ParticipantProfile.last_name),
+        )
     account, profile = aliased(Account), aliased(ParticipantProfile)
-    full_name = profile.first_name + literal_column("' '") + profile.last_name  # as ix_participant_profile_full_name_trgm
-    return Account.id.in_(union_all(
-        select(account.id).where(or_(contains(account.email), contains(account.work_email))),
-        select(profile.account_id).where(or_(contains(full_name), contains(profile.last_name))),
-    ))
+    full_name = (
+        profile.first_name + literal_column("' '") + profile.last_name
+    )  # as ix_participant_profile_full_name_trgm
+    return Account.id.in_(
+        union_all(
+            select(account.id).where(or_(contains(account.email), contains(account.work_email))),
+            select(profile.account_id).where(or_(contains(full_name), contains(profile.last_name))),
+        )
+    )
 
 
 def _verified(chosen: tuple[str, ...]) -> Any:
@@ -71,13 +88,15 @@ def _seniority(chosen: tuple[str, ...]) -> Any:
 
 
 def _industry(chosen: tuple[str, ...]) -> Any:
-    return exists().where(ProfileIndustry.account_id == Account.id, ProfileIndustry.industry_id == Industry.id,
-                          Industry.name.in_(chosen))
+    return exists().where(
+        ProfileIndustry.account_id == Account.id, ProfileIndustry.industry_id == Industry.id, Industry.name.in_(chosen)
+    )
 
 
 def _audience(chosen: tuple[str, ...]) -> Any:
-    return exists().where(ProfileAudience.account_id == Account.id, ProfileAudience.audience_id == Audience.id,
-                          Audience.name.in_(chosen))
+    return exists().where(
+        ProfileAudience.account_id == Account.id, ProfileAudience.audience_id == Audience.id, Audience.name.in_(chosen)
+    )
 
 
 def _change_request(_chosen: tuple[str, ...]) -> Any:
@@ -93,15 +112,21 @@ def _active(chosen: tuple[str, ...]) -> Any:
 
 def _role(chosen: tuple[str, ...]) -> Any:
     staff = [v for v in chosen if v != "participant"]
-    return or_(Account.staff_role.in_(staff) if staff else false(),
-               Account.staff_role.is_(None) if "participant" in chosen else false())
+    return or_(
+        Account.staff_role.in_(staff) if staff else false(),
+        Account.staff_role.is_(None) if "participant" in chosen else false(),
+    )
 
 
 # Over Account outer-joined to its profile. Shared by the table and the invite audience (services/admin/invites.py).
 TABLE = TableSpec(
     key=Account.id,
-    sortable={"createdOn": Account.created_at, "email": Account.email, "name": ParticipantProfile.last_name,
-              "country": ParticipantProfile.country},
+    sortable={
+        "createdOn": Account.created_at,
+        "email": Account.email,
+        "name": ParticipantProfile.last_name,
+        "country": ParticipantProfile.country,
+    },
     filters=(
         Own("verified", ("yes", "no"), _verified),
         Options("country", ParticipantProfile.country, tuple(code for code, _ in countries())),
@@ -127,24 +152,30 @@ def list_participants(session: Session, *, actor_id: Caller, query: TableQuery) 
     total = session.execute(chosen.total(), values).scalar_one()
     column = TABLE.sortable[query.sort_by]
     if column.class_ is ParticipantProfile:
-        page_ids = _page_by_profile_column(session, chosen.matching(), column, chosen.shape.ascending, query,
-                                          values)
+        page_ids = _page_by_profile_column(session, chosen.matching(), column, chosen.shape.ascending, query, values)
     else:
         page_ids = [r[0] for r in session.execute(chosen.page(), values)]
     if not page_ids:
         return TablePage(rows=[], total=int(total))
-    pending = set(session.execute(select(ProfileChangeRequest.account_id).where(
-        ProfileChangeRequest.account_id.in_(page_ids), ProfileChangeRequest.status == "pending")).scalars())
+    pending = set(
+        session.execute(
+            select(ProfileChangeRequest.account_id).where(
+                ProfileChangeRequest.account_id.in_(page_ids), ProfileChangeRequest.status == "pending"
+            )
+        ).scalars()
+    )
     found = session.execute(
-        select(Account, ParticipantProfile).outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
+        select(Account, ParticipantProfile)
+        .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
         .where(Account.id.in_(page_ids))
     ).all()
     by_id = {account.id: (account, profile) for account, profile in found}
     return TablePage(rows=[_row(*by_id[i], i in pending, staff) for i in page_ids], total=int(total))
 
 
-def _page_by_profile_column(session: Session, base: Any, column: Any, ascending: bool, query: TableQuery,
-                            values: dict[str, Any]) -> list[int]:
+def _page_by_profile_column(
+    session: Session, base: Any, column: Any, ascending: bool, query: TableQuery, values: dict[str, Any]
+) -> list[int]:
     """The page's ids sorted by a profile column (name, country): the same rows in the same order as sorting the
     outer join by (column, id), which PostgreSQL can only do by joining and sorting every account.
 
@@ -157,11 +188,17 @@ def _page_by_profile_column(session: Session, base: Any, column: Any, ascending:
     enough = query.offset + query.page_size
     keyed = base.add_columns(column.label("sort_key"))
     profile_id = ParticipantProfile.account_id
-    parts = [keyed.where(column.is_not(None)).order_by(step(column), step(Account.id)),
-             keyed.where(profile_id.is_(None)).order_by(step(Account.id)),
-             keyed.where(profile_id.is_not(None), column.is_(None)).order_by(step(Account.id))]
-    both = union_all(*(select(part.c.id, part.c.sort_key) for part in (p.limit(enough).subquery() for p in parts))).subquery()
-    page = select(both.c.id).order_by(step(both.c.sort_key), step(both.c.id)).limit(query.page_size).offset(query.offset)
+    parts = [
+        keyed.where(column.is_not(None)).order_by(step(column), step(Account.id)),
+        keyed.where(profile_id.is_(None)).order_by(step(Account.id)),
+        keyed.where(profile_id.is_not(None), column.is_(None)).order_by(step(Account.id)),
+    ]
+    both = union_all(
+        *(select(part.c.id, part.c.sort_key) for part in (p.limit(enough).subquery() for p in parts))
+    ).subquery()
+    page = (
+        select(both.c.id).order_by(step(both.c.sort_key), step(both.c.id)).limit(query.page_size).offset(query.offset)
+    )
     return [r[0] for r in session.execute(page, values)]
 
 
@@ -203,8 +240,14 @@ def set_verified(session: Session, *, actor_id: Caller, account_ids: Any, verifi
         raise ServiceError("Choose verify or unverify.")
     ids = parse_ids(account_ids, MAX_BULK, noun="participant")
     # The write names the state it expects: of two staff verifying at once, each account moves (and is audited) once.
-    changing = transitions.move(session, Account, Account.id.in_(ids), Account.verified.is_(not verified),
-                                Account.staff_role.is_(None), values={"verified": verified, "updated_at": utcnow()})
+    changing = transitions.move(
+        session,
+        Account,
+        Account.id.in_(ids),
+        Account.verified.is_(not verified),
+        Account.staff_role.is_(None),
+        values={"verified": verified, "updated_at": utcnow()},
+    )
     action = "participant.verify" if verified else "participant.unverify"
     for account_id in changing:
         audit.record(session, staff, action, "account", account_id, {"verified": not verified}, {"verified": verified})
@@ -232,10 +275,20 @@ def set_active(session: Session, *, actor_id: Caller, account_id: Any, active: A
     account.updated_at = now
     session.add(account)
     if not active:
-        session.execute(update(AuthSession).where(AuthSession.account_id == account.id, AuthSession.revoked_at.is_(None))
-                        .values(revoked_at=now))
-    audit.record(session, staff, "participant.reactivate" if active else "participant.deactivate", "account",
-                 account.id, before, {"removed_at": account.removed_at})
+        session.execute(
+            update(AuthSession)
+            .where(AuthSession.account_id == account.id, AuthSession.revoked_at.is_(None))
+            .values(revoked_at=now)
+        )
+    audit.record(
+        session,
+        staff,
+        "participant.reactivate" if active else "participant.deactivate",
+        "account",
+        account.id,
+        before,
+        {"removed_at": account.removed_at},
+    )
     return True
 
 

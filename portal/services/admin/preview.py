@@ -23,18 +23,17 @@ from typing import Any
 
 from sqlmodel import Session
 
-from portal.domain.taking import kinds
-from portal.domain.taking import worker_details
 from portal.domain.ids import whole_number
 from portal.domain.staff import roles
+from portal.domain.taking import kinds, worker_details
 from portal.domain.taking.access import EXTENSION_SECONDS, MAX_EXTENSIONS
 from portal.models import Test
-from portal.services.taking import steps as test_taking
-from portal.services.taking import review_sessions
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.errors import ServiceError
-from portal.services.taking.review_sessions import PendingReview, SubmitResult
+from portal.services.taking import review_sessions
+from portal.services.taking import steps as test_taking
 from portal.services.taking.definitions import TestDefinition, load_definition
+from portal.services.taking.review_sessions import PendingReview, SubmitResult
 
 NO_TEST = "This test does not exist."
 NOT_THIS_KIND = "This screen does not take this kind of test."
@@ -117,8 +116,9 @@ def personal_fields(definition: TestDefinition) -> tuple[str, ...]:
     is taken by respondents without an account (who fill it in), any other by signed-in participants."""
     if not definition.public:
         return ()
-    return worker_details.enabled_fields(panel=definition.panel, qualification_based=definition.qualification_based,
-                                         has_linkedin=False)
+    return worker_details.enabled_fields(
+        panel=definition.panel, qualification_based=definition.qualification_based, has_linkedin=False
+    )
 
 
 def open_preview(session: Session, *, actor_id: Caller, test_id: Any) -> PreviewTarget:
@@ -126,11 +126,14 @@ def open_preview(session: Session, *, actor_id: Caller, test_id: Any) -> Preview
     require_staff(session, actor_id, roles.VIEW)
     test = _test(session, test_id)
     kind = kinds.kind_of(test.product_type)
-    return PreviewTarget(test_id=test.id, name=test.name, view=kind.view if kind.taken_in_portal else "", kind=kind.name)
+    return PreviewTarget(
+        test_id=test.id, name=test.name, view=kind.view if kind.taken_in_portal else "", kind=kind.name
+    )
 
 
-def enter(session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any = None,
-          now: datetime | None = None) -> test_taking.Entry:
+def enter(
+    session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any = None, now: datetime | None = None
+) -> test_taking.Entry:
     """The test as the preview opens it: its definition and the tab's run when it is still going."""
     staff = require_staff(session, actor_id, roles.VIEW)
     found = _definition(session, test_id, view)
@@ -138,8 +141,9 @@ def enter(session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: A
     return test_taking.Entry(definition=found, who=who, active=running(run, found.test_id, now), reviewed=False)
 
 
-def start(session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any = None,
-          now: datetime | None = None) -> PreviewRun:
+def start(
+    session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any = None, now: datetime | None = None
+) -> PreviewRun:
     """The run going on, else a new one whose deadline is the test's session length away."""
     require_staff(session, actor_id, roles.VIEW)
     found = _definition(session, test_id, view)
@@ -150,16 +154,18 @@ def start(session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: A
     return PreviewRun(test_id=found.test_id, started_at=now, deadline_at=now + timedelta(seconds=found.session_seconds))
 
 
-def extend(session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any,
-           now: datetime | None = None) -> PreviewRun:
+def extend(
+    session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any, now: datetime | None = None
+) -> PreviewRun:
     """One extension, as a participant gets it (review_sessions.extend_session's rule)."""
     require_staff(session, actor_id, roles.VIEW)
     found = _definition(session, test_id, view)
     going = _running(run, found.test_id, _now(now))
     if going.extensions >= MAX_EXTENSIONS:
         raise ServiceError(review_sessions.MSG_EXTENDED)
-    return replace(going, extensions=going.extensions + 1,
-                   deadline_at=going.deadline_at + timedelta(seconds=EXTENSION_SECONDS))
+    return replace(
+        going, extensions=going.extensions + 1, deadline_at=going.deadline_at + timedelta(seconds=EXTENSION_SECONDS)
+    )
 
 
 def check(session: Session, *, actor_id: Caller, test_id: Any, run: Any, now: datetime | None = None) -> PendingReview:
@@ -168,15 +174,32 @@ def check(session: Session, *, actor_id: Caller, test_id: Any, run: Any, now: da
     return PendingReview(success=running(run, test_id, now) is not None, existing_review=False)
 
 
-def submit(session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any, answers: Any, worker_data: Any,
-           different_payment_email: bool | None = None, submission_id: Any, signals: Any = None,
-           now: datetime | None = None) -> SubmitResult:
+def submit(
+    session: Session,
+    *,
+    actor_id: Caller,
+    test_id: Any,
+    view: Any,
+    run: Any,
+    answers: Any,
+    worker_data: Any,
+    different_payment_email: bool | None = None,
+    submission_id: Any,
+    signals: Any = None,
+    now: datetime | None = None,
+) -> SubmitResult:
     """The submission checked exactly as a participant's would be, then nothing is stored: the result
     names no review or reward (ids 0) and the amount a participant without an invite would get."""
     require_staff(session, actor_id, roles.VIEW)
     found = _definition(session, test_id, view)
     _running(run, found.test_id, _now(now))
     details = test_taking.checked_details(personal_fields(found), worker_data, different_payment_email)
-    review_sessions.check_submission(session=session, test_id=found.test_id, answers=answers, worker_data=details,
-                                     signals=signals, submission_id=submission_id)
+    review_sessions.check_submission(
+        session=session,
+        test_id=found.test_id,
+        answers=answers,
+        worker_data=details,
+        signals=signals,
+        submission_id=submission_id,
+    )
     return SubmitResult(review_id=0, reward_id=0, created=False, amount_cents=found.payout_cents)

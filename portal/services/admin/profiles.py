@@ -50,8 +50,12 @@ def _target(session: Session, participant_id: Any, *, lock: bool = False) -> Acc
 
 def _may_edit(staff: Staff, target: Account) -> bool:
     own = staff.account_id == target.id
-    return not own and target.removed_at is None and staff.may(roles.EDIT_PROFILES) \
+    return (
+        not own
+        and target.removed_at is None
+        and staff.may(roles.EDIT_PROFILES)
         and roles.may_change_account(staff.role, target.staff_role)
+    )
 
 
 def participant_profile(session: Session, *, actor_id: Caller, participant_id: Any) -> StaffProfileView:
@@ -82,8 +86,15 @@ def participant_profile(session: Session, *, actor_id: Caller, participant_id: A
     )
 
 
-def save_participant_profile(session: Session, *, actor_id: Caller, participant_id: Any, raw: Any, verify: Any = False,
-                             today: dt.date | None = None) -> profiles.SaveOutcome:
+def save_participant_profile(
+    session: Session,
+    *,
+    actor_id: Caller,
+    participant_id: Any,
+    raw: Any,
+    verify: Any = False,
+    today: dt.date | None = None,
+) -> profiles.SaveOutcome:
     """Store staff's change of a participant's profile ('Submit', or 'Submit & Verify' with `verify`)."""
     verify = verify is True
     staff = require_staff(session, actor_id, roles.EDIT_PROFILES)
@@ -100,22 +111,34 @@ def save_participant_profile(session: Session, *, actor_id: Caller, participant_
         raise ServiceError(staff_profiles.STAFF_NOT_VERIFIED)
     before_email, before_work = target.email, target.work_email
     form, _errors = rules.parse_payload(raw)
-    email_changes = normalize_email(form.email) != normalize_email(before_email or "") \
-        or normalize_email(form.workEmail) != normalize_email(before_work or "")
+    email_changes = normalize_email(form.email) != normalize_email(before_email or "") or normalize_email(
+        form.workEmail
+    ) != normalize_email(before_work or "")
     if email_changes and not roles.may_change_credentials(staff.role, target.staff_role, own=False):
         raise StaffRefused(roles.STAFF_CREDENTIALS)
     was_verified = target.verified
     actor = session.get(Account, staff.account_id)
     assert actor is not None  # require_staff read it in this transaction
-    outcome = profiles.store_profile(session, actor=actor, target=target, raw=raw, staff_view=True, verify=verify,
-                                     today=today)
-    after = {key: _plain(value) for key, value in rules.flat_values(profiles.current_form(session, target)).items()
-             if key in outcome.changed}
+    outcome = profiles.store_profile(
+        session, actor=actor, target=target, raw=raw, staff_view=True, verify=verify, today=today
+    )
+    after = {
+        key: _plain(value)
+        for key, value in rules.flat_values(profiles.current_form(session, target)).items()
+        if key in outcome.changed
+    }
     before = {key: _plain(value) for key, value in outcome.changed.items()}
     if verify and not was_verified:
         before["verified"], after["verified"] = False, True
-    audit.record(session, staff, "participant.verify-profile" if verify else "participant.profile", "account",
-                 target.id, before, after)
+    audit.record(
+        session,
+        staff,
+        "participant.verify-profile" if verify else "participant.profile",
+        "account",
+        target.id,
+        before,
+        after,
+    )
     return outcome
 
 

@@ -9,18 +9,18 @@ from typing import Any
 from sqlalchemy import and_, func, join, or_, select
 from sqlmodel import Session
 
-from portal.domain.taking import kinds
 from portal.domain import table as rules
 from portal.domain.staff import pending, roles
 from portal.domain.staff import reviews as decisions
 from portal.domain.staff.answers import Answer, flatten
 from portal.domain.staff.csv_cells import to_csv
+from portal.domain.taking import kinds
 from portal.models import Account, Review, ReviewSession, Reward, Test
 from portal.models._base import utcnow
+from portal.services import transitions
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, Staff, require_staff
 from portal.services.admin.ids import one_id, parse_ids
-from portal.services import transitions
 from portal.services.errors import ServiceError
 from portal.services.tables import Dates, Ids, Options, TablePage, TableQuery, TableSpec, contains
 from portal.services.taking.definitions import content_of
@@ -33,8 +33,11 @@ NO_REVIEW = "This review does not exist."
 TABLE = TableSpec(
     key=Review.id,
     sortable={"createdOn": Review.created_at},
-    filters=(Options("status", Review.status, decisions.STATUSES), Ids("test", Review.test_id),
-             Dates("createdOn", Review.created_at)),
+    filters=(
+        Options("status", Review.status, decisions.STATUSES),
+        Ids("test", Review.test_id),
+        Dates("createdOn", Review.created_at),
+    ),
     search=lambda _: or_(contains(Account.email), contains(Review.respondent_key), contains(Test.name)),
     # Only a search reads the test and the participant (every review has its test: NOT NULL, FK).
     search_source=join(Review, Test, Test.id == Review.test_id).outerjoin(Account, Account.id == Review.account_id),
@@ -93,8 +96,10 @@ def list_reviews(session: Session, *, actor_id: Caller, query: TableQuery) -> Ta
         return TablePage(rows=[], total=int(total))
     found = session.execute(
         select(Review, Test, Account.email, ReviewSession.started_at, Reward.amount_cents, Reward.status)
-        .join(Test, Test.id == Review.test_id).outerjoin(Account, Account.id == Review.account_id)
-        .outerjoin(ReviewSession, ReviewSession.id == Review.session_id).outerjoin(Reward, Reward.review_id == Review.id)
+        .join(Test, Test.id == Review.test_id)
+        .outerjoin(Account, Account.id == Review.account_id)
+        .outerjoin(ReviewSession, ReviewSession.id == Review.session_id)
+        .outerjoin(Reward, Reward.review_id == Review.id)
         .where(Review.id.in_(ids))
     ).all()
     by_id = {row[0].id: row for row in found}
@@ -107,8 +112,17 @@ def list_reviews(session: Session, *, actor_id: Caller, query: TableQuery) -> Ta
     return TablePage(rows=rows, total=int(total))
 
 
-def _row(session: Session, review: Review, test: Test, email: str | None, started: datetime | None,
-         amount: int | None, reward_status: str | None, days: int, known: Questions) -> dict[str, Any]:
+def _row(
+    session: Session,
+    review: Review,
+    test: Test,
+    email: str | None,
+    started: datetime | None,
+    amount: int | None,
+    reward_status: str | None,
+    days: int,
+    known: Questions,
+) -> dict[str, Any]:
     answers = _answers(session, review, test, known)
     due = decisions.auto_approve_at(_aware(review.created_at), days) if review.status == decisions.SUBMITTED else None
     return {
@@ -144,19 +158,38 @@ def review_detail(session: Session, *, actor_id: Caller, review_id: Any) -> dict
     started = run.started_at if run else None
     answers = _answers(session, review, test)
     return {
-        "id": str(review.id), "test": test.name, "participant": (account.email if account else review.respondent_key) or "",
+        "id": str(review.id),
+        "test": test.name,
+        "participant": (account.email if account else review.respondent_key) or "",
         "submitted": review.created_at.strftime("%Y-%m-%d %H:%M") if review.created_at else "",
-        "time_taken": _duration(started, review.created_at), "status": review.status,
+        "time_taken": _duration(started, review.created_at),
+        "status": review.status,
         "status_label": decisions.STATUS_LABELS.get(review.status, review.status),
-        "reason": decisions.REJECTION_REASONS.get(review.reject_reason or "", ""), "note": review.reject_note or "",
-        "answers": [{"question": a.question, "text": a.text or "—", "words": str(a.words), "pasted": "Pasted" if a.pasted else ""}
-                    for a in answers],
+        "reason": decisions.REJECTION_REASONS.get(review.reject_reason or "", ""),
+        "note": review.reject_note or "",
+        "answers": [
+            {
+                "question": a.question,
+                "text": a.text or "—",
+                "words": str(a.words),
+                "pasted": "Pasted" if a.pasted else "",
+            }
+            for a in answers
+        ],
         "signals": _signals(review.signals),
     }
 
 
-def decide(session: Session, *, actor_id: Caller, review_ids: Any, approve: Any, reason: Any = None, note: Any = None,
-           now: datetime | None = None) -> int:
+def decide(
+    session: Session,
+    *,
+    actor_id: Caller,
+    review_ids: Any,
+    approve: Any,
+    reason: Any = None,
+    note: Any = None,
+    now: datetime | None = None,
+) -> int:
     """Approve (the reward becomes payable) or reject with a reason (the reward is canceled) each
     undecided review; returns how many were decided."""
     staff = require_staff(session, actor_id, roles.DECIDE_REVIEWS)
@@ -166,43 +199,92 @@ def decide(session: Session, *, actor_id: Caller, review_ids: Any, approve: Any,
     if not approve and (problem := decisions.reason_problem(reason, note)):
         raise ServiceError(problem, field="reason")
     ids = parse_ids(review_ids, MAX_BULK, noun="review")
-    return _decide(session, staff, ids, approve, reason if not approve else None, note or None if not approve else None,
-                   now or utcnow(), strict=len(ids) == 1)
+    return _decide(
+        session,
+        staff,
+        ids,
+        approve,
+        reason if not approve else None,
+        note or None if not approve else None,
+        now or utcnow(),
+        strict=len(ids) == 1,
+    )
 
 
-def _decide(session: Session, staff: Staff, ids: list[int], approve: bool, reason: str | None, note: str | None,
-            now: datetime, *, strict: bool = False, action: str | None = None) -> int:
+def _decide(
+    session: Session,
+    staff: Staff,
+    ids: list[int],
+    approve: bool,
+    reason: str | None,
+    note: str | None,
+    now: datetime,
+    *,
+    strict: bool = False,
+    action: str | None = None,
+) -> int:
     """Decide each review of `ids` still undecided, exactly once (a write that expects 'submitted'): a
     review another tab or round decided first is left alone and not counted; with `strict` (one review
     asked for) that answers ALREADY_DECIDED. The reward of each review decided here follows it if still
     pending: payable when approved, canceled when rejected. One audit row per review decided."""
     status = decisions.APPROVED if approve else decisions.REJECTED
-    moved = transitions.move(session, Review, Review.id.in_(ids), Review.status == decisions.SUBMITTED, values={
-        "status": status, "decided_at": now, "decided_by_id": staff.account_id or None,
-        "reject_reason": reason, "reject_note": note})
+    moved = transitions.move(
+        session,
+        Review,
+        Review.id.in_(ids),
+        Review.status == decisions.SUBMITTED,
+        values={
+            "status": status,
+            "decided_at": now,
+            "decided_by_id": staff.account_id or None,
+            "reject_reason": reason,
+            "reject_note": note,
+        },
+    )
     if strict and not moved:
         raise ServiceError(ALREADY_DECIDED)
     if not moved:
         return 0
-    followed = set(transitions.move(session, Reward, Reward.review_id.in_(moved), Reward.status == "PENDING",
-                                    values={"approved_at": now} if approve else {"status": "CANCELED"}))
-    rewards_now = {review_id: (reward_id, reward_status) for review_id, reward_id, reward_status in session.execute(
-        select(Reward.review_id, Reward.id, Reward.status).where(Reward.review_id.in_(moved)))}
+    followed = set(
+        transitions.move(
+            session,
+            Reward,
+            Reward.review_id.in_(moved),
+            Reward.status == "PENDING",
+            values={"approved_at": now} if approve else {"status": "CANCELED"},
+        )
+    )
+    rewards_now = {
+        review_id: (reward_id, reward_status)
+        for review_id, reward_id, reward_status in session.execute(
+            select(Reward.review_id, Reward.id, Reward.status).where(Reward.review_id.in_(moved))
+        )
+    }
     for review_id in moved:
         reward_id, reward_status = rewards_now.get(review_id, (None, None))
-        audit.record(session, staff, action or ("review.approve" if approve else "review.reject"), "review", review_id,
-                     {"status": decisions.SUBMITTED, "reward": "PENDING" if reward_id in followed else reward_status},
-                     {"status": status, "reward": reward_status,
-                      **({"reason": reason, "note": note} if not approve else {})})
+        audit.record(
+            session,
+            staff,
+            action or ("review.approve" if approve else "review.reject"),
+            "review",
+            review_id,
+            {"status": decisions.SUBMITTED, "reward": "PENDING" if reward_id in followed else reward_status},
+            {"status": status, "reward": reward_status, **({"reason": reason, "note": note} if not approve else {})},
+        )
     return len(moved)
 
 
 def due_for_approval(session: Session, now: datetime, days: int, *, after: int = 0) -> list[int]:
     """Ids of undecided reviews older than `days`, above `after`, in order (1,000 at most)."""
     cutoff = now - timedelta(days=days)
-    return list(session.execute(select(Review.id).where(Review.status == decisions.SUBMITTED, Review.created_at <= cutoff,
-                                                        Review.id > after)
-                                .order_by(Review.id).limit(1000)).scalars())
+    return list(
+        session.execute(
+            select(Review.id)
+            .where(Review.status == decisions.SUBMITTED, Review.created_at <= cutoff, Review.id > after)
+            .order_by(Review.id)
+            .limit(1000)
+        ).scalars()
+    )
 
 
 def auto_approve(session: Session, *, now: datetime | None = None, days: int | None = None) -> int:
@@ -225,9 +307,11 @@ def export_csv(session: Session, *, actor_id: Caller, test_id: Any) -> tuple[str
     if test is None:
         raise ServiceError("This test does not exist.")
     found = session.execute(
-        select(Review, Account.email, ReviewSession.started_at).outerjoin(Account, Account.id == Review.account_id)
+        select(Review, Account.email, ReviewSession.started_at)
+        .outerjoin(Account, Account.id == Review.account_id)
         .outerjoin(ReviewSession, ReviewSession.id == Review.session_id)
-        .where(Review.test_id == tid).order_by(Review.created_at, Review.id)
+        .where(Review.test_id == tid)
+        .order_by(Review.created_at, Review.id)
     ).all()
     known: Questions = {}
     flat = [(review, email, started, _answers(session, review, test, known)) for review, email, started in found]
@@ -235,15 +319,33 @@ def export_csv(session: Session, *, actor_id: Caller, test_id: Any) -> tuple[str
     for *_rest, answers in flat:
         for a in answers:
             columns.setdefault(a.column, a.question)
-    header = ["review_id", "participant", "submitted_at", "status", "rejection_reason", "time_taken", "words",
-              "pasted_answers", *columns.values()]
+    header = [
+        "review_id",
+        "participant",
+        "submitted_at",
+        "status",
+        "rejection_reason",
+        "time_taken",
+        "words",
+        "pasted_answers",
+        *columns.values(),
+    ]
     rows = []
     for review, email, started, answers in flat:
         by_column = {a.column: a.text for a in answers}
-        rows.append([review.id, email or review.respondent_key, review.created_at.isoformat() if review.created_at else "",
-                     review.status, decisions.REJECTION_REASONS.get(review.reject_reason or "", ""),
-                     _duration(started, review.created_at), sum(a.words for a in answers),
-                     sum(1 for a in answers if a.pasted), *(by_column.get(c, "") for c in columns)])
+        rows.append(
+            [
+                review.id,
+                email or review.respondent_key,
+                review.created_at.isoformat() if review.created_at else "",
+                review.status,
+                decisions.REJECTION_REASONS.get(review.reject_reason or "", ""),
+                _duration(started, review.created_at),
+                sum(a.words for a in answers),
+                sum(1 for a in answers if a.pasted),
+                *(by_column.get(c, "") for c in columns),
+            ]
+        )
     audit.record(session, staff, "reviews.export", "test", tid, {}, {"rows": len(rows)})
     return f"reviews-test-{tid}.csv", to_csv(header, rows)
 
@@ -254,12 +356,26 @@ def clear_expired_pending(session: Session, *, actor_id: Caller, now: datetime |
     now = now or utcnow()
     # Only sessions still active move (one write naming that state): clearing at once from two tabs, or
     # against a submission, counts and records each session once.
-    count = len(transitions.move(session, ReviewSession, ReviewSession.status == "active", ReviewSession.deadline_at < now,
-                                 values={"status": "cleared", "updated_at": now}))
+    count = len(
+        transitions.move(
+            session,
+            ReviewSession,
+            ReviewSession.status == "active",
+            ReviewSession.deadline_at < now,
+            values={"status": "cleared", "updated_at": now},
+        )
+    )
     if not count:
         return pending.NONE_TO_CLEAR
-    audit.record(session, staff, "pending-reviews.clear", "review-session", "", {"status": "active"},
-                 {"status": "cleared", "count": count})
+    audit.record(
+        session,
+        staff,
+        "pending-reviews.clear",
+        "review-session",
+        "",
+        {"status": "active"},
+        {"status": "cleared", "count": count},
+    )
     return pending.CLEARED
 
 
@@ -269,7 +385,9 @@ def approval_preview(session: Session, *, actor_id: Caller, review_ids: Any) -> 
     require_staff(session, actor_id, roles.DECIDE_REVIEWS)
     ids = parse_ids(review_ids, MAX_BULK, noun="review")
     count, cents = session.execute(
-        select(func.count(Review.id), func.coalesce(func.sum(Reward.amount_cents), 0)).select_from(Review)
+        select(func.count(Review.id), func.coalesce(func.sum(Reward.amount_cents), 0))
+        .select_from(Review)
         .outerjoin(Reward, and_(Reward.review_id == Review.id, Reward.status == "PENDING"))
-        .where(Review.id.in_(ids), Review.status == decisions.SUBMITTED)).one()
+        .where(Review.id.in_(ids), Review.status == decisions.SUBMITTED)
+    ).one()
     return int(count), int(cents)

@@ -15,10 +15,10 @@ from portal.domain.staff import roles
 from portal.domain.staff.csv_cells import to_csv
 from portal.models import Account, Review, Reward, Test
 from portal.models._base import utcnow
+from portal.services import transitions
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import parse_ids
-from portal.services import transitions
 from portal.services.errors import ServiceError
 from portal.services.referrals import on_reward_paid
 from portal.services.tables import Dates, Ids, Options, Own, TablePage, TableQuery, TableSpec, contains
@@ -32,8 +32,12 @@ PAYABLE = and_(Reward.status == "PENDING", Reward.approved_at.is_not(None))
 TABLE = TableSpec(
     key=Reward.id,
     sortable={"createdOn": Reward.created_at, "amount": Reward.amount_cents},
-    filters=(Own("payable", ("yes",), lambda _: PAYABLE), Options("paymentStatus", Reward.status, PAYMENT_STATUSES),
-             Ids("test", Reward.test_id), Dates("createdOn", Reward.created_at)),
+    filters=(
+        Own("payable", ("yes",), lambda _: PAYABLE),
+        Options("paymentStatus", Reward.status, PAYMENT_STATUSES),
+        Ids("test", Reward.test_id),
+        Dates("createdOn", Reward.created_at),
+    ),
     search=lambda _: or_(contains(Account.email), contains(Test.name)),
     # Only a search reads the test and the participant (a reward's test is its review's, never missing).
     search_source=join(Reward, Test, Test.id == Reward.test_id).outerjoin(Account, Account.id == Reward.account_id),
@@ -49,8 +53,12 @@ def list_rewards(session: Session, *, actor_id: Caller, query: TableQuery) -> Ta
     ids = [r[0] for r in session.execute(chosen.page(), values)]
     rows = []
     if ids:
-        found = session.execute(select(Reward, Test.name, Account.email).join(Test, Test.id == Reward.test_id)
-                                .outerjoin(Account, Account.id == Reward.account_id).where(Reward.id.in_(ids))).all()
+        found = session.execute(
+            select(Reward, Test.name, Account.email)
+            .join(Test, Test.id == Reward.test_id)
+            .outerjoin(Account, Account.id == Reward.account_id)
+            .where(Reward.id.in_(ids))
+        ).all()
         by_id = {reward.id: (reward, name, email) for reward, name, email in found}
         rows = [_row(*by_id[i], may_pay=staff.may(roles.PAY)) for i in ids]
     page = TablePage(rows=rows, total=int(total))
@@ -61,18 +69,25 @@ def list_rewards(session: Session, *, actor_id: Caller, query: TableQuery) -> Ta
 def _row(reward: Reward, test_name: str, email: str | None, *, may_pay: bool) -> dict[str, str]:
     payable = reward.status == "PENDING" and reward.approved_at is not None
     return {
-        "id": str(reward.id), "participant": email or "", "account_id": str(reward.account_id or ""),
-        "test": test_name, "amount": rules.format_money(reward.amount_cents),
+        "id": str(reward.id),
+        "participant": email or "",
+        "account_id": str(reward.account_id or ""),
+        "test": test_name,
+        "amount": rules.format_money(reward.amount_cents),
         "created": rules.format_date(reward.created_at),
-        "status": reward.status, "status_label": "Payable" if payable else rules.payment_status_label(reward.status),
-        "approved": rules.format_date(reward.approved_at), "paid_on": rules.format_date(reward.paid_on),
+        "status": reward.status,
+        "status_label": "Payable" if payable else rules.payment_status_label(reward.status),
+        "approved": rules.format_date(reward.approved_at),
+        "paid_on": rules.format_date(reward.paid_on),
         "payable": "yes" if payable and may_pay else "",  # the row's 'Mark paid' shows where set
     }
 
 
 # Which rewards each mark may change (one table: the mark itself and its confirmation's preview read it).
 MARKABLE = {
-    PAID: or_(PAYABLE, and_(Reward.status == FAILED, Reward.approved_at.is_not(None))),  # a failed payment may be retried
+    PAID: or_(
+        PAYABLE, and_(Reward.status == FAILED, Reward.approved_at.is_not(None))
+    ),  # a failed payment may be retried
     FAILED: PAYABLE,  # only a payment that was due can fail (an unapproved one marked failed could never be paid)
     CANCELED: Reward.status.in_(("PENDING", FAILED)),
 }
@@ -89,18 +104,28 @@ def mark(session: Session, *, actor_id: Caller, reward_ids: Any, status: Any, no
     allowed = MARKABLE[status]
     # Each reward moves from the state it was read in, only if it is still in it (transitions.move_from):
     # fifty tabs marking one reward paid at once pay it once; the others answer that it cannot be paid.
-    read = {reward_id: (was, paid_on) for reward_id, was, paid_on in session.execute(
-        select(Reward.id, Reward.status, Reward.paid_on).where(Reward.id.in_(ids), allowed))}
-    moved = transitions.move_from(session, Reward, {i: was for i, (was, _) in read.items()}, allowed,
-                                  values={"status": status, "paid_on": now if status == PAID else None})
+    read = {
+        reward_id: (was, paid_on)
+        for reward_id, was, paid_on in session.execute(
+            select(Reward.id, Reward.status, Reward.paid_on).where(Reward.id.in_(ids), allowed)
+        )
+    }
+    moved = transitions.move_from(
+        session,
+        Reward,
+        {i: was for i, (was, _) in read.items()},
+        allowed,
+        values={"status": status, "paid_on": now if status == PAID else None},
+    )
     if not moved and len(ids) == 1:
         raise ServiceError(NOT_PAYABLE if status == PAID else CANNOT_CHANGE)
     for reward_id, was in sorted(moved.items()):
         after: dict[str, Any] = {"status": status, "paid_on": now if status == PAID else None}
         if status == PAID and (member := on_reward_paid(session=session, reward_id=reward_id)) is not None:
             after["referral_bonus_to"] = member.referrer_account_id
-        audit.record(session, staff, MARKS[status], "reward", reward_id, {"status": was, "paid_on": read[reward_id][1]},
-                     after)
+        audit.record(
+            session, staff, MARKS[status], "reward", reward_id, {"status": was, "paid_on": read[reward_id][1]}, after
+        )
     return len(moved)
 
 
@@ -118,17 +143,29 @@ def mark_paid_by_system(session: Session, *, reward_id: int) -> tuple[Reward, An
     now = utcnow()
     # The review first, as staff decisions lock them (review, then reward): paying accepts an undecided
     # review (as migration 0007 did).
-    transitions.move(session, Review, Review.id == reward.review_id, Review.status == decisions.SUBMITTED,
-                     values={"status": decisions.APPROVED, "decided_at": now})
-    if not transitions.move(session, Reward, Reward.id == reward.id, Reward.status == before["status"],
-                            values={"status": PAID, "paid_on": now, "approved_at": func.coalesce(Reward.approved_at, now)}):
+    transitions.move(
+        session,
+        Review,
+        Review.id == reward.review_id,
+        Review.status == decisions.SUBMITTED,
+        values={"status": decisions.APPROVED, "decided_at": now},
+    )
+    if not transitions.move(
+        session,
+        Reward,
+        Reward.id == reward.id,
+        Reward.status == before["status"],
+        values={"status": PAID, "paid_on": now, "approved_at": func.coalesce(Reward.approved_at, now)},
+    ):
         reward = session.get(Reward, reward_id, populate_existing=True)  # changed meanwhile: as it is now
         if reward is not None and reward.status == PAID:
             return reward, on_reward_paid(session=session, reward_id=reward.id)
         raise ServiceError(f"Reward {reward_id} changed meanwhile: nothing was done; run the command again.")
     session.refresh(reward)
     member = on_reward_paid(session=session, reward_id=reward.id)
-    audit.record(session, audit.SYSTEM, "reward.pay", "reward", reward.id, before, {"status": PAID, "paid_on": reward.paid_on})
+    audit.record(
+        session, audit.SYSTEM, "reward.pay", "reward", reward.id, before, {"status": PAID, "paid_on": reward.paid_on}
+    )
     return reward, member
 
 
@@ -142,15 +179,19 @@ def payout_csv(session: Session, *, actor_id: Caller) -> tuple[str, str]:
     staff = require_staff(session, actor_id, roles.PAY)
     found = session.execute(
         select(Account.id, Account.email, Account.work_email, func.sum(Reward.amount_cents), func.count(Reward.id))
-        .join(Reward, Reward.account_id == Account.id).where(PAYABLE).group_by(Account.id, Account.email, Account.work_email)
+        .join(Reward, Reward.account_id == Account.id)
+        .where(PAYABLE)
+        .group_by(Account.id, Account.email, Account.work_email)
         .order_by(Account.id)
     ).all()
     ids = session.execute(select(Reward.account_id, Reward.id).where(PAYABLE).order_by(Reward.id)).all()
     by_account: dict[int, list[str]] = {}
     for account_id, reward_id in ids:
         by_account.setdefault(account_id, []).append(str(reward_id))
-    rows = [[account_id, email or work_email or "", f"{cents / 100:.2f}", " ".join(by_account.get(account_id, []))]
-            for account_id, email, work_email, cents, _count in found]
+    rows = [
+        [account_id, email or work_email or "", f"{cents / 100:.2f}", " ".join(by_account.get(account_id, []))]
+        for account_id, email, work_email, cents, _count in found
+    ]
     audit.record(session, staff, "rewards.export", "reward", "", {}, {"participants": len(rows)})
     return "payouts.csv", to_csv(["participant_id", "payment_email", "amount_usd", "reward_ids"], rows)
 
@@ -164,6 +205,9 @@ def mark_preview(session: Session, *, actor_id: Caller, reward_ids: Any, status:
     if not isinstance(status, str) or status not in MARKS:
         raise ServiceError("Choose paid, failed or canceled.")
     ids = parse_ids(reward_ids, MAX_BULK, noun="reward")
-    count, cents = session.execute(select(func.count(Reward.id), func.coalesce(func.sum(Reward.amount_cents), 0))
-                                   .where(Reward.id.in_(ids), MARKABLE[status])).one()
+    count, cents = session.execute(
+        select(func.count(Reward.id), func.coalesce(func.sum(Reward.amount_cents), 0)).where(
+            Reward.id.in_(ids), MARKABLE[status]
+        )
+    ).one()
     return int(count), int(cents)

@@ -15,10 +15,9 @@ from typing import Any
 
 from sqlmodel import Session
 
-from portal.domain.taking import kinds
-from portal.domain.taking import access
-from portal.services.taking import loading as test_loading
+from portal.domain.taking import access, kinds
 from portal.services.errors import ServiceError
+from portal.services.taking import loading as test_loading
 from portal.services.taking.loading import TestLoad, TestNotFound
 
 
@@ -37,23 +36,41 @@ def project_of(respondent: str | None) -> str | None:
     return None
 
 
-def decide(session: Session, *, test_id: Any, account_id: int | None, respondent: str | None = None,
-           now: datetime | None = None) -> TestLoad:
+def decide(
+    session: Session,
+    *,
+    test_id: Any,
+    account_id: int | None,
+    respondent: str | None = None,
+    now: datetime | None = None,
+) -> TestLoad:
     """The rating page's decision for this caller (TestNotFound for an unknown test); the participant's
     stored screener result is read with the test's other rows."""
-    return test_loading.load_test(session=session, test_id=test_id, account_id=account_id,
-                                  respondent_project_id=project_of(respondent), now=now)
+    return test_loading.load_test(
+        session=session, test_id=test_id, account_id=account_id, respondent_project_id=project_of(respondent), now=now
+    )
 
 
-def require(session: Session, *, test_id: Any, account_id: int | None, respondent: str | None = None,
-            view: str, now: datetime | None = None, decided: TestLoad | None = None) -> TestLoad:
+def require(
+    session: Session,
+    *,
+    test_id: Any,
+    account_id: int | None,
+    respondent: str | None = None,
+    view: str,
+    now: datetime | None = None,
+    decided: TestLoad | None = None,
+) -> TestLoad:
     """The decision when this caller may take the test on `view` now; else AccessDenied with the
     access state's message (nothing is stored by the caller). `decided`: this very decision
     (`decide` for this test and caller) already made in the same transaction by the server, which
     is then not read again (services.rating_page: the page's access decision, then the entry)."""
     try:
-        load = decided if decided is not None else decide(session=session, test_id=test_id, account_id=account_id,
-                                                          respondent=respondent, now=now)
+        load = (
+            decided
+            if decided is not None
+            else decide(session=session, test_id=test_id, account_id=account_id, respondent=respondent, now=now)
+        )
     except TestNotFound:
         raise AccessDenied(access.MSG_NOT_THIS_KIND) from None
     message = access.take_refusal(load.state, load.view, view, load.test_id)
@@ -66,8 +83,9 @@ def require(session: Session, *, test_id: Any, account_id: int | None, responden
 
 def require_place(session: Session, *, test_id: int, account_id: int | None, respondent: str) -> None:
     """At submission: the quota, counted on stored reviews with the test locked."""
-    state = test_loading.submission_quota_state(session=session, test_id=test_id, account_id=account_id,
-                                                own_key=respondent)
+    state = test_loading.submission_quota_state(
+        session=session, test_id=test_id, account_id=account_id, own_key=respondent
+    )
     if state != access.OK:
         message = access.access_message(state, test_id)
         raise AccessDenied(message.text if message else access.MSG_NOT_THIS_KIND, state=state)

@@ -14,8 +14,8 @@ from typing import Any
 
 from sqlmodel import Session
 
-from portal.domain.taking import kinds
 from portal.domain.ids import whole_number
+from portal.domain.taking import kinds
 from portal.domain.taking.kinds import Kind
 from portal.domain.taking.loading import is_qualification_based
 from portal.models import Test

@@ -50,8 +50,9 @@ def write_drafts(session: Session, *, drafts: Iterable[Draft], now: datetime | N
     A draft is written only to a session of its respondent, while the session is active and its
     deadline plus the grace has not passed."""
     now = now or datetime.now(UTC)
-    rows = [{"sid": d.session_id, "key": d.respondent_key, "answers": d.answers, "position": d.position}
-            for d in drafts]
+    rows = [
+        {"sid": d.session_id, "key": d.respondent_key, "answers": d.answers, "position": d.position} for d in drafts
+    ]
     if not rows:
         return 0
     stmt = (

@@ -24,15 +24,24 @@ from typing import Any
 from sqlalchemy import BindParameter, bindparam, exists
 from sqlmodel import Session, select
 
-from portal.domain.taking import screener as screening
-from portal.domain.taking import access
-from portal.domain.taking.access import GRACE_SECONDS, respondent_key
-from portal.domain.taking import loading as rules
 from portal.domain.ids import whole_number
 from portal.domain.reference_data import SENIORITY_KEYS
+from portal.domain.taking import access
+from portal.domain.taking import loading as rules
+from portal.domain.taking import screener as screening
+from portal.domain.taking.access import GRACE_SECONDS, respondent_key
 from portal.domain.titles import test_page_title
-from portal.models import (Account, Invite, ParticipantProfile, Qualification, Review, ReviewSession, ScreenerResponse, Test,
-                           TestQualification)
+from portal.models import (
+    Account,
+    Invite,
+    ParticipantProfile,
+    Qualification,
+    Review,
+    ReviewSession,
+    ScreenerResponse,
+    Test,
+    TestQualification,
+)
 from portal.services.errors import ServiceError
 from portal.settings import settings
 
@@ -55,7 +64,9 @@ class TestLoad:
 
     test_id: int
     state: str  # one of test_access.ACCESS_STATES
-    view: str | None  # sign-in, screener, survey, preference, highlight, video, thank-you, respondent-thank-you, free-join
+    view: (
+        str | None
+    )  # sign-in, screener, survey, preference, highlight, video, thank-you, respondent-thank-you, free-join
     redirect_url: str | None  # the video recorder URL with e and n, when view == 'video'
     title: str
     name: str
@@ -84,9 +95,20 @@ def _test_id(value: Any) -> int:
 
 
 # The test's columns the decision reads (not its content: the survey, the areas, the concepts ...).
-_TEST_COLUMNS = (Test.id, Test.name, Test.status, Test.panel, Test.product_type, Test.session_seconds,
-                 Test.participant_limit, Test.seniority_limits, Test.is_surveys_conditional_enabled,
-                 Test.screener_question, Test.is_freemium, Test.video_recorder_url)
+_TEST_COLUMNS = (
+    Test.id,
+    Test.name,
+    Test.status,
+    Test.panel,
+    Test.product_type,
+    Test.session_seconds,
+    Test.participant_limit,
+    Test.seniority_limits,
+    Test.is_surveys_conditional_enabled,
+    Test.screener_question,
+    Test.is_freemium,
+    Test.video_recorder_url,
+)
 
 
 @dataclass(frozen=True)
@@ -142,9 +164,12 @@ def _rows_statement(signed_in: bool) -> Any:
     columns, latest invite, review, screener result and latest review session: built once, run with
     bound values (`_rows`)."""
     linked = select(TestQualification.test_id).where(TestQualification.test_id == Test.id).correlate(Test)
-    public = (select(TestQualification.test_id)
-              .join(Qualification, Qualification.id == TestQualification.qualification_id)
-              .where(TestQualification.test_id == Test.id, Qualification.is_public.is_(True)).correlate(Test))
+    public = (
+        select(TestQualification.test_id)
+        .join(Qualification, Qualification.id == TestQualification.qualification_id)
+        .where(TestQualification.test_id == Test.id, Qualification.is_public.is_(True))
+        .correlate(Test)
+    )
     columns: list[Any] = [*_TEST_COLUMNS, exists(linked).label("any_qualification"), exists(public).label("has_public")]
     if not signed_in:
         return select(*columns).where(Test.id == bindparam("test_id"))
@@ -158,19 +183,32 @@ def _rows_statement(signed_in: bool) -> Any:
         _latest(Invite.status, *invite, order=by_newest_invite).label("invite_status"),
         _latest(Invite.expires_at, *invite, order=by_newest_invite).label("invite_expires_at"),
         exists(reviewed).label("has_review"),
-        _latest(ScreenerResponse.is_passed, ScreenerResponse.test_id == Test.id, ScreenerResponse.respondent_key == key,
-                order=(ScreenerResponse.id.desc(),)).label("screener_passed"),
+        _latest(
+            ScreenerResponse.is_passed,
+            ScreenerResponse.test_id == Test.id,
+            ScreenerResponse.respondent_key == key,
+            order=(ScreenerResponse.id.desc(),),
+        ).label("screener_passed"),
         _latest(ReviewSession.id, *mine, order=(ReviewSession.id.desc(),)).label("session_id"),
         _latest(ReviewSession.status, *mine, order=(ReviewSession.id.desc(),)).label("session_status"),
         _latest(ReviewSession.deadline_at, *mine, order=(ReviewSession.id.desc(),)).label("session_deadline_at"),
     ]
-    columns += [Account.id.label("account_id"), Account.is_registration_complete.label("registration_complete"),
-                Account.email_verified_at, Account.verified, Account.email, ParticipantProfile.experience_levels,
-                ParticipantProfile.first_name]
-    return (select(*columns).select_from(Test)
-            .outerjoin(Account, Account.id == account)
-            .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
-            .where(Test.id == bindparam("test_id")))
+    columns += [
+        Account.id.label("account_id"),
+        Account.is_registration_complete.label("registration_complete"),
+        Account.email_verified_at,
+        Account.verified,
+        Account.email,
+        ParticipantProfile.experience_levels,
+        ParticipantProfile.first_name,
+    ]
+    return (
+        select(*columns)
+        .select_from(Test)
+        .outerjoin(Account, Account.id == account)
+        .outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
+        .where(Test.id == bindparam("test_id"))
+    )
 
 
 def _rows(session: Session, test_id: int, own_key: str | None, account_id: int | None) -> _Rows | None:
@@ -182,7 +220,7 @@ def _rows(session: Session, test_id: int, own_key: str | None, account_id: int |
     if found is None:
         return None
     values = found._mapping
-    test = _TestRow(*found[:len(_TEST_COLUMNS)])
+    test = _TestRow(*found[: len(_TEST_COLUMNS)])
     return _Rows(test=test, **{name: values[name] for name in _ROW_FIELDS if name in values})
 
 
@@ -197,10 +235,6 @@ def qualifications(session: Session, test_id: int) -> tuple[bool, bool]:
         .where(TestQualification.test_id == test_id)
     ).all()
     return bool(rows), any(bool(public) for public in rows)
-
-
-
-
 
 
 def _taken_places(session: Session, test: Any, own_key: str | None, now: datetime) -> dict[str, int | None]:
@@ -236,8 +270,16 @@ def _seniority_counts(session: Session, places: dict[str, int | None]) -> dict[s
     return counts
 
 
-def _load(test: Any, state: str, *, view: access.View | None, has_public: bool, qualification_based: bool,
-          session_id: int | None = None, reviewed: bool = False) -> TestLoad:
+def _load(
+    test: Any,
+    state: str,
+    *,
+    view: access.View | None,
+    has_public: bool,
+    qualification_based: bool,
+    session_id: int | None = None,
+    reviewed: bool = False,
+) -> TestLoad:
     hidden = state in _HIDDEN_STATES
     message = access.access_message(state, test.id)
     name = "" if hidden else test.name
@@ -301,8 +343,11 @@ def load_test(
     limits = {k: v for k, v in (test.seniority_limits or {}).items() if isinstance(k, str) and isinstance(v, int)}
     own_key = respondent_key(account_id) if signed_in and account_id is not None else None
     facts: dict[str, Any] = {
-        "test_status": test.status, "now": now, "panel": test.panel,
-        "participant_limit": test.participant_limit, "seniority_limits": limits,
+        "test_status": test.status,
+        "now": now,
+        "panel": test.panel,
+        "participant_limit": test.participant_limit,
+        "seniority_limits": limits,
     }
     session_id = None
     if signed_in:
@@ -314,7 +359,9 @@ def load_test(
             invite_status=rows.invite_status,
             invite_expires_at=rules.aware(rows.invite_expires_at) if rows.invite_expires_at is not None else None,
             has_review=bool(rows.has_review),
-            session=rules.session_state(rows.session_status, rows.session_deadline_at, now, grace_seconds=GRACE_SECONDS),
+            session=rules.session_state(
+                rows.session_status, rows.session_deadline_at, now, grace_seconds=GRACE_SECONDS
+            ),
         )
         if facts["session"] == access.SESSION_ACTIVE:
             session_id = rows.session_id
@@ -331,8 +378,9 @@ def load_test(
     if not signed_in:
         state = rules.signed_out_state(state)
     if state != access.OK:
-        return _load(test, state, view=None, has_public=has_public, qualification_based=qualification_based,
-                     reviewed=reviewed)
+        return _load(
+            test, state, view=None, has_public=has_public, qualification_based=qualification_based, reviewed=reviewed
+        )
     try:
         view = access.next_view(
             product_type=test.product_type,
@@ -348,17 +396,36 @@ def load_test(
             first_name=rows.first_name if signed_in else None,
         )
     except ValueError:  # a video test without a usable recorder URL
-        return _load(test, access.FALLBACK, view=None, has_public=has_public, qualification_based=qualification_based,
-                     reviewed=reviewed)
+        return _load(
+            test,
+            access.FALLBACK,
+            view=None,
+            has_public=has_public,
+            qualification_based=qualification_based,
+            reviewed=reviewed,
+        )
     if not signed_in:
         state, name = rules.signed_out_view(view=view.name, panel=test.panel, has_public_qualifications=has_public)
         if state != access.OK:
-            return _load(test, state, view=None, has_public=has_public, qualification_based=qualification_based,
-                         reviewed=reviewed)
+            return _load(
+                test,
+                state,
+                view=None,
+                has_public=has_public,
+                qualification_based=qualification_based,
+                reviewed=reviewed,
+            )
         if name is not None and name != view.name:
             view = access.View(name)
-    return _load(test, access.OK, view=view, has_public=has_public, qualification_based=qualification_based,
-                 session_id=session_id, reviewed=reviewed)
+    return _load(
+        test,
+        access.OK,
+        view=view,
+        has_public=has_public,
+        qualification_based=qualification_based,
+        session_id=session_id,
+        reviewed=reviewed,
+    )
 
 
 def submission_quota_state(session: Session, *, test_id: int, account_id: int | None, own_key: str) -> str:
@@ -374,8 +441,12 @@ def submission_quota_state(session: Session, *, test_id: int, account_id: int | 
     places.pop(own_key, None)
     profile = session.get(ParticipantProfile, account_id) if account_id is not None else None
     facts = access.AccessFacts(
-        test_status=test.status, now=datetime.now(UTC), panel=test.panel,
-        participant_limit=test.participant_limit, seniority_limits=limits, participant_count=len(places),
+        test_status=test.status,
+        now=datetime.now(UTC),
+        panel=test.panel,
+        participant_limit=test.participant_limit,
+        seniority_limits=limits,
+        participant_count=len(places),
         seniority=rules.quota_seniority(profile.experience_levels if profile else None),
         seniority_counts=_seniority_counts(session, places) if limits else {},
     )

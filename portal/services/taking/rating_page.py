@@ -15,25 +15,29 @@ from typing import Any
 
 from sqlmodel import Session
 
-from portal.domain.taking import access as test_access
 from portal.domain.accounts import CurrentUser
-from portal.services.taking import steps
-from portal.services.taking import loading
-from portal.services.taking import review_sessions
-from portal.services.taking import definitions
+from portal.domain.taking import access as test_access
 from portal.services.errors import ServiceError
 from portal.services.flags import user_and_flags
 from portal.services.sessions import resolve_user
+from portal.services.taking import definitions, loading, review_sessions, steps
 from portal.services.taking.loading import TestLoad
-
 
 # `user` not given: resolved from the token here.
 _RESOLVE: Any = object()
 
 
-def open_test(session: Session, *, token: str | None, test_id: Any, respondent_project_id: str | None = None,
-              restart: bool = False, completed: bool = False, now: datetime | None = None,
-              user: Any = _RESOLVE) -> TestLoad:
+def open_test(
+    session: Session,
+    *,
+    token: str | None,
+    test_id: Any,
+    respondent_project_id: str | None = None,
+    restart: bool = False,
+    completed: bool = False,
+    now: datetime | None = None,
+    user: Any = _RESOLVE,
+) -> TestLoad:
     """What /test/{id}/rate shows to this visitor (TestNotFound for an unknown id). `user`: the token's
     user when the caller resolved it in this same session (else it is resolved here)."""
     if user is _RESOLVE:
@@ -42,8 +46,14 @@ def open_test(session: Session, *, token: str | None, test_id: Any, respondent_p
     if account_id is not None and restart and isinstance(test_id, int):
         review_sessions.restart(session=session, test_id=test_id, account_id=account_id, now=now)
     # The participant's screener result is read with the test's other rows.
-    return loading.load_test(session=session, test_id=test_id, account_id=account_id,
-                                  respondent_project_id=respondent_project_id, completed=completed is True, now=now)
+    return loading.load_test(
+        session=session,
+        test_id=test_id,
+        account_id=account_id,
+        respondent_project_id=respondent_project_id,
+        completed=completed is True,
+        now=now,
+    )
 
 
 @dataclass
@@ -59,16 +69,32 @@ class PageOpen:
     entry_error: ServiceError | None = None
 
 
-def open_page(session: Session, *, token: str | None, test_id: Any, respondent_project_id: str | None = None,
-              restart: bool = False, completed: bool = False, enter_views: frozenset[str] = frozenset(),
-              now: datetime | None = None) -> PageOpen:
+def open_page(
+    session: Session,
+    *,
+    token: str | None,
+    test_id: Any,
+    respondent_project_id: str | None = None,
+    restart: bool = False,
+    completed: bool = False,
+    enter_views: frozenset[str] = frozenset(),
+    now: datetime | None = None,
+) -> PageOpen:
     """The header's user and flags, what the page shows, and (a signed-in caller on one of `enter_views`)
     the view's entry (steps.enter), read in one transaction. The session token is resolved once,
     here, and that user serves the header, the access decision and the entry."""
     user, flags = user_and_flags(session=session, token=token)
     try:
-        load = open_test(session=session, token=token, test_id=test_id, respondent_project_id=respondent_project_id,
-                         restart=restart, completed=completed, now=now, user=user)
+        load = open_test(
+            session=session,
+            token=token,
+            test_id=test_id,
+            respondent_project_id=respondent_project_id,
+            restart=restart,
+            completed=completed,
+            now=now,
+            user=user,
+        )
     except ServiceError as error:
         session.rollback()
         return PageOpen(user=user, flags=flags, error=error)
@@ -78,8 +104,15 @@ def open_page(session: Session, *, token: str | None, test_id: Any, respondent_p
         # account, same test, same screener result, no respondent project id, not completed): reused.
         same = respondent_project_id is None and completed is False
         try:
-            opened.entry = steps.enter(session=session, token=token, test_id=load.test_id, view=load.view, now=now,
-                                             user=user, decided=load if same else None)
+            opened.entry = steps.enter(
+                session=session,
+                token=token,
+                test_id=load.test_id,
+                view=load.view,
+                now=now,
+                user=user,
+                decided=load if same else None,
+            )
         except ServiceError as error:
             opened.entry_error = error
     return opened
@@ -94,8 +127,15 @@ class FirstView:
     definition: definitions.TestDefinition
 
 
-def first_view(session: Session, *, token: str | None, test_id: Any, completed: bool = False,
-               views: frozenset[str] = frozenset(), now: datetime | None = None) -> FirstView | None:
+def first_view(
+    session: Session,
+    *,
+    token: str | None,
+    test_id: Any,
+    completed: bool = False,
+    views: frozenset[str] = frozenset(),
+    now: datetime | None = None,
+) -> FirstView | None:
     """The rating page's first screen when it is a welcome the server can draw before the page's own
     load (portal/http/first_view.py): the same access decision as the page (open_test), for a signed-in
     participant whose view is one of `views` with no session in progress. None for anything else

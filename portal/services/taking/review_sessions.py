@@ -34,19 +34,16 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from portal.domain.taking import kinds
-from portal.domain.taking import survey_branching
-from portal.domain.taking.kinds.base import order_seed
 from portal.domain.ids import whole_number
+from portal.domain.taking import access, kinds, survey_branching
+from portal.domain.taking.access import EXTENSION_SECONDS, GRACE_SECONDS, MAX_EXTENSIONS, respondent_key
+from portal.domain.taking.kinds.base import order_seed
 from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.services import transitions
 from portal.services.errors import ServiceError
-from portal.services.taking.definitions import content_of
-
-from portal.domain.taking import access
-from portal.domain.taking.access import EXTENSION_SECONDS, GRACE_SECONDS, MAX_EXTENSIONS, respondent_key
 from portal.services.taking import access as take_access
 from portal.services.taking.access import AccessDenied
+from portal.services.taking.definitions import content_of
 from portal.services.taking.loading import TestLoad, TestNotFound
 
 __all__ = ["AccessDenied", "GRACE_SECONDS", "respondent_key"]
@@ -163,9 +160,7 @@ def _mark(session: Session, row: ReviewSession, status: str, now: datetime) -> b
 
 
 def _review(session: Session, test_id: int, key: str) -> Review | None:
-    return session.exec(
-        select(Review).where(Review.test_id == test_id, Review.respondent_key == key)
-    ).first()
+    return session.exec(select(Review).where(Review.test_id == test_id, Review.respondent_key == key)).first()
 
 
 def _json_dict(value: Any, limit: int, field: str) -> dict[str, Any]:
@@ -193,13 +188,27 @@ def _view(test: Test) -> str:
     return kinds.kind_of(test.product_type).view
 
 
-def _allowed(session: Session, test_id: Any, account_id: int | None, respondent: str | None, view: str,
-             now: datetime, decided: TestLoad | None = None) -> None:
+def _allowed(
+    session: Session,
+    test_id: Any,
+    account_id: int | None,
+    respondent: str | None,
+    view: str,
+    now: datetime,
+    decided: TestLoad | None = None,
+) -> None:
     """The access decision for this step; a review already stored reads as AlreadyReviewedError and a
     session that ran out as SessionExpiredError (the pages handle those two)."""
     try:
-        take_access.require(session=session, test_id=test_id, account_id=account_id, respondent=respondent,
-                            view=view, now=now, decided=decided)
+        take_access.require(
+            session=session,
+            test_id=test_id,
+            account_id=account_id,
+            respondent=respondent,
+            view=view,
+            now=now,
+            decided=decided,
+        )
     except AccessDenied as denied:
         if denied.state == access.REVIEWED:
             raise AlreadyReviewedError(MSG_REVIEWED, errors={"reviewId": MSG_REVIEWED}) from None
@@ -208,8 +217,15 @@ def _allowed(session: Session, test_id: Any, account_id: int | None, respondent:
         raise
 
 
-def start_session(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None,
-                  view: str | None = None, now: datetime | None = None) -> ReviewSession:
+def start_session(
+    session: Session,
+    *,
+    test_id: int,
+    account_id: int | None,
+    respondent: str | None = None,
+    view: str | None = None,
+    now: datetime | None = None,
+) -> ReviewSession:
     """The account's active session for the test (a second tab or device gets the same one), else a new
     one, when the caller may take the test on `view` now."""
     key = _key_of(account_id, respondent)
@@ -217,8 +233,11 @@ def start_session(session: Session, *, test_id: int, account_id: int | None, res
     # The access decision's one statement reads the test and, for a participant, their review too.
     number = whole_number(test_id) if isinstance(test_id, int) else None
     try:
-        load = take_access.decide(session=session, test_id=number, account_id=account_id, respondent=respondent,
-                                  now=now) if number is not None else None
+        load = (
+            take_access.decide(session=session, test_id=number, account_id=account_id, respondent=respondent, now=now)
+            if number is not None
+            else None
+        )
     except TestNotFound:
         load = None
     if load is None:
@@ -227,21 +246,33 @@ def start_session(session: Session, *, test_id: int, account_id: int | None, res
     if reviewed:  # before any other refusal: their answer is in
         raise AlreadyReviewedError(MSG_REVIEWED, errors={"reviewId": MSG_REVIEWED})
     # A session that ran out is refused here (session-expired): the rating page's Restart sets it aside.
-    _allowed(session, load.test_id, account_id, respondent, view or kinds.kind_of(load.product_type).view, now,
-             decided=load)
+    _allowed(
+        session, load.test_id, account_id, respondent, view or kinds.kind_of(load.product_type).view, now, decided=load
+    )
     row = _latest(session, load.test_id, key, lock=True)
     if row is not None and row.status == "active" and not _expired(row, now):
         return row
     row = ReviewSession(
-        test_id=load.test_id, account_id=account_id, respondent_key=key, started_at=now,
-        deadline_at=now + timedelta(seconds=load.session_seconds), updated_at=now,
+        test_id=load.test_id,
+        account_id=account_id,
+        respondent_key=key,
+        started_at=now,
+        deadline_at=now + timedelta(seconds=load.session_seconds),
+        updated_at=now,
     )
     session.add(row)
     session.flush()
     return row
 
 
-def active_session(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> ReviewSession | None:
+def active_session(
+    session: Session,
+    *,
+    test_id: int,
+    account_id: int | None,
+    respondent: str | None = None,
+    now: datetime | None = None,
+) -> ReviewSession | None:
     """The account's session in progress for the test (active, deadline not passed), without starting one."""
     key = _key_of(account_id, respondent)
     row = _latest(session, test_id, key)
@@ -250,7 +281,14 @@ def active_session(session: Session, *, test_id: int, account_id: int | None, re
     return row
 
 
-def restart(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> bool:
+def restart(
+    session: Session,
+    *,
+    test_id: int,
+    account_id: int | None,
+    respondent: str | None = None,
+    now: datetime | None = None,
+) -> bool:
     """The participant chose Restart after their session ran out: the old session is set aside
     ('restarted'), so the test opens again at its welcome page. False when there is nothing to restart."""
     key = _key_of(account_id, respondent)
@@ -263,8 +301,16 @@ def restart(session: Session, *, test_id: int, account_id: int | None, responden
     return _mark(session, row, "restarted", now)
 
 
-def save_draft(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None, answers: Any, position: Any,
-               now: datetime | None = None) -> ReviewSession:
+def save_draft(
+    session: Session,
+    *,
+    test_id: int,
+    account_id: int | None,
+    respondent: str | None = None,
+    answers: Any,
+    position: Any,
+    now: datetime | None = None,
+) -> ReviewSession:
     """Keep the draft answers and the position (step, subStep, navigationHistory) on the active session."""
     key = _key_of(account_id, respondent)
     now = _now(now)
@@ -281,8 +327,15 @@ def save_draft(session: Session, *, test_id: int, account_id: int | None, respon
     return row
 
 
-def extend_session(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None,
-                   view: str | None = None, now: datetime | None = None) -> ReviewSession:
+def extend_session(
+    session: Session,
+    *,
+    test_id: int,
+    account_id: int | None,
+    respondent: str | None = None,
+    view: str | None = None,
+    now: datetime | None = None,
+) -> ReviewSession:
     """Move the deadline by EXTENSION_SECONDS, once per session, before it passes."""
     key = _key_of(account_id, respondent)
     now = _now(now)
@@ -299,7 +352,14 @@ def extend_session(session: Session, *, test_id: int, account_id: int | None, re
     return row
 
 
-def pending_review(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> PendingReview:
+def pending_review(
+    session: Session,
+    *,
+    test_id: int,
+    account_id: int | None,
+    respondent: str | None = None,
+    now: datetime | None = None,
+) -> PendingReview:
     """Whether the account has a session in progress (not expired) and whether it has already reviewed the test."""
     key = _key_of(account_id, respondent)
     now = _now(now)
@@ -308,7 +368,14 @@ def pending_review(session: Session, *, test_id: int, account_id: int | None, re
     return PendingReview(success=success, existing_review=_review(session, test_id, key) is not None)
 
 
-def clear_session(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None, now: datetime | None = None) -> bool:
+def clear_session(
+    session: Session,
+    *,
+    test_id: int,
+    account_id: int | None,
+    respondent: str | None = None,
+    now: datetime | None = None,
+) -> bool:
     """Mark the account's active session 'cleared' (time up, or the participant gave up); False when none."""
     key = _key_of(account_id, respondent)
     now = _now(now)
@@ -322,12 +389,19 @@ def _existing_result(session: Session, review: Review, submission_id: str) -> Su
     if (review.worker_data or {}).get("submissionId") != submission_id:
         raise AlreadyReviewedError(MSG_REVIEWED, errors={"reviewId": MSG_REVIEWED})
     reward = session.exec(select(Reward).where(Reward.review_id == review.id)).first()
-    return SubmitResult(review_id=review.id, reward_id=reward.id if reward else 0, created=False,
-                        amount_cents=reward.amount_cents if reward else 0)
+    return SubmitResult(
+        review_id=review.id,
+        reward_id=reward.id if reward else 0,
+        created=False,
+        amount_cents=reward.amount_cents if reward else 0,
+    )
 
 
 def _submission(
-    answers: Any, worker_data: Any, signals: Any, submission_id: Any,
+    answers: Any,
+    worker_data: Any,
+    signals: Any,
+    submission_id: Any,
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """A submission's shape and size: the answers, worker data and signals as JSON objects within their limits."""
     if not isinstance(answers, dict):
@@ -357,8 +431,9 @@ def _stored(kind: kinds.Kind, content: dict[str, Any], answers: dict[str, Any]) 
     return kind.stored(content, answers)
 
 
-def check_submission(session: Session, *, test_id: Any, answers: Any, worker_data: Any = None, signals: Any = None,
-                     submission_id: Any) -> Any:
+def check_submission(
+    session: Session, *, test_id: Any, answers: Any, worker_data: Any = None, signals: Any = None, submission_id: Any
+) -> Any:
     """Every check submit_review makes of the submission itself (its shape and size, the kind's answer
     rules), storing nothing: the staff preview's submission (portal/services/admin/preview.py).
     Returns the answers as a review would keep them; AnswersError / ServiceError otherwise."""
@@ -367,9 +442,19 @@ def check_submission(session: Session, *, test_id: Any, answers: Any, worker_dat
     return _stored(_portal_kind(test), content_of(test), answers)
 
 
-def submit_review(session: Session, *, test_id: int, account_id: int | None, respondent: str | None = None, answers: Any,
-                  worker_data: Any, submission_id: Any, signals: Any = None, view: str | None = None,
-                  now: datetime | None = None) -> SubmitResult:
+def submit_review(
+    session: Session,
+    *,
+    test_id: int,
+    account_id: int | None,
+    respondent: str | None = None,
+    answers: Any,
+    worker_data: Any,
+    submission_id: Any,
+    signals: Any = None,
+    view: str | None = None,
+    now: datetime | None = None,
+) -> SubmitResult:
     """Store a test's answers once, for every kind: review, PENDING reward priced as the invite says,
     invite completed, session submitted.
 
@@ -397,32 +482,59 @@ def submit_review(session: Session, *, test_id: int, account_id: int | None, res
     # The order the server drew for this participant (what they saw), never the browser's word.
     options_order = kind.order(content, order_seed(key, test.id)) if kind.order else []
     take_access.require_place(session=session, test_id=test.id, account_id=account_id, respondent=key)
-    invite = None if account_id is None else session.exec(
-        select(Invite).where(Invite.account_id == account_id, Invite.test_id == test.id, Invite.status == "open")
-        .order_by(Invite.created_at.desc(), Invite.id.desc()).limit(1).with_for_update()
-    ).first()
+    invite = (
+        None
+        if account_id is None
+        else session.exec(
+            select(Invite)
+            .where(Invite.account_id == account_id, Invite.test_id == test.id, Invite.status == "open")
+            .order_by(Invite.created_at.desc(), Invite.id.desc())
+            .limit(1)
+            .with_for_update()
+        ).first()
+    )
     amount = invite.amount_cents if invite is not None else test.payout_cents
     try:
         with session.begin_nested():
             review = Review(
-                test_id=test.id, account_id=account_id, respondent_key=key, session_id=row.id,
-                kind=kind.review_kind, answers=stored, worker_data={**worker_data, "submissionId": submission_id},
-                signals=signals, options_order=options_order, created_at=now,
+                test_id=test.id,
+                account_id=account_id,
+                respondent_key=key,
+                session_id=row.id,
+                kind=kind.review_kind,
+                answers=stored,
+                worker_data={**worker_data, "submissionId": submission_id},
+                signals=signals,
+                options_order=options_order,
+                created_at=now,
             )
             session.add(review)
             session.flush()
-            reward = Reward(review_id=review.id, account_id=account_id, amount_cents=amount, status="PENDING",
-                            created_at=now, test_id=test.id, product_type=test.product_type)
+            reward = Reward(
+                review_id=review.id,
+                account_id=account_id,
+                amount_cents=amount,
+                status="PENDING",
+                created_at=now,
+                test_id=test.id,
+                product_type=test.product_type,
+            )
             session.add(reward)
             session.flush()
             # The invite and the session move only from the state this submission found them in (a write
             # naming it): a session staff cleared meanwhile (in its grace seconds) refuses the submission,
             # and nothing is stored.
             if invite is not None:
-                transitions.move(session, Invite, Invite.id == invite.id, Invite.status == "open",
-                                 values={"status": "completed"})
-            if not transitions.move(session, ReviewSession, ReviewSession.id == row.id, ReviewSession.status == "active",
-                                    values={"status": "submitted", "updated_at": now}):
+                transitions.move(
+                    session, Invite, Invite.id == invite.id, Invite.status == "open", values={"status": "completed"}
+                )
+            if not transitions.move(
+                session,
+                ReviewSession,
+                ReviewSession.id == row.id,
+                ReviewSession.status == "active",
+                values={"status": "submitted", "updated_at": now},
+            ):
                 raise SessionExpiredError(MSG_EXPIRED)  # cleared by staff meanwhile (only expired ones are)
     except IntegrityError:  # a concurrent submission stored the review first
         existing = _review(session, test.id, key)

@@ -17,13 +17,13 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from portal.domain.taking import screener as rules
 from portal.domain.ids import whole_number
+from portal.domain.taking import screener as rules
 from portal.domain.taking.access import SCREENER, TAKING_STATUS
 from portal.domain.taking.access import respondent_key as account_key
 from portal.models import ScreenerResponse, Test
-from portal.services.taking import access as take_access
 from portal.services.errors import ServiceError
+from portal.services.taking import access as take_access
 
 MAX_KEY_LENGTH = 300
 
@@ -123,10 +123,15 @@ def submit(session: Session, *, test_id: int, account_id: int | None, respondent
     passed = rules.judge(screener, selection)
     try:
         with session.begin_nested():
-            session.add(ScreenerResponse(
-                test_id=test.id, account_id=account_id, respondent_key=key,
-                selected_answers=rules.stored_answers(screener, selection), is_passed=passed,
-            ))
+            session.add(
+                ScreenerResponse(
+                    test_id=test.id,
+                    account_id=account_id,
+                    respondent_key=key,
+                    selected_answers=rules.stored_answers(screener, selection),
+                    is_passed=passed,
+                )
+            )
             session.flush()
     except IntegrityError:  # a concurrent first submission was stored first: its result stands
         earlier = get_result(session=session, test_id=test.id, respondent_key=key)

@@ -15,16 +15,15 @@ from typing import Any, Protocol, TypedDict
 
 from sqlmodel import Session
 
-from portal.domain.taking import access
-from portal.domain.taking import worker_details
+from portal.domain.taking import access, worker_details
 from portal.models import ReviewSession
+from portal.services.errors import ServiceError
+from portal.services.sessions import resolve_user
 from portal.services.taking import access as take_access
 from portal.services.taking import review_sessions
-from portal.services.errors import ServiceError
-from portal.services.taking.review_sessions import PendingReview, SubmitResult
-from portal.services.sessions import resolve_user
 from portal.services.taking.definitions import TestDefinition, cached_definition, load_definition
 from portal.services.taking.loading import TestLoad
+from portal.services.taking.review_sessions import PendingReview, SubmitResult
 
 MSG_SIGNED_OUT = "Your session has ended. Please sign in again to continue the test."
 MSG_DETAILS = "Please check your personal info."
@@ -114,8 +113,6 @@ def _as(session: Session, token: str | None, test_id: int, respondent: str | Non
     return {"session": session, "test_id": test_id, "account_id": who.account_id, "respondent": who.respondent}
 
 
-
-
 def definition(session: Session, *, test_id: int) -> TestDefinition:
     found = cached_definition(test_id) or load_definition(session=session, test_id=test_id)
     if found is None:
@@ -123,15 +120,29 @@ def definition(session: Session, *, test_id: int) -> TestDefinition:
     return found
 
 
-def enter(session: Session, *, token: str | None, test_id: int, view: str, respondent: str | None = None,
-          now: datetime | None = None, user: Any = _RESOLVE, decided: TestLoad | None = None) -> Entry:
+def enter(
+    session: Session,
+    *,
+    token: str | None,
+    test_id: int,
+    view: str,
+    respondent: str | None = None,
+    now: datetime | None = None,
+    user: Any = _RESOLVE,
+    decided: TestLoad | None = None,
+) -> Entry:
     """The test, when this caller may take it now (take_access: AccessDenied otherwise); a caller who
     already reviewed it gets `reviewed` and no questions to answer. `user`: the token's user when the
     caller resolved it in this same session (else it is resolved here); `decided`: take_access.decide's
     answer for this test and this signed-in user, made in this same session (else decided here)."""
     who = _who(session, token, test_id, respondent, user)
-    mine: OwnSessionAt = {"session": session, "test_id": test_id, "account_id": who.account_id,
-                          "respondent": who.respondent, "now": now}
+    mine: OwnSessionAt = {
+        "session": session,
+        "test_id": test_id,
+        "account_id": who.account_id,
+        "respondent": who.respondent,
+        "now": now,
+    }
     if decided is not None and (who.account_id is None or decided.test_id != test_id):
         decided = None  # only the signed-in caller's own decision on this test stands in for it
     try:
@@ -148,28 +159,45 @@ def enter(session: Session, *, token: str | None, test_id: int, view: str, respo
     return Entry(definition=found, who=who, active=active, reviewed=False)
 
 
-def start(session: Session, *, token: str | None, test_id: int, view: str, respondent: str | None = None,
-          now: datetime | None = None) -> ReviewSession:
+def start(
+    session: Session,
+    *,
+    token: str | None,
+    test_id: int,
+    view: str,
+    respondent: str | None = None,
+    now: datetime | None = None,
+) -> ReviewSession:
     return review_sessions.start_session(**_as(session, token, test_id, respondent), view=view, now=now)
 
 
-def draft(session: Session, *, token: str | None, test_id: int, respondent: str | None = None,
-          now: datetime | None = None) -> ReviewSession | None:
+def draft(
+    session: Session, *, token: str | None, test_id: int, respondent: str | None = None, now: datetime | None = None
+) -> ReviewSession | None:
     return review_sessions.active_session(**_as(session, token, test_id, respondent), now=now)
 
 
-def extend(session: Session, *, token: str | None, test_id: int, view: str, respondent: str | None = None,
-           now: datetime | None = None) -> ReviewSession:
+def extend(
+    session: Session,
+    *,
+    token: str | None,
+    test_id: int,
+    view: str,
+    respondent: str | None = None,
+    now: datetime | None = None,
+) -> ReviewSession:
     return review_sessions.extend_session(**_as(session, token, test_id, respondent), view=view, now=now)
 
 
-def check(session: Session, *, token: str | None, test_id: int, respondent: str | None = None,
-          now: datetime | None = None) -> PendingReview:
+def check(
+    session: Session, *, token: str | None, test_id: int, respondent: str | None = None, now: datetime | None = None
+) -> PendingReview:
     return review_sessions.pending_review(**_as(session, token, test_id, respondent), now=now)
 
 
-def clear(session: Session, *, token: str | None, test_id: int, respondent: str | None = None,
-          now: datetime | None = None) -> bool:
+def clear(
+    session: Session, *, token: str | None, test_id: int, respondent: str | None = None, now: datetime | None = None
+) -> bool:
     return review_sessions.clear_session(**_as(session, token, test_id, respondent), now=now)
 
 
@@ -177,8 +205,9 @@ def personal_fields(found: TestDefinition, who: Who) -> tuple[str, ...]:
     """The personal-info fields this respondent fills in at the end (none for a signed-in participant)."""
     if not who.public:
         return ()
-    return worker_details.enabled_fields(panel=found.panel, qualification_based=found.qualification_based,
-                                         has_linkedin=False)
+    return worker_details.enabled_fields(
+        panel=found.panel, qualification_based=found.qualification_based, has_linkedin=False
+    )
 
 
 def checked_details(fields: tuple[str, ...], worker_data: Any, different_payment_email: bool | None) -> dict[str, str]:
@@ -192,13 +221,25 @@ def checked_details(fields: tuple[str, ...], worker_data: Any, different_payment
     return worker_details.for_submission(worker_data, fields, different_payment_email=different_payment_email)
 
 
-def submit(session: Session, *, token: str | None, test_id: int, view: str, respondent: str | None = None, answers: Any,
-           worker_data: Any, different_payment_email: bool | None = None, submission_id: Any,
-           signals: Any = None, now: datetime | None = None) -> SubmitResult:
+def submit(
+    session: Session,
+    *,
+    token: str | None,
+    test_id: int,
+    view: str,
+    respondent: str | None = None,
+    answers: Any,
+    worker_data: Any,
+    different_payment_email: bool | None = None,
+    submission_id: Any,
+    signals: Any = None,
+    now: datetime | None = None,
+) -> SubmitResult:
     """The test's answers (in its kind's payload shape) and, for a public respondent, their personal
     info (checked again here)."""
     mine = _as(session, token, test_id, respondent)
     fields = personal_fields(definition(session=session, test_id=test_id), Who(mine["account_id"], mine["respondent"]))
     details = checked_details(fields, worker_data, different_payment_email)
-    return review_sessions.submit_review(**mine, view=view, answers=answers, worker_data=details,
-                                         submission_id=submission_id, signals=signals, now=now)
+    return review_sessions.submit_review(
+        **mine, view=view, answers=answers, worker_data=details, submission_id=submission_id, signals=signals, now=now
+    )

@@ -27,9 +27,9 @@ from typing import Any
 
 from sqlmodel import Session, func, select
 
-from portal.domain.taking import worker_details
 from portal.domain.accounts import normalize_email
 from portal.domain.profile_rules import email_error
+from portal.domain.taking import worker_details
 from portal.models import Review
 
 LOOKUP_WINDOW = 20_000  # the newest reviews searched

@@ -22,8 +22,8 @@ from portal.services.admin import areas as service
 from portal.services.errors import ServiceError
 from portal.states.admin.guard import caller_id, staff_load
 from portal.states.browser import toast
-from portal.states.tab_owner import TabOwned
 from portal.states.route_params import route_arg
+from portal.states.tab_owner import TabOwned
 
 
 @dataclasses.dataclass
@@ -57,10 +57,16 @@ def _index(value: Any, size: int) -> int | None:
 def _question_row(i: int, q: Any) -> QuestionRow:
     q = q if isinstance(q, dict) else {}
     kind = str(q.get("type") or "")
-    return QuestionRow(index=i, key=str(q.get("key") or ""), type=kind,
-                       type_label=rules.EDITOR_TYPES.get(kind, kind.replace("-", " ").capitalize()),
-                       text=got if isinstance(got := q.get("text"), str) else "", required=q.get("isRequired") is True,
-                       text_type=kind in rules.EDITOR_TYPES, has_text="textElements" not in q or isinstance(q.get("text"), str))
+    return QuestionRow(
+        index=i,
+        key=str(q.get("key") or ""),
+        type=kind,
+        type_label=rules.EDITOR_TYPES.get(kind, kind.replace("-", " ").capitalize()),
+        text=got if isinstance(got := q.get("text"), str) else "",
+        required=q.get("isRequired") is True,
+        text_type=kind in rules.EDITOR_TYPES,
+        has_text="textElements" not in q or isinstance(q.get("text"), str),
+    )
 
 
 class AreasEditorState(TabOwned, rx.State):
@@ -94,8 +100,11 @@ class AreasEditorState(TabOwned, rx.State):
             right, bottom = box["left"] + box["width"], box["top"] + box["height"]
             place = f"From {box['left']}%, {box['top']}% to {round(right, 2)}%, {round(bottom, 2)}%"
             questions = got if isinstance(got := area.get("questions"), list) else []
-            found.append(AreaRow(index=i, number=i + 1, place=place,
-                                 questions=[_question_row(j, q) for j, q in enumerate(questions)]))
+            found.append(
+                AreaRow(
+                    index=i, number=i + 1, place=place, questions=[_question_row(j, q) for j, q in enumerate(questions)]
+                )
+            )
         return found
 
     # --- loading ---------------------------------------------------------------------------------
@@ -105,7 +114,14 @@ class AreasEditorState(TabOwned, rx.State):
         await self._load()
 
     async def _load(self) -> None:
-        self.loaded, self.load_error, self.areas, self.selected, self.problems, self.dirty = False, "", [], -1, [], False
+        self.loaded, self.load_error, self.areas, self.selected, self.problems, self.dirty = (
+            False,
+            "",
+            [],
+            -1,
+            [],
+            False,
+        )
         try:
             found = await staff_load(self, service.load_areas, test_id=route_arg(self, "test_id"))
         except ServiceError as refused:
@@ -114,7 +130,10 @@ class AreasEditorState(TabOwned, rx.State):
         if found is None:  # not staff
             return
         self._test_id, self._product_type, self._blocks = found["id"], found["product_type"], found["blocks"]
-        self._pricing_url, self._pricing_screenshot_url = found["pricing_url"] or "", found["pricing_screenshot_url"] or ""
+        self._pricing_url, self._pricing_screenshot_url = (
+            found["pricing_url"] or "",
+            found["pricing_screenshot_url"] or "",
+        )
         self.test_name, self.status, self.screenshot = found["name"], found["status"], found["screenshot"]
         self.areas = found["areas"]
         self.loaded = True
@@ -122,9 +141,13 @@ class AreasEditorState(TabOwned, rx.State):
 
     # --- editing the working copy ----------------------------------------------------------------
     def _check(self) -> None:
-        found = rules.problems(self.areas, product_type=self._product_type, blocks=self._blocks,
-                               pricing_url=self._pricing_url or None,
-                               pricing_screenshot_url=self._pricing_screenshot_url or None)
+        found = rules.problems(
+            self.areas,
+            product_type=self._product_type,
+            blocks=self._blocks,
+            pricing_url=self._pricing_url or None,
+            pricing_screenshot_url=self._pricing_screenshot_url or None,
+        )
         self.problems = [{"path": p.path, "message": p.message} for p in found]
 
     def _edited(self, areas: list[dict[str, Any]]) -> None:
@@ -267,8 +290,9 @@ class AreasEditorState(TabOwned, rx.State):
             return None
         self.saving = True
         try:
-            stored = await db.run(service.save_areas, actor_id=await caller_id(self), test_id=self._test_id,
-                                  areas=self._copy())
+            stored = await db.run(
+                service.save_areas, actor_id=await caller_id(self), test_id=self._test_id, areas=self._copy()
+            )
         except service.AreasRefused as refused:
             self.problems = [{"path": p.path, "message": p.message} for p in refused.problems]
             return toast("error", refused.message)

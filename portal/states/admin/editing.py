@@ -10,8 +10,8 @@ import reflex as rx
 from portal import db
 from portal.domain.ids import whole_number
 from portal.domain.staff.editing import FORM_FIELDS, STATUS_LABELS, check_form
-from portal.services.admin import editing as service
 from portal.services.admin import definition_files
+from portal.services.admin import editing as service
 from portal.states.admin.guard import caller_id, staff_load
 from portal.states.browser import toast
 from portal.states.tab_owner import TabOwned
@@ -39,7 +39,12 @@ class TestEditState(TabOwned, rx.State):
     _document: dict[str, Any] = {}
 
     def _show(self, view: service.EditView) -> None:
-        self.test_id, self.kind, self.product_type, self.status = str(view.test_id), view.kind, view.product_type, view.status
+        self.test_id, self.kind, self.product_type, self.status = (
+            str(view.test_id),
+            view.kind,
+            view.product_type,
+            view.status,
+        )
         self.name, self.status_label = view.form["name"], STATUS_LABELS.get(view.status, view.status)
         self.form, self._document = dict(view.form), view.document
         self.status_options = [[s, STATUS_LABELS[s]] for s in view.statuses]
@@ -92,7 +97,9 @@ class TestEditState(TabOwned, rx.State):
             return None
         self.saving = True
         try:
-            result = await db.run(service.save_edit, actor_id=await caller_id(self), test_id=self.test_id, form=dict(self.form))
+            result = await db.run(
+                service.save_edit, actor_id=await caller_id(self), test_id=self.test_id, form=dict(self.form)
+            )
         finally:
             self.saving = False
         if not result.saved:

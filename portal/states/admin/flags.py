@@ -78,8 +78,12 @@ class AdminFlagsState(TabOwned, rx.State):
         if not rules.is_flag(flag_key):
             return toast("error", rules.UNKNOWN_FLAG)
         try:
-            changed = await db.run(service.set_percentage, actor_id=await caller_id(self), flag_key=flag_key,
-                                   percentage=_form_value(form_data, "percentage"))
+            changed = await db.run(
+                service.set_percentage,
+                actor_id=await caller_id(self),
+                flag_key=flag_key,
+                percentage=_form_value(form_data, "percentage"),
+            )
         except ServiceError as refused:
             if refused.field != "percentage":
                 raise
@@ -97,8 +101,13 @@ class AdminFlagsState(TabOwned, rx.State):
             return toast("error", rules.UNKNOWN_FLAG)
         override = _form_value(form_data, "override")
         try:
-            email = await db.run(service.set_override, actor_id=await caller_id(self), flag_key=flag_key,
-                                 email=_form_value(form_data, "email"), override=override)
+            email = await db.run(
+                service.set_override,
+                actor_id=await caller_id(self),
+                flag_key=flag_key,
+                email=_form_value(form_data, "email"),
+                override=override,
+            )
         except ServiceError as refused:
             if refused.field not in ("email", "override"):
                 raise
@@ -111,7 +120,9 @@ class AdminFlagsState(TabOwned, rx.State):
 
     @rx.event
     async def remove_override(self, flag_key: Any, account_id: Any):
-        removed = await db.run(service.remove_override, actor_id=await caller_id(self), flag_key=flag_key, account_id=account_id)
+        removed = await db.run(
+            service.remove_override, actor_id=await caller_id(self), flag_key=flag_key, account_id=account_id
+        )
         await self._reload()
         if removed:
             return toast("success", "Override removed: the person follows the flag's setting again.")

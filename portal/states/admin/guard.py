@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import reflex as rx
-
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+import reflex as rx
 
 from portal import db
 from portal.domain.staff import roles

@@ -18,16 +18,15 @@ from portal.domain.text import clean_text
 from portal.services.admin import images as service
 from portal.services.errors import ServiceError
 from portal.states.admin.guard import staff_load
-from portal.states.tab_owner import TabOwned
-from portal.states.route_params import route_arg
 from portal.states.browser import portal_call
+from portal.states.route_params import route_arg
+from portal.states.tab_owner import TabOwned
 
 UPLOAD_URL = "/api/admin/tests/{test_id}/images/{slot}"
 MAX_MESSAGE = 300
 
 
 class AdminImagesState(TabOwned, rx.State):
-
     test_name: str = ""
     missing: str = ""  # why there is nothing to show (no such test)
     loaded: bool = False
@@ -67,8 +66,9 @@ class AdminImagesState(TabOwned, rx.State):
         key = self.slots[index]["key"]
         self.slots[index] = {**self.slots[index], "error": "", "busy": "yes"}
         url = UPLOAD_URL.format(test_id=test_id, slot=key)
-        return portal_call(f"window.portalImages.upload({json.dumps(key)}, {json.dumps(url)})",
-                              callback=AdminImagesState.finished)
+        return portal_call(
+            f"window.portalImages.upload({json.dumps(key)}, {json.dumps(url)})", callback=AdminImagesState.finished
+        )
 
     @rx.event
     async def finished(self, result: Any):

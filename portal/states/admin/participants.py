@@ -32,7 +32,10 @@ class ParticipantsTable(DataTableState, mixin=True):
     def _criteria(self) -> dict[str, Any]:
         """The applied search and filters (the invite page sends invites to the same people)."""
         query = self._query()
-        return {"search": query.search, "filters": [{"name": f.name, "type": f.type, "values": list(f.values)} for f in query.filters]}
+        return {
+            "search": query.search,
+            "filters": [{"name": f.name, "type": f.type, "values": list(f.values)} for f in query.filters],
+        }
 
 
 class AdminParticipantsState(ParticipantsTable, rx.State):
@@ -48,7 +51,11 @@ class AdminParticipantsState(ParticipantsTable, rx.State):
     def select_page(self):
         ids = [r["id"] for r in self.rows]
         everything = all(i in self.selected_ids for i in ids)
-        self.selected_ids = [i for i in self.selected_ids if i not in ids] if everything else list(dict.fromkeys([*self.selected_ids, *ids]))
+        self.selected_ids = (
+            [i for i in self.selected_ids if i not in ids]
+            if everything
+            else list(dict.fromkeys([*self.selected_ids, *ids]))
+        )
 
     @rx.event
     def ask(self, action: Any):
@@ -64,8 +71,12 @@ class AdminParticipantsState(ParticipantsTable, rx.State):
         action, self.confirm_action = self.confirm_action, ""
         if action not in ("verify", "unverify"):
             return None
-        changed = await db.run(service.set_verified, actor_id=await caller_id(self), account_ids=self.selected_ids,
-                               verified=action == "verify")
+        changed = await db.run(
+            service.set_verified,
+            actor_id=await caller_id(self),
+            account_ids=self.selected_ids,
+            verified=action == "verify",
+        )
         self.selected_ids = []
         await self._reload()
         noun = "participant" if changed == 1 else "participants"
@@ -118,7 +129,9 @@ class AdminParticipantsState(ParticipantsTable, rx.State):
     @rx.event
     async def save_role(self):
         account_id, self.role_dialog_id = self.role_dialog_id, ""
-        changed = await db.run(service.set_staff_role, actor_id=await caller_id(self), account_id=account_id, role=self.role_choice)
+        changed = await db.run(
+            service.set_staff_role, actor_id=await caller_id(self), account_id=account_id, role=self.role_choice
+        )
         await self._reload()
         return toast("success", "Role changed.") if changed else None
 
@@ -150,6 +163,10 @@ class ChangeRequestsState(TabOwned, rx.State):
 
     @rx.event
     async def decide(self, request_id: Any, approve: Any):
-        status = await db.run(requests_service.decide, actor_id=await caller_id(self), request_id=request_id, approve=approve)
+        status = await db.run(
+            requests_service.decide, actor_id=await caller_id(self), request_id=request_id, approve=approve
+        )
         await self._reload()
-        return toast("success", "Change approved." if status == "approved" else "Change declined: the old values are back.")
+        return toast(
+            "success", "Change approved." if status == "approved" else "Change declined: the old values are back."
+        )

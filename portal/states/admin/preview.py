@@ -9,8 +9,8 @@ from portal.domain.ids import whole_number
 from portal.services.admin import preview as service
 from portal.services.errors import ServiceError
 from portal.states.admin.guard import staff_load
-from portal.states.tab_owner import TabOwned
 from portal.states.route_params import route_arg
+from portal.states.tab_owner import TabOwned
 
 LOADING, NOT_FOUND, UNAVAILABLE = "", "not-found", "unavailable"
 NOT_TAKEN = "This kind of test is not taken in the portal, so it has no preview."

@@ -40,8 +40,9 @@ class AdminProfileState(ProfileFormState, TabOwned, rx.State):
 
     async def _fetch(self) -> profile_service.ProfileView | None:
         try:
-            view = await db.run(service.participant_profile, actor_id=await caller_id(self),
-                                participant_id=self._participant())
+            view = await db.run(
+                service.participant_profile, actor_id=await caller_id(self), participant_id=self._participant()
+            )
         except StaffRefused:
             return None  # not staff: the page shows the not-found page
         self.participant_email, self.role_label, self.deactivated = view.email, view.role_label, view.deactivated
@@ -50,12 +51,22 @@ class AdminProfileState(ProfileFormState, TabOwned, rx.State):
         return view.profile
 
     async def _store(self, raw: dict[str, Any], verify: bool) -> profile_service.SaveOutcome:
-        return await db.run(service.save_participant_profile, actor_id=await caller_id(self),
-                            participant_id=self._participant(), raw=raw, verify=verify)
+        return await db.run(
+            service.save_participant_profile,
+            actor_id=await caller_id(self),
+            participant_id=self._participant(),
+            raw=raw,
+            verify=verify,
+        )
 
     async def _check_email(self, key: str, address: str) -> str:
-        return await db.run(service.email_problem, actor_id=await caller_id(self), participant_id=self._participant(),
-                            key=key, address=address)
+        return await db.run(
+            service.email_problem,
+            actor_id=await caller_id(self),
+            participant_id=self._participant(),
+            key=key,
+            address=address,
+        )
 
     async def _load_internal_lists(self) -> None:
         await self._more_roles()

@@ -66,8 +66,9 @@ class AdminReviewsState(DataTableState, rx.State):
         self.detail_open = False
 
     async def _decide(self, ids: list[str], approve: bool, reason: str | None = None, note: str | None = None):
-        count = await db.run(service.decide, actor_id=await caller_id(self), review_ids=ids, approve=approve,
-                             reason=reason, note=note)
+        count = await db.run(
+            service.decide, actor_id=await caller_id(self), review_ids=ids, approve=approve, reason=reason, note=note
+        )
         self.selected_ids = [i for i in self.selected_ids if i not in ids]
         self.detail_open = False
         await self._reload()
@@ -163,9 +164,12 @@ class AdminReviewsState(DataTableState, rx.State):
     def approve_text(self) -> str:
         money = table_rules.format_money(self.approve_cents) or "$0"
         one = self.approve_count == 1
-        text = (f"{'Its reward' if one else 'Their rewards'}, {money}{'' if one else ' in all'}, "
-                f"{'becomes' if one else 'become'} payable." if self.approve_cents else
-                f"{'It has' if one else 'They have'} no reward waiting to be paid.")
+        text = (
+            f"{'Its reward' if one else 'Their rewards'}, {money}{'' if one else ' in all'}, "
+            f"{'becomes' if one else 'become'} payable."
+            if self.approve_cents
+            else f"{'It has' if one else 'They have'} no reward waiting to be paid."
+        )
         left = len(self.approve_ids) - self.approve_count
         if left > 0:
             text += f" {left} of the {len(self.approve_ids)} selected {'is' if left == 1 else 'are'} decided already and stay{'s' if left == 1 else ''} as {'it is' if left == 1 else 'they are'}."

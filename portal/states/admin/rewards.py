@@ -18,16 +18,22 @@ from portal.states.table import DataTableState
 LABELS = {service.PAID: "paid", service.FAILED: "failed", service.CANCELED: "canceled"}
 # What each mark does, said in its confirmation (one reward, several).
 CONSEQUENCES = {
-    service.PAID: ("The reward gets today's date as its payment date; paying credits any referral bonus.",
-                   "The rewards get today's date as their payment date; paying credits any referral bonus."),
-    service.FAILED: ("The reward stays unpaid and can be paid again later.",
-                     "The rewards stay unpaid and can be paid again later."),
+    service.PAID: (
+        "The reward gets today's date as its payment date; paying credits any referral bonus.",
+        "The rewards get today's date as their payment date; paying credits any referral bonus.",
+    ),
+    service.FAILED: (
+        "The reward stays unpaid and can be paid again later.",
+        "The rewards stay unpaid and can be paid again later.",
+    ),
     service.CANCELED: ("The reward will not be paid.", "The rewards will not be paid."),
 }
 CONFIRM_LABELS = {service.PAID: "Mark paid", service.FAILED: "Mark failed", service.CANCELED: "Cancel rewards"}
-NOTHING_TO_MARK = {service.PAID: "None of these rewards can be paid now (only approved, unpaid ones).",
-                   service.FAILED: "None of these rewards can be marked failed now (only approved, unpaid ones).",
-                   service.CANCELED: "None of these rewards can be canceled now (only unpaid ones)."}
+NOTHING_TO_MARK = {
+    service.PAID: "None of these rewards can be paid now (only approved, unpaid ones).",
+    service.FAILED: "None of these rewards can be marked failed now (only approved, unpaid ones).",
+    service.CANCELED: "None of these rewards can be canceled now (only unpaid ones).",
+}
 
 
 def confirm_title(status: str, count: int, amount: str) -> str:

@@ -7,21 +7,21 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from portal import db
+from portal.domain import upload_limits
 from portal.domain.accounts import CurrentUser
 from portal.domain.ids import whole_number
-from portal.domain import upload_limits
 from portal.domain.staff import incentives, roles
-from portal.services.admin import invites as invite_service
+from portal.http.upload_guard import accept_upload
 from portal.services.admin import definition_files
+from portal.services.admin import invites as invite_service
 from portal.services.admin import tests as service
 from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery, TableSpec
-from portal.http.upload_guard import accept_upload
 from portal.states.admin.guard import caller_id, staff_load
 from portal.states.admin.participants import ParticipantsTable
 from portal.states.browser import toast
-from portal.states.table import DataTableState
 from portal.states.route_params import route_arg
+from portal.states.table import DataTableState
 
 
 class AdminTestsState(DataTableState, rx.State):
@@ -41,12 +41,23 @@ class AdminTestsState(DataTableState, rx.State):
 
     @rx.event
     def open_import(self):
-        self.import_open, self.import_message, self.import_outcome, self.import_problems, self.imported_id = True, "", "", [], ""
+        self.import_open, self.import_message, self.import_outcome, self.import_problems, self.imported_id = (
+            True,
+            "",
+            "",
+            [],
+            "",
+        )
 
     @rx.event
     def import_rejected(self):
         """The browser refused the dropped file before sending it (over the size limit, or not a JSON file)."""
-        self.import_outcome, self.import_message, self.import_problems, self.imported_id = "refused", definition_files.NOT_TAKEN, [], ""
+        self.import_outcome, self.import_message, self.import_problems, self.imported_id = (
+            "refused",
+            definition_files.NOT_TAKEN,
+            [],
+            "",
+        )
 
     @rx.event
     def close_import(self):
@@ -64,7 +75,12 @@ class AdminTestsState(DataTableState, rx.State):
         except ServiceError as refused:
             # An upload is answered over HTTP (Reflex's /_upload), not through the event handler's
             # exception hook: the refusal is shown here, in the dialog.
-            self.import_outcome, self.import_message, self.import_problems, self.imported_id = "refused", refused.message, [], ""
+            self.import_outcome, self.import_message, self.import_problems, self.imported_id = (
+                "refused",
+                refused.message,
+                [],
+                "",
+            )
             return
         self.import_outcome, self.import_message, self.import_problems = result.outcome, result.message, result.problems
         self.imported_id = str(result.test_id or "")
@@ -127,9 +143,19 @@ class InviteState(ParticipantsTable, rx.State):
             await self._count()
 
     async def _count(self) -> None:
-        found = await db.run(invite_service.audience, actor_id=await caller_id(self), test_id=self._test_id(),
-                             criteria=self._criteria(), override_cents=self._override())
-        self.matched, self.invited, self.reviewed, self.to_invite = found.matched, found.invited, found.reviewed, found.to_invite
+        found = await db.run(
+            invite_service.audience,
+            actor_id=await caller_id(self),
+            test_id=self._test_id(),
+            criteria=self._criteria(),
+            override_cents=self._override(),
+        )
+        self.matched, self.invited, self.reviewed, self.to_invite = (
+            found.matched,
+            found.invited,
+            found.reviewed,
+            found.to_invite,
+        )
         self.unverified, self.elsewhere, self.over_quota = found.unverified, found.elsewhere, found.over_quota
         self.cost, self.country, self.problem = found.cost_text, found.country, found.problem
         self.places = "No limit" if found.places is None else str(found.places)
@@ -199,8 +225,9 @@ class InviteState(ParticipantsTable, rx.State):
             actor = await caller_id(self)
             criteria, test_id, override = self._criteria(), self._test_id(), self._override()
         try:
-            batch = await db.run(invite_service.start_batch, actor_id=actor, test_id=test_id, criteria=criteria,
-                                 override_cents=override)
+            batch = await db.run(
+                invite_service.start_batch, actor_id=actor, test_id=test_id, criteria=criteria, override_cents=override
+            )
             if batch.get("joined"):
                 yield toast("info", invite_service.ALREADY_SENDING)
             async with self:
@@ -220,7 +247,9 @@ class InviteState(ParticipantsTable, rx.State):
             noun = "invite" if batch["sent"] == 1 else "invites"
             self.result = f"{batch['sent']} {noun} sent" + (
                 f"; {batch['skipped']} could not be invited any more (a quota filled or they were invited meanwhile)."
-                if batch["skipped"] else ".")
+                if batch["skipped"]
+                else "."
+            )
             self.selected_ids = []
             await self._count()
         yield toast("success", self.result)

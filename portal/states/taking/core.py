@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from portal import db
 from portal.domain.invites import rating_path
-from portal.services.taking import steps as test_taking
-from portal.services.taking import draft_writer
 from portal.services.admin import preview
-from portal.services.taking.review_sessions import PendingReview, SubmitResult
+from portal.services.taking import draft_writer
+from portal.services.taking import steps as test_taking
 from portal.services.taking.definitions import TestDefinition
+from portal.services.taking.review_sessions import PendingReview, SubmitResult
 from portal.states.admin.guard import caller_id
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from portal.services.taking.definitions import TestDefinition
 from portal.states.browser import portal_call, run_script, toast
 from portal.states.taking import local_copy
 from portal.states.taking.question_flow import QuestionFlow
-from portal.states.taking.timed_session import END, THANK_YOU, TimedSession, json_text
+from portal.states.taking.timed_session import END, THANK_YOU, TimedSession
 from portal.states.taking.worker_details_step import WorkerDetailsStep
 
 INTRO, PRECHECK, QUESTIONS = "intro", "precheck", view.QUESTIONS
@@ -81,7 +81,11 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         self.screenshot = definition.pricing_screenshot_url if kind.home_page else definition.screenshot_url
         self.home_screenshot = definition.screenshot_url
         modal = rules.instructions(definition.panel, definition.welcome_modal)
-        self.instructions_title, self.instructions_body, self.instructions_button = modal["title"], modal["body"], modal["button"]
+        self.instructions_title, self.instructions_body, self.instructions_button = (
+            modal["title"],
+            modal["body"],
+            modal["button"],
+        )
         self.frame_of_mind = definition.frame_of_mind
         found = rules.areas(content)
         self.areas = [{**rules.area_box(a), "number": str(i + 1)} for i, a in enumerate(found)]
@@ -112,8 +116,12 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
 
     def _kind_position(self) -> dict[str, Any]:
         return {
-            "index": self.index, "stage": self.stage, "confirmed": self.read_confirmed,
-            "frameSeen": self._frame_seen, "instructionsSeen": self._instructions_seen, "signals": self._signals,
+            "index": self.index,
+            "stage": self.stage,
+            "confirmed": self.read_confirmed,
+            "frameSeen": self._frame_seen,
+            "instructionsSeen": self._instructions_seen,
+            "signals": self._signals,
         }
 
     def _url_step(self) -> str:
@@ -163,7 +171,9 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         return {
             "can_go_back": self.index > 0,
             "current_area": -1 if area is None else area,
-            "area_label": rules.area_label(definition.product_type, area + 1, self.area_count) if area is not None else "",
+            "area_label": rules.area_label(definition.product_type, area + 1, self.area_count)
+            if area is not None
+            else "",
             "block_label": rules.block_label(definition.product_type, block, self.area_count),
             "is_overall": block_key == rules.POST_TEST,
             "next_label": rules.next_label(definition.content, self.index, has_end_step=bool(self.personal_fields)),

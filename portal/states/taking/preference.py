@@ -122,10 +122,18 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
 
     async def _paste(self, data: dict[str, Any]) -> list:
         length, at = data.get("length"), data.get("at")
-        if self.phase != ANSWER or not isinstance(length, int) or isinstance(length, bool) or not 0 < length <= MAX_TEXT_LENGTH:
+        if (
+            self.phase != ANSWER
+            or not isinstance(length, int)
+            or isinstance(length, bool)
+            or not 0 < length <= MAX_TEXT_LENGTH
+        ):
             return []
         stamp = at if isinstance(at, str) and len(at) <= 40 else ""
-        self._answers = {**self._answers, "pasteMetadata": {"wasPasted": True, "pasteTimestamp": stamp, "pastedLength": length}}
+        self._answers = {
+            **self._answers,
+            "pasteMetadata": {"wasPasted": True, "pasteTimestamp": stamp, "pastedLength": length},
+        }
         return await self._save()
 
     def _concept_keys(self) -> set[str]:

@@ -72,8 +72,9 @@ class QuestionFlow(_Host, mixin=True):
         """The kind's navigation values for the current question (e.g. is_last, next_label)."""
         return {}
 
-    def _changed(self, definition: TestDefinition, index: int, old: Any, answer: dict[str, Any],
-                 answers: dict[str, Any]) -> dict[str, Any]:
+    def _changed(
+        self, definition: TestDefinition, index: int, old: Any, answer: dict[str, Any], answers: dict[str, Any]
+    ) -> dict[str, Any]:
         """The answers after one changed (a survey branch resets the later ones)."""
         return answers
 
@@ -107,7 +108,9 @@ class QuestionFlow(_Host, mixin=True):
 
     def _current_key_and_answer(self) -> tuple[str, dict[str, Any], dict[str, Any]]:
         definition = self._definition()
-        question = definition.questions[self.index] if definition and 0 <= self.index < len(definition.questions) else {}
+        question = (
+            definition.questions[self.index] if definition and 0 <= self.index < len(definition.questions) else {}
+        )
         return str(question.get("key") or ""), question, dict(self._answer_of(question)) if question else {}
 
     def _check_current(self) -> bool:
@@ -142,8 +145,9 @@ class QuestionFlow(_Host, mixin=True):
         if answers != merged or seq is not None:
             self.epoch += 1  # the text boxes show what came from elsewhere
         # An answer a branch removed keeps its number: a retried older change to it stays superseded.
-        changed = self._stamp((k for k in sorted(set(answers) | set(current))
-                               if answers.get(k) != current.get(k) or k == key), seq)
+        changed = self._stamp(
+            (k for k in sorted(set(answers) | set(current)) if answers.get(k) != current.get(k) or k == key), seq
+        )
         self._answers = answers
         message = validate_answer(question, answer)
         shown = self._read("errors")

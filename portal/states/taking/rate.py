@@ -15,14 +15,14 @@ import logging
 import reflex as rx
 
 from portal import db
-from portal.domain.taking import access as test_access
 from portal.domain.ids import whole_number
-from portal.services.taking.rating_page import open_page
+from portal.domain.taking import access as test_access
 from portal.services.taking.loading import TestNotFound
+from portal.services.taking.rating_page import open_page
 from portal.states.auth import SessionState, session_token, sign_in_url_for
 from portal.states.auth_cookie import cookies_of
-from portal.states.tab_owner import TabOwned, owned_state
 from portal.states.route_params import route_arg
+from portal.states.tab_owner import TabOwned, owned_state
 from portal.states.taking import local_copy
 from portal.states.taking.views import view_states
 
@@ -65,13 +65,21 @@ class RateState(TabOwned, rx.State):
         events: list = []
         if respondent and test_id:
             # The test's URL parameters are kept per test only for respondents of the external service.
-            events.append(rx.call_script(
-                f"window.localStorage.setItem('test_{test_id}_url_params', {json.dumps(json.dumps(query))})"))
+            events.append(
+                rx.call_script(
+                    f"window.localStorage.setItem('test_{test_id}_url_params', {json.dumps(json.dumps(query))})"
+                )
+            )
         token = session_token(self)
-        opened = await db.run(open_page, token=token, test_id=test_id, respondent_project_id=respondent,
-                              restart=test_access.RESTART_PARAM in query,
-                              completed=test_id is not None and test_id in self._completed_tests(),
-                              enter_views=frozenset(view_states()) if token else frozenset())
+        opened = await db.run(
+            open_page,
+            token=token,
+            test_id=test_id,
+            respondent_project_id=respondent,
+            restart=test_access.RESTART_PARAM in query,
+            completed=test_id is not None and test_id in self._completed_tests(),
+            enter_views=frozenset(view_states()) if token else frozenset(),
+        )
         header = await owned_state(self, SessionState)
         header._show_user(opened.user, opened.flags)
         if notices:
@@ -89,7 +97,9 @@ class RateState(TabOwned, rx.State):
         self.test_id = load.test_id
         self.qualification_based = load.qualification_based
         if load.state != test_access.OK:
-            self._message(load.state, load.message_title, load.message_text, load.message_link_label, load.message_link_url)
+            self._message(
+                load.state, load.message_title, load.message_text, load.message_link_label, load.message_link_url
+            )
             return events
         self.access = test_access.OK
         if load.view == test_access.SIGN_IN:
@@ -126,7 +136,9 @@ class RateState(TabOwned, rx.State):
         """The tests this browser recorded as completed (the 'completedTests' cookie set after a submission)."""
         return test_access.completed_tests(cookies_of(self).get(test_access.COMPLETED_COOKIE))
 
-    def _message(self, state: str, title: str, text: str, link_label: str | None = None, link_url: str | None = None) -> None:
+    def _message(
+        self, state: str, title: str, text: str, link_label: str | None = None, link_url: str | None = None
+    ) -> None:
         self.status = "message"
         self.access = state
         self.message_title, self.message_text = title, text

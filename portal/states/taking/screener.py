@@ -19,16 +19,16 @@ from typing import Any
 import reflex as rx
 
 from portal import db
-from portal.domain.taking import screener as rules
 from portal.domain.ids import whole_number
-from portal.services.taking import screener as service
-from portal.services.errors import ServiceError
+from portal.domain.taking import screener as rules
 from portal.domain.taking.access import respondent_key
+from portal.services.errors import ServiceError
+from portal.services.taking import screener as service
 from portal.states.auth import current_user
 from portal.states.browser import toast
-from portal.states.taking.rate import RateState
-from portal.states.tab_owner import TabOwned
 from portal.states.route_params import route_arg
+from portal.states.tab_owner import TabOwned
+from portal.states.taking.rate import RateState
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from typing import Any, ClassVar
 
 import reflex as rx
 
-from portal.domain.taking import survey_branching as branching
 from portal.domain.taking import kinds
+from portal.domain.taking import survey_branching as branching
 from portal.domain.taking import survey_view as view
 from portal.domain.taking.survey_answers import SUMMARY
 from portal.services.taking.definitions import TestDefinition
@@ -77,14 +77,23 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     def _nav_values(self, definition: TestDefinition) -> dict[str, Any]:
         question = self._current_question(definition)
         answers = self._read("_answers")
-        target = branching.next_index(definition.questions, self.index, answers, definition.conditional) if question else None
+        target = (
+            branching.next_index(definition.questions, self.index, answers, definition.conditional)
+            if question
+            else None
+        )
         is_last = target == branching.END
-        can_submit = is_last and not branching.validate_submission(definition.questions, answers, definition.conditional)
+        can_submit = is_last and not branching.validate_submission(
+            definition.questions, answers, definition.conditional
+        )
         return {"is_last": is_last, "can_go_back": len(self._read("_history")) > 1, "can_submit": can_submit}
 
-    def _changed(self, definition: TestDefinition, index: int, old: Any, answer: dict[str, Any],
-                 answers: dict[str, Any]) -> dict[str, Any]:
-        answers, self._history = branching.after_branch_change(definition.questions, index, old, answer, answers, self._history)
+    def _changed(
+        self, definition: TestDefinition, index: int, old: Any, answer: dict[str, Any], answers: dict[str, Any]
+    ) -> dict[str, Any]:
+        answers, self._history = branching.after_branch_change(
+            definition.questions, index, old, answer, answers, self._history
+        )
         return answers
 
     # --- the survey's steps --------------------------------------------------------------------
@@ -116,8 +125,9 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         if not self._check_current():
             return None
         key, _, _ = self._current_key_and_answer()
-        target, history = branching.go_forward(definition.questions, self._read("_history"), self.index, self._read("_answers"),
-                                               definition.conditional)
+        target, history = branching.go_forward(
+            definition.questions, self._read("_history"), self.index, self._read("_answers"), definition.conditional
+        )
         if target is None:
             self.errors = {**self.errors, key: branching.NO_ROUTE}
             return None

@@ -28,16 +28,17 @@ import reflex as rx
 from reflex_base.event import Event, EventSpec
 
 from portal import db
-from portal.domain.taking import access as test_access
-from portal.domain.taking import worker_details
 from portal.domain.ids import whole_number
 from portal.domain.invites import rating_path
-from portal.domain.taking.survey_answers import SUMMARY
+from portal.domain.taking import access as test_access
+from portal.domain.taking import worker_details
 from portal.domain.taking.access import respondent_key
-from portal.services.taking import steps as test_taking
-from portal.services.taking import draft_writer
+from portal.domain.taking.survey_answers import SUMMARY
 from portal.services.admin.preview import PreviewRun
 from portal.services.errors import ServiceError
+from portal.services.taking import draft_writer
+from portal.services.taking import steps as test_taking
+from portal.services.taking.definitions import TestDefinition, cached_definition
 from portal.services.taking.review_sessions import (
     GRACE_SECONDS,
     AccessDenied,
@@ -46,14 +47,13 @@ from portal.services.taking.review_sessions import (
     NoSessionError,
     SessionExpiredError,
 )
-from portal.services.taking.definitions import TestDefinition, cached_definition
 from portal.services.taking.steps import SignedOutError
 from portal.states.auth import session_token, sign_in_url_for
 from portal.states.browser import portal_call, run_script, toast
-from portal.states.taking import local_copy
-from portal.states.tab_owner import TabOwned
-from portal.states.taking.core import PREVIEW_ROUTE, PreviewCore, ServerCore
 from portal.states.route_params import route_arg, route_pattern
+from portal.states.tab_owner import TabOwned
+from portal.states.taking import local_copy
+from portal.states.taking.core import PREVIEW_ROUTE, PreviewCore, ServerCore
 
 log = logging.getLogger(__name__)
 
@@ -194,8 +194,9 @@ class TimedSession(TabOwned, mixin=True):
         core = self._core()
         self.store_key = f"{definition.test_id}{definition.kind_record.store_suffix}" if core.local_copy else ""
         self.personal_fields = list(core.personal_fields(definition, who))
-        self.thank_action = worker_details.thank_you_action(panel=definition.panel,
-                                                            qualification_based=definition.qualification_based)
+        self.thank_action = worker_details.thank_you_action(
+            panel=definition.panel, qualification_based=definition.qualification_based
+        )
         thanks = definition.thank_you
         self.thank_title = str(thanks.get("title") or "Thank you!")
         self.thank_description = str(thanks.get("description") or "Your answers have been submitted.")
@@ -213,12 +214,15 @@ class TimedSession(TabOwned, mixin=True):
         """Take a draft: the server's, or the browser's copy, whose answers hold the details too (the
         newest this browser had: typed or pending), newer than its position's."""
         answers, typed_details, typed_different = worker_details.split_browser_copy(
-            answers if isinstance(answers, dict) else {}, self.personal_fields)
+            answers if isinstance(answers, dict) else {}, self.personal_fields
+        )
         position = position if isinstance(position, dict) else {}
         rev = position.get("rev")
         self._rev = rev if isinstance(rev, int) and not isinstance(rev, bool) else 0
         seqs = position.get("seqs")
-        self._seqs = {k: v for k, v in seqs.items() if isinstance(k, str) and _is_seq(v)} if isinstance(seqs, dict) else {}
+        self._seqs = (
+            {k: v for k, v in seqs.items() if isinstance(k, str) and _is_seq(v)} if isinstance(seqs, dict) else {}
+        )
         self._seq = max(self._seqs.values(), default=0)
         details = position.get("details")
         if self.personal_fields and isinstance(details, dict):
@@ -280,9 +284,14 @@ class TimedSession(TabOwned, mixin=True):
             return []
         answers = self._browser_answers()
         payload = {**self._position(), "answers": answers, "sessionId": self._session_id}
-        pending = {k: {"answer": self._pending_answer(k), "seq": seq} for k, seq in (changed or {}).items() if k in answers}
-        return [portal_call(f"window.portalTaking.reply({json_text(self.store_key)}, {json_text(payload)}, "
-                            f"{json_text(pending)})")]
+        pending = {
+            k: {"answer": self._pending_answer(k), "seq": seq} for k, seq in (changed or {}).items() if k in answers
+        }
+        return [
+            portal_call(
+                f"window.portalTaking.reply({json_text(self.store_key)}, {json_text(payload)}, {json_text(pending)})"
+            )
+        ]
 
     def _url_script(self) -> EventSpec | Event:
         if not self._core().local_copy:
@@ -306,7 +315,9 @@ class TimedSession(TabOwned, mixin=True):
 
     def _queue(self) -> None:
         if self._session_id:
-            self._core().queue(draft_writer.Draft(self._session_id, self._key, dict(self._read("_answers")), self._position()))
+            self._core().queue(
+                draft_writer.Draft(self._session_id, self._key, dict(self._read("_answers")), self._position())
+            )
 
     def _left(self, error: ServiceError) -> list:
         """The session is gone (signed out, or cleared elsewhere): reload the test's page."""
@@ -444,8 +455,13 @@ class TimedSession(TabOwned, mixin=True):
         # The browser's copy comes back (through the bridge, kind 'restore') only when it is newer than the
         # server draft: resuming costs no event of its own otherwise.
         # With the stored state's sequence numbers: the browser's pending answers it holds are confirmed.
-        offer = [json_text(self.store_key), json_text(self.test_id), json_text(self._session_id), json_text(self._rev),
-                 json_text(self._seqs)]
+        offer = [
+            json_text(self.store_key),
+            json_text(self.test_id),
+            json_text(self._session_id),
+            json_text(self._rev),
+            json_text(self._seqs),
+        ]
         return [self._url_script(), portal_call(f"window.portalTaking.offer({', '.join(offer)})")]
 
     @rx.event
@@ -489,8 +505,12 @@ class TimedSession(TabOwned, mixin=True):
         self._restore(*self._core().latest(row), definition)
         self._refresh(definition)
         events = await self._save()
-        return [toast("info", test_access.start_message(self.session_seconds)), self._url_script(),
-                run_script("window.scrollTo(0, 0)"), *events]
+        return [
+            toast("info", test_access.start_message(self.session_seconds)),
+            self._url_script(),
+            run_script("window.scrollTo(0, 0)"),
+            *events,
+        ]
 
     # --- submitting ----------------------------------------------------------------------------
     async def _send_shown(self):
@@ -507,8 +527,11 @@ class TimedSession(TabOwned, mixin=True):
         definition = await self._fresh_definition()
         try:
             result = await core.submit(
-                self.VIEW, answers=self._payload(definition), worker_data=self.details,
-                different_payment_email=self.different_payment, submission_id=f"session-{self._session_id}",
+                self.VIEW,
+                answers=self._payload(definition),
+                worker_data=self.details,
+                different_payment_email=self.different_payment,
+                submission_id=f"session-{self._session_id}",
                 signals=self._signals_out(),
             )
         except AlreadyReviewedError:
@@ -524,7 +547,9 @@ class TimedSession(TabOwned, mixin=True):
         except AccessDenied as error:  # not allowed now (invite, quota, status ...): its message
             return [toast("error", error.message)]
         except ServiceError as error:
-            found = {k.removeprefix("workerData."): v for k, v in (error.errors or {}).items() if k.startswith("workerData.")}
+            found = {
+                k.removeprefix("workerData."): v for k, v in (error.errors or {}).items() if k.startswith("workerData.")
+            }
             if found:
                 self.detail_errors = found
                 return [toast("error", error.message)]
@@ -581,8 +606,9 @@ class TimedSession(TabOwned, mixin=True):
         if kind == "mid" and in_progress and 0 < remaining_ms <= test_access.MID_WARNING_SECONDS * 1000 + CLOCK_SKEW_MS:
             return toast("warning", test_access.MID_WARNING)
         if kind == "warn" and in_progress:
-            self.timeout_open = test_access.shows_timeout_modal(max(0, remaining_ms // 1000), self.extensions,
-                                                                self.session_seconds)
+            self.timeout_open = test_access.shows_timeout_modal(
+                max(0, remaining_ms // 1000), self.extensions, self.session_seconds
+            )
             return
         if kind == "expired" and in_progress and remaining_ms <= CLOCK_SKEW_MS:
             return await self._time_up()
@@ -610,7 +636,9 @@ class TimedSession(TabOwned, mixin=True):
         """The browser's pending answers ({key: {"answer", "seq"}}), the well-formed ones, oldest first."""
         if not isinstance(pending, dict) or len(pending) > 500:
             return []
-        entries = [(k, v.get("answer"), v.get("seq")) for k, v in pending.items() if isinstance(k, str) and isinstance(v, dict)]
+        entries = [
+            (k, v.get("answer"), v.get("seq")) for k, v in pending.items() if isinstance(k, str) and isinstance(v, dict)
+        ]
         return sorted(((k, a, s) for k, a, s in entries if isinstance(a, dict) and _is_seq(s)), key=lambda e: e[2])
 
     async def _confirm_pending(self, pending: Any) -> list:
@@ -630,8 +658,13 @@ class TimedSession(TabOwned, mixin=True):
                 events += await self._retry_pending(key, answer, seq)
         if not self.store_key or self.phase not in self.IN_PROGRESS:
             return events
-        return [*events, portal_call(f"window.portalTaking.confirmed({json_text(self.store_key)}, "
-                                     f"{json_text({'sessionId': self._session_id, 'seqs': confirmed})})")]
+        return [
+            *events,
+            portal_call(
+                f"window.portalTaking.confirmed({json_text(self.store_key)}, "
+                f"{json_text({'sessionId': self._session_id, 'seqs': confirmed})})"
+            ),
+        ]
 
     # --- Continue with the browser's pending answers ---------------------------------------------
     def _ask_browser(self, callback: Any) -> Any:

@@ -21,8 +21,7 @@ import reflex as rx
 from portal import db
 from portal.domain import geography
 from portal.domain.taking import worker_details
-from portal.services.taking import workers
-from portal.services.taking import steps
+from portal.services.taking import steps, workers
 from portal.states.browser import run_script, toast
 from portal.states.taking.timed_session import END, TimedSession
 
@@ -68,7 +67,8 @@ class WorkerDetailsStep(_Host, mixin=True):
         if shown:
             messages = worker_details.validate(self.details, shown, different_payment_email=self.different_payment)
             self.detail_errors = {k: v for k, v in self.detail_errors.items() if k not in shown} | {
-                f: messages[f] for f in shown if messages.get(f)}
+                f: messages[f] for f in shown if messages.get(f)
+            }
         return self._stamp([worker_details.detail_key(f) for f in values], seq)
 
     # --- saving truthfully: the details kept in the browser's copy beside the answers --------------
@@ -76,8 +76,12 @@ class WorkerDetailsStep(_Host, mixin=True):
         answers = super()._browser_answers()
         if not self.personal_fields:
             return answers
-        return {**answers, **worker_details.browser_details(self._read("details"), self.different_payment,
-                                                            self._read("personal_fields"))}
+        return {
+            **answers,
+            **worker_details.browser_details(
+                self._read("details"), self.different_payment, self._read("personal_fields")
+            ),
+        }
 
     def _pending_answer(self, key: str) -> dict[str, Any]:
         if worker_details.is_detail_key(key):
@@ -147,7 +151,9 @@ class WorkerDetailsStep(_Host, mixin=True):
             yield update
 
     def _detail_errors(self) -> dict[str, str]:
-        return worker_details.validate(self.details, self.personal_fields, different_payment_email=self.different_payment)
+        return worker_details.validate(
+            self.details, self.personal_fields, different_payment_email=self.different_payment
+        )
 
     async def _submit_checked(self):
         errors = self._detail_errors()
@@ -171,5 +177,3 @@ class WorkerDetailsStep(_Host, mixin=True):
         """The states of the chosen country (the US when none is chosen)."""
         country = self.details.get("country") or geography.DEFAULT_COUNTRY
         return [[code, name] for code, name in geography.subdivisions(country)] if geography.is_country(country) else []
-
-

@@ -12,8 +12,19 @@ from __future__ import annotations
 from portal.domain.taking.kinds import highlight, preference, survey, video
 from portal.domain.taking.kinds.base import HIGHLIGHT_VIEW, PREFERENCE_VIEW, SURVEY_VIEW, VIDEO_REDIRECT, Kind
 
-__all__ = ["HIGHLIGHT_VIEW", "KINDS", "Kind", "PREFERENCE_VIEW", "SURVEY_VIEW", "VIDEO_REDIRECT", "add", "by_name",
-           "kind_of", "local_keys", "screen_views"]
+__all__ = [
+    "HIGHLIGHT_VIEW",
+    "KINDS",
+    "Kind",
+    "PREFERENCE_VIEW",
+    "SURVEY_VIEW",
+    "VIDEO_REDIRECT",
+    "add",
+    "by_name",
+    "kind_of",
+    "local_keys",
+    "screen_views",
+]
 
 # Every product type not named by a kind (landing-page, full-page, standard, b2b-user-testing, ...)
 # is a highlight test on the standard view.

@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from portal.domain.taking import survey_view
 from portal.domain.definition_checks import Checker, is_number, join
-from portal.domain.taking.kinds.base import HIGHLIGHT_VIEW, Content, Kind
 from portal.domain.question_definition import check_questions
+from portal.domain.taking import survey_view
+from portal.domain.taking.kinds.base import HIGHLIGHT_VIEW, Content, Kind
 from portal.domain.taking.survey_answers import clean_answer, validate_answer
 
 FIRST_IMPRESSION, POST_TEST = "first-impression", "post-test"
@@ -40,7 +40,10 @@ OPEN_SCREENSHOT = "Open screenshot in full"
 OPEN_PAGE = "Open page URL"
 NEXT, NEXT_HIGHLIGHT, PROCEED, SUBMIT = "Next", "Next Highlight", "Proceed", "Submit"
 FIRST_IMPRESSION_LABEL = "First impression"
-OVERALL_LABEL, OVERALL_HINT = survey_view.OVERALL_QUESTIONS, survey_view.OVERALL_HINT  # the survey's final-review wording
+OVERALL_LABEL, OVERALL_HINT = (
+    survey_view.OVERALL_QUESTIONS,
+    survey_view.OVERALL_HINT,
+)  # the survey's final-review wording
 DEFAULT_WELCOME_TITLE = "Welcome!"
 INSTRUCTIONS_TITLE, INSTRUCTIONS_BUTTON = "Instructions", "Got it"
 INSTRUCTIONS = (
@@ -70,7 +73,9 @@ PLACE_KEY = "highlight-areas-answers"
 
 
 # --- the definition ----------------------------------------------------------------------------
-def read(ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict[str, str], columns: dict[str, Any]) -> None:
+def read(
+    ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict[str, str], columns: dict[str, Any]
+) -> None:
     if product_type == "pricing-test":
         columns["pricing_url"] = ck.url(doc, "pricingUrl", "", required=True)
         columns["pricing_screenshot_url"] = ck.url(doc, "pricingScreenshotUrl", "", required=True, allow_path=True)
@@ -140,8 +145,9 @@ def places(content: Content) -> list[tuple[str, int, int | None]]:
 def group(content: Content, answers: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """Answers by question key (the draft) as the submission's answers by block."""
     return {
-        block.key: [dict(answers.get(q.get("key", "")) or {"type": q.get("type"), "value": None})
-                    for q in block.questions]
+        block.key: [
+            dict(answers.get(q.get("key", "")) or {"type": q.get("type"), "value": None}) for q in block.questions
+        ]
         for block in blocks(content)
     }
 
@@ -271,10 +277,31 @@ def deepest_scroll(signals: dict[str, Any], name: str, percent: Any) -> dict[str
     return kept
 
 
-HIGHLIGHT = Kind(name="highlight", view=HIGHLIGHT_VIEW, review_kind="highlight", fields=("questions", "selectedAreas"),
-                 read=read, questions=questions, validate=validate, stored=stored, shows_page=True,
-                 store_suffix="-answers", place_key=PLACE_KEY)
-PRICING = Kind(name="pricing", view=HIGHLIGHT_VIEW, review_kind="highlight",
-               fields=("questions", "selectedAreas", "pricingUrl", "pricingScreenshotUrl"),
-               read=read, questions=questions, validate=validate, stored=stored, shows_page=True,
-               product_types=("pricing-test",), store_suffix="-answers", place_key=PLACE_KEY, home_page=True)
+HIGHLIGHT = Kind(
+    name="highlight",
+    view=HIGHLIGHT_VIEW,
+    review_kind="highlight",
+    fields=("questions", "selectedAreas"),
+    read=read,
+    questions=questions,
+    validate=validate,
+    stored=stored,
+    shows_page=True,
+    store_suffix="-answers",
+    place_key=PLACE_KEY,
+)
+PRICING = Kind(
+    name="pricing",
+    view=HIGHLIGHT_VIEW,
+    review_kind="highlight",
+    fields=("questions", "selectedAreas", "pricingUrl", "pricingScreenshotUrl"),
+    read=read,
+    questions=questions,
+    validate=validate,
+    stored=stored,
+    shows_page=True,
+    product_types=("pricing-test",),
+    store_suffix="-answers",
+    place_key=PLACE_KEY,
+    home_page=True,
+)

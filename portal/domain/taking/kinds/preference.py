@@ -15,16 +15,33 @@ from typing import Any
 
 from portal.domain.definition_checks import Checker, join
 from portal.domain.taking.kinds.base import PREFERENCE_VIEW, Content, Kind
-from portal.domain.taking.survey_answers import MAX_TEXT_LENGTH, MIN_WORDS, TEXT_TOO_LONG, TOO_SHORT, paste_metadata_ok, word_count
+from portal.domain.taking.survey_answers import (
+    MAX_TEXT_LENGTH,
+    MIN_WORDS,
+    TEXT_TOO_LONG,
+    TOO_SHORT,
+    paste_metadata_ok,
+    word_count,
+)
 
 MAX_IMAGES = 26  # concepts are lettered A-Z
 FIELDS = (
-    "preferenceType", "images", "textOptions", "welcomePage", "thankYouPage", "initialQuestion",
-    "customInitialQuestion", "followUpQuestion", "customFollowUpQuestion", "isLimited",
+    "preferenceType",
+    "images",
+    "textOptions",
+    "welcomePage",
+    "thankYouPage",
+    "initialQuestion",
+    "customInitialQuestion",
+    "followUpQuestion",
+    "customFollowUpQuestion",
+    "isLimited",
 )
 
 
-def read(ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict[str, str], columns: dict[str, Any]) -> None:
+def read(
+    ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict[str, str], columns: dict[str, Any]
+) -> None:
     if doc.get("preferenceTest") is None:
         ck.add("preferenceTest", "is required for a preference test")
         return
@@ -32,7 +49,9 @@ def read(ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict
     path = "preferenceTest"
     ptype = ck.choice(pref, "preferenceType", path, ("image", "text"), required=True)
     for page in ("welcomePage", "thankYouPage"):
-        ck.texts(ck.optional_obj(pref, page, path, ("title", "description")), join(path, page), ("title", "description"))
+        ck.texts(
+            ck.optional_obj(pref, page, path, ("title", "description")), join(path, page), ("title", "description")
+        )
     ck.texts(pref, path, ("initialQuestion", "customInitialQuestion", "followUpQuestion", "customFollowUpQuestion"))
     ck.boolean(pref, "isLimited", path)
     if ptype == "image":
@@ -94,8 +113,11 @@ def concepts(content: Content) -> list[dict[str, str]]:
     """The concepts in the test's own order: {key, label, url} (a text concept's key is its text)."""
     pref = _pref(content)
     if is_image(content):
-        return [{"key": str(i.get("key")), "label": str(i.get("name") or i.get("key")), "url": str(i.get("url") or "")}
-                for i in pref.get("images") or [] if isinstance(i, dict) and i.get("key")]
+        return [
+            {"key": str(i.get("key")), "label": str(i.get("name") or i.get("key")), "url": str(i.get("url") or "")}
+            for i in pref.get("images") or []
+            if isinstance(i, dict) and i.get("key")
+        ]
     options = got if isinstance(got := pref.get("textOptions"), dict) else {}
     texts = [options.get(k) for k in TEXT_OPTION_KEYS]
     return [{"key": t, "label": t, "url": ""} for t in texts if isinstance(t, str) and t.strip()]
@@ -198,6 +220,15 @@ def stored(content: Content, answers: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
-KIND = Kind(name="preference", view=PREFERENCE_VIEW, review_kind="preference", fields=("preferenceTest",), read=read,
-            validate=validate, stored=stored, order=order, product_types=("preference-test",),
-            store_suffix="-preference-answer")
+KIND = Kind(
+    name="preference",
+    view=PREFERENCE_VIEW,
+    review_kind="preference",
+    fields=("preferenceTest",),
+    read=read,
+    validate=validate,
+    stored=stored,
+    order=order,
+    product_types=("preference-test",),
+    store_suffix="-preference-answer",
+)

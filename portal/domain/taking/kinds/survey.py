@@ -7,18 +7,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from portal.domain.taking import survey_branching
 from portal.domain.definition_checks import Checker
-from portal.domain.taking.kinds.base import SURVEY_VIEW, Content, Kind
 from portal.domain.question_definition import check_questions, count_answerable
+from portal.domain.taking import survey_branching
+from portal.domain.taking.kinds.base import SURVEY_VIEW, Content, Kind
 from portal.domain.taking.survey_answers import field_errors
 
 PRODUCT_TYPES = frozenset(
-    {"survey", "single-question-survey", "icp-pulse-brand-survey", "icp-pulse-cbi", "category-buyer-insights", "market-research"}
+    {
+        "survey",
+        "single-question-survey",
+        "icp-pulse-brand-survey",
+        "icp-pulse-cbi",
+        "category-buyer-insights",
+        "market-research",
+    }
 )
 
 
-def read(ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict[str, str], columns: dict[str, Any]) -> None:
+def read(
+    ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict[str, str], columns: dict[str, Any]
+) -> None:
     if doc.get("survey") is None:
         ck.add("survey", "is required for a survey test (with questions)")
         return
@@ -54,6 +63,15 @@ def stored(content: Content, answers: Any) -> dict[str, Any]:
     return survey_branching.answers_for_submission(questions(content), answers, _conditional(content))
 
 
-KIND = Kind(name="survey", view=SURVEY_VIEW, review_kind="survey", fields=("survey",), read=read,
-            questions=questions, validate=validate, stored=stored, product_types=tuple(sorted(PRODUCT_TYPES)),
-            store_suffix="-survey-answers")
+KIND = Kind(
+    name="survey",
+    view=SURVEY_VIEW,
+    review_kind="survey",
+    fields=("survey",),
+    read=read,
+    questions=questions,
+    validate=validate,
+    stored=stored,
+    product_types=tuple(sorted(PRODUCT_TYPES)),
+    store_suffix="-survey-answers",
+)

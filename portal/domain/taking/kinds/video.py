@@ -8,7 +8,9 @@ from portal.domain.definition_checks import Checker
 from portal.domain.taking.kinds.base import VIDEO_REDIRECT, Kind
 
 
-def read(ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict[str, str], columns: dict[str, Any]) -> None:
+def read(
+    ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict[str, str], columns: dict[str, Any]
+) -> None:
     if doc.get("videoTest") is None:
         ck.add("videoTest", "is required for a video test (with recorderUrl)")
         return
@@ -16,5 +18,12 @@ def read(ck: Checker, doc: dict[str, Any], *, product_type: str, seen_keys: dict
     columns["video_recorder_url"] = ck.url(video, "recorderUrl", "videoTest", required=True)
 
 
-KIND = Kind(name="video", view=VIDEO_REDIRECT, review_kind="video", fields=("videoTest",), read=read,
-            product_types=("video-test",), hands_off=True)
+KIND = Kind(
+    name="video",
+    view=VIDEO_REDIRECT,
+    review_kind="video",
+    fields=("videoTest",),
+    read=read,
+    product_types=("video-test",),
+    hands_off=True,
+)
