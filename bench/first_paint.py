@@ -265,7 +265,7 @@ def main() -> None:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
             contexts = {}
-            for label, url in (("rating page", rate_url), ("blank app", blank_url)):
+            for label in ("rating page", "blank app"):
                 ctx = browser.new_context(viewport={"width": 1280, "height": 800})
                 ctx.add_init_script(LCP_OBSERVER)
                 if label == "rating page":

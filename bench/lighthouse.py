@@ -198,7 +198,7 @@ def quality(binary: Path, base: str, paths: list[str], minimum: int, out: Path) 
         excused = (
             {c for c, _, _ in failing if all(s for c2, _, s in failing if c2 == c)} if path == NOT_FOUND else set()
         )
-        below += any(score < minimum and c not in excused for c, score in zip(CATEGORIES, scores))
+        below += any(score < minimum and c not in excused for c, score in zip(CATEGORIES, scores, strict=True))
         print(f"{path:<34} {scores[0]:>5} {scores[1]:>5} {scores[2]:>5}", flush=True)
         for category, text, status_only in failing:
             note = "  [the not-found page's 404 status: expected]" if category in excused and status_only else ""

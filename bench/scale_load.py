@@ -478,7 +478,7 @@ async def blank_flow(person: Person, noop: str, think_ms: float, phase: Phase) -
     tab = person.tab
     await asyncio.sleep(random.uniform(0, think_ms / 1000))
     await tab.send(noop)
-    for index, (key, value) in enumerate(DECIDER_ROUTE):
+    for index, (_key, value) in enumerate(DECIDER_ROUTE):
         await asyncio.sleep(jitter(think_ms))
         if value is not None:
             phase.latencies.append(await tab.send(noop))
@@ -674,7 +674,7 @@ def connection_spread(people: list[Person], proxy_log: Path) -> dict[str, int]:
     for person in people:
         seq = [backend_of[p] for p in person.ports if p in backend_of]
         connections += len(seq)
-        switched += sum(1 for a, b in zip(seq, seq[1:]) if a != b)
+        switched += sum(1 for a, b in zip(seq, seq[1:], strict=False) if a != b)
         both += len(set(seq)) > 1
     return {
         "connections": connections,

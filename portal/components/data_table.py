@@ -194,7 +194,9 @@ def _filters_panel(state: Any, table_id: str, filters: list[FilterSpec]) -> rx.C
             rx.el.label(
                 rx.checkbox(
                     checked=state.draft_selected.contains(f"{spec.name}:{option.value}"),
-                    on_change=lambda _c, v=option.value, n=spec.name: state.toggle_filter_value(n, v, spec.is_multi),
+                    on_change=lambda _c, v=option.value, n=spec.name, m=spec.is_multi: state.toggle_filter_value(
+                        n, v, m
+                    ),
                     id=f"{table_id}-filter-{spec.name}-{option.value}",
                 ),
                 rx.text(option.label, size="2"),

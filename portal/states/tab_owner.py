@@ -39,7 +39,8 @@ S = TypeVar("S", bound=BaseState)
 # nothing to send: its snapshot is empty, and Reflex's diff against the browser's defaults drops it
 # without serializing each of its vars again.
 BROWSER_HOLDS_DEFAULTS: contextvars.ContextVar[dict[str, dict[str, str]]] = contextvars.ContextVar(
-    "browser_holds_defaults", default={}
+    "browser_holds_defaults",
+    default={},  # noqa: B039 - only read (page_load sets a new dict per load, never mutates this one)
 )
 
 

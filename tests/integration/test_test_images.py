@@ -346,14 +346,17 @@ def test_what_is_not_an_image_is_refused(session: Session, tmp_path: Path, data:
 def test_each_type_is_known_by_its_content(session: Session, tmp_path: Path, fmt: str, ext: str | None):
     test, staff = demo(session, "02-landing-page.json"), account(session, roles.TEAM_OWNER)
     store = LocalStorage(tmp_path / "media")
-    call = lambda: service.keep_upload(
-        session_factory=factory_of(session),
-        actor_id=staff,
-        test_id=test.id,  # noqa: E731
-        slot="screenshot",
-        upload=upload(tmp_path, image_bytes(800, 600, fmt)),
-        storage=store,
-    )
+
+    def call():
+        return service.keep_upload(
+            session_factory=factory_of(session),
+            actor_id=staff,
+            test_id=test.id,
+            slot="screenshot",
+            upload=upload(tmp_path, image_bytes(800, 600, fmt)),
+            storage=store,
+        )
+
     if ext is None:
         with pytest.raises(service.ImageRefused) as refused:
             call()

@@ -22,10 +22,12 @@ CSP_VIOLATION = "Content-Security-Policy violation"
 _CSP_LISTENER = (
     """
 document.addEventListener("securitypolicyviolation", (e) => {
-  console.error(`%s: ${e.effectiveDirective} blocked ${e.blockedURI || "inline code"} in ${e.sourceFile || e.documentURI}:${e.lineNumber}`);
+  console.error(`"""
+    + CSP_VIOLATION
+    + """: ${e.effectiveDirective} blocked ${e.blockedURI || "inline code"} in `
+    + `${e.sourceFile || e.documentURI}:${e.lineNumber}`);
 });
 """
-    % CSP_VIOLATION
 )
 
 
