@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.components.form import form_error, select_field, text_field
+from portal.components.form import form, form_error, select_field, text_field
 from portal.components.layout import auth_layout, loading
 from portal.domain import geography
 from portal.domain import onboarding as steps
@@ -97,35 +97,29 @@ def step_indicator() -> rx.Component:
 
 
 def _review_step() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            rx.heading(steps.REVIEW_TITLE, size="4", as_="h2", id="onboarding-review-title"),
-            rx.cond(
-                OnboardingState.from_linkedin,
-                rx.text("We filled these in from your LinkedIn profile. Please check them.", size="2", color=_MUTED),
-                rx.text("Please check your details.", size="2", color=_MUTED),
-            ),
-            rx.box(
-                _input("firstName", autocomplete="given-name"),
-                _input("lastName", autocomplete="family-name"),
-                class_name="onboarding-names",
-            ),
-            _input("jobTitle", autocomplete="organization-title", helper="Your current full-time job title."),
-            _input(
-                "email",
-                type="email",
-                autocomplete="email",
-                on_change=OnboardingState.email_typed.debounce(work_rules.EMAIL_DUPLICATE_DELAY_MS),
-            ),
-            _input("companyName", autocomplete="organization"),
-            form_error(OnboardingState.form_message, id="onboarding-form-message"),
-            rx.button(steps.LOOKS_GOOD, type="submit", size="3", width="100%", id="onboarding-next"),
-            spacing="4",
-            width="100%",
+    return form(
+        rx.heading(steps.REVIEW_TITLE, size="4", as_="h2", id="onboarding-review-title"),
+        rx.cond(
+            OnboardingState.from_linkedin,
+            rx.text("We filled these in from your LinkedIn profile. Please check them.", size="2", color=_MUTED),
+            rx.text("Please check your details.", size="2", color=_MUTED),
         ),
+        rx.box(
+            _input("firstName", autocomplete="given-name"),
+            _input("lastName", autocomplete="family-name"),
+            class_name="onboarding-names",
+        ),
+        _input("jobTitle", autocomplete="organization-title", helper="Your current full-time job title."),
+        _input(
+            "email",
+            type="email",
+            autocomplete="email",
+            on_change=OnboardingState.email_typed.debounce(work_rules.EMAIL_DUPLICATE_DELAY_MS),
+        ),
+        _input("companyName", autocomplete="organization"),
+        form_error(OnboardingState.form_message, id="onboarding-form-message"),
+        rx.button(steps.LOOKS_GOOD, type="submit", size="3", width="100%", id="onboarding-next"),
         on_submit=OnboardingState.submit_step,
-        reset_on_submit=False,
-        width="100%",
         key=f"review-{OnboardingState.form_key}",
     )
 
@@ -140,49 +134,43 @@ def _details_step() -> rx.Component:
             "The email address of your employer. We will send a verification link to it.",
         ),
     )
-    return rx.form(
-        rx.vstack(
-            rx.heading("Additional details", size="4", as_="h2", id="onboarding-details-title"),
-            _input(
-                "workEmail",
-                type="email",
-                autocomplete="work email",
-                on_change=OnboardingState.work_email_typed.debounce(work_rules.CHECK_DEBOUNCE_MS),
-                disabled=OnboardingState.work_email_verified,
-                helper=work_helper,
+    return form(
+        rx.heading("Additional details", size="4", as_="h2", id="onboarding-details-title"),
+        _input(
+            "workEmail",
+            type="email",
+            autocomplete="work email",
+            on_change=OnboardingState.work_email_typed.debounce(work_rules.CHECK_DEBOUNCE_MS),
+            disabled=OnboardingState.work_email_verified,
+            helper=work_helper,
+        ),
+        _country_select(),
+        form_error(OnboardingState.form_message, id="onboarding-form-message"),
+        rx.flex(
+            rx.button(
+                steps.GO_BACK,
+                type="button",
+                variant="soft",
+                color_scheme="gray",
+                size="3",
+                on_click=OnboardingState.go_back,
+                disabled=OnboardingState.submitting,
+                id="onboarding-back",
+                flex="1",
             ),
-            _country_select(),
-            form_error(OnboardingState.form_message, id="onboarding-form-message"),
-            rx.flex(
-                rx.button(
-                    steps.GO_BACK,
-                    type="button",
-                    variant="soft",
-                    color_scheme="gray",
-                    size="3",
-                    on_click=OnboardingState.go_back,
-                    disabled=OnboardingState.submitting,
-                    id="onboarding-back",
-                    flex="1",
-                ),
-                rx.button(
-                    rx.cond(OnboardingState.submitting, steps.SUBMITTING, steps.CONTINUE),
-                    type="submit",
-                    size="3",
-                    loading=OnboardingState.submitting,
-                    disabled=OnboardingState.submitting,
-                    id="onboarding-next",
-                    flex="1",
-                ),
-                gap="3",
-                width="100%",
+            rx.button(
+                rx.cond(OnboardingState.submitting, steps.SUBMITTING, steps.CONTINUE),
+                type="submit",
+                size="3",
+                loading=OnboardingState.submitting,
+                disabled=OnboardingState.submitting,
+                id="onboarding-next",
+                flex="1",
             ),
-            spacing="4",
+            gap="3",
             width="100%",
         ),
         on_submit=OnboardingState.submit_step,
-        reset_on_submit=False,
-        width="100%",
         key=f"details-{OnboardingState.form_key}",
     )
 

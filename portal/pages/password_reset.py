@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 from reflex.vars import ObjectVar
 
-from portal.components.form import form_error, submit_button, text_field
+from portal.components.form import form, form_error, submit_button, text_field
 from portal.components.layout import auth_layout
 from portal.domain import password_policy as policy
 from portal.domain import password_reset as rules
@@ -72,38 +72,32 @@ def site_decider_page() -> rx.Component:
 
 
 def _forgot_form() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            text_field(
-                "Email Address",
-                id="forgot-email",
-                name="email",
-                type="email",
-                error=ForgotPasswordState.email_error,
-                autocomplete="email",
-                placeholder="you@company.com",
-                on_change=ForgotPasswordState.email_changed.debounce(150),
-            ),
-            form_error(ForgotPasswordState.global_error, id="forgot-global-error"),
-            submit_button(
-                rules.SEND_BUTTON,
-                "Sending...",
-                submitting=ForgotPasswordState.submitting,
-                disabled=ForgotPasswordState.submitting | ~ForgotPasswordState.email_filled,
-                button_id="forgot-submit",
-            ),
-            spacing="4",
-            width="100%",
+    return form(
+        text_field(
+            "Email Address",
+            id="forgot-email",
+            name="email",
+            type="email",
+            error=ForgotPasswordState.email_error,
+            autocomplete="email",
+            placeholder="you@company.com",
+            on_change=ForgotPasswordState.email_changed.debounce(150),
+        ),
+        form_error(ForgotPasswordState.global_error, id="forgot-global-error"),
+        submit_button(
+            rules.SEND_BUTTON,
+            "Sending...",
+            submitting=ForgotPasswordState.submitting,
+            disabled=ForgotPasswordState.submitting | ~ForgotPasswordState.email_filled,
+            button_id="forgot-submit",
         ),
         id="forgot-form",
         on_submit=ForgotPasswordState.submit,
-        reset_on_submit=False,
-        width="100%",
     )
 
 
 def forgot_page() -> rx.Component:
-    form = rx.vstack(
+    body = rx.vstack(
         rx.heading(rules.FORGOT_TITLE, size="6", as_="h1", id="forgot-title"),
         rx.text(rules.FORGOT_PROMPT, color="var(--gray-11)", size="2"),
         _forgot_form(),
@@ -132,7 +126,7 @@ def forgot_page() -> rx.Component:
         role="status",
     )
     return _card(
-        rx.cond(ForgotPasswordState.sent, sent, form),
+        rx.cond(ForgotPasswordState.sent, sent, body),
         rx.divider(),
         rx.text(rx.link("Back to sign in", href="/sign-in"), size="2"),
     )
@@ -200,46 +194,40 @@ def _checklist() -> rx.Component:
 
 
 def _reset_form() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            text_field(
-                "New Password",
-                id=PASSWORD_ID,
-                name="password",
-                type="password",
-                error=ResetPasswordState.password_feedback,
-                autocomplete="new-password",
-                placeholder=f"{policy.MIN_LENGTH}+ characters",
-                on_change=_evaluate(policy.PASSWORD_FIELD),
-                on_blur=ResetPasswordState.touch(policy.PASSWORD_FIELD),
-                data_error_code=ResetPasswordState.password_error_code,
-            ),
-            _checklist(),
-            text_field(
-                "Confirm New Password",
-                id=CONFIRM_ID,
-                name="confirmPassword",
-                type="password",
-                error=ResetPasswordState.confirm_feedback,
-                autocomplete="new-password",
-                on_change=_evaluate(policy.CONFIRM_FIELD),
-                on_blur=ResetPasswordState.touch(policy.CONFIRM_FIELD),
-            ),
-            form_error(ResetPasswordState.global_error, id="reset-global-error"),
-            submit_button(
-                rules.CHANGE_BUTTON,
-                "Changing...",
-                submitting=ResetPasswordState.submitting,
-                disabled=ResetPasswordState.submitting | ~ResetPasswordState.ready,
-                button_id="reset-submit",
-            ),
-            spacing="4",
-            width="100%",
+    return form(
+        text_field(
+            "New Password",
+            id=PASSWORD_ID,
+            name="password",
+            type="password",
+            error=ResetPasswordState.password_feedback,
+            autocomplete="new-password",
+            placeholder=f"{policy.MIN_LENGTH}+ characters",
+            on_change=_evaluate(policy.PASSWORD_FIELD),
+            on_blur=ResetPasswordState.touch(policy.PASSWORD_FIELD),
+            data_error_code=ResetPasswordState.password_error_code,
+        ),
+        _checklist(),
+        text_field(
+            "Confirm New Password",
+            id=CONFIRM_ID,
+            name="confirmPassword",
+            type="password",
+            error=ResetPasswordState.confirm_feedback,
+            autocomplete="new-password",
+            on_change=_evaluate(policy.CONFIRM_FIELD),
+            on_blur=ResetPasswordState.touch(policy.CONFIRM_FIELD),
+        ),
+        form_error(ResetPasswordState.global_error, id="reset-global-error"),
+        submit_button(
+            rules.CHANGE_BUTTON,
+            "Changing...",
+            submitting=ResetPasswordState.submitting,
+            disabled=ResetPasswordState.submitting | ~ResetPasswordState.ready,
+            button_id="reset-submit",
         ),
         id="reset-form",
         on_submit=ResetPasswordState.submit,
-        reset_on_submit=False,
-        width="100%",
     )
 
 

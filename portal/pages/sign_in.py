@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from portal.components.form import form_error, submit_button, text_field
+from portal.components.form import form, form_error, submit_button, text_field
 from portal.components.icons import icon_switch
 from portal.components.layout import auth_layout
 from portal.components.oidc import no_account_found_heading, sign_in_providers
@@ -16,35 +16,29 @@ def _last_used_badge(method: str) -> rx.Component:
 
 
 def email_form() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            text_field(
-                "Email Address",
-                id="sign-in-email",
-                name="email",
-                type="email",
-                error=SignInState.email_error,
-                autocomplete="username",
-                placeholder="you@company.com",
-            ),
-            text_field(
-                "Password",
-                id="sign-in-password",
-                name="password",
-                type="password",
-                error=SignInState.password_error,
-                autocomplete="current-password",
-            ),
-            form_error(SignInState.global_error, id="sign-in-global-error"),
-            submit_button("Sign In", "Signing in...", submitting=SignInState.submitting, button_id="sign-in-submit"),
-            rx.link("Forgot password?", href="/site-decider", size="2", align="center", width="100%"),
-            spacing="4",
-            width="100%",
+    return form(
+        text_field(
+            "Email Address",
+            id="sign-in-email",
+            name="email",
+            type="email",
+            error=SignInState.email_error,
+            autocomplete="username",
+            placeholder="you@company.com",
         ),
+        text_field(
+            "Password",
+            id="sign-in-password",
+            name="password",
+            type="password",
+            error=SignInState.password_error,
+            autocomplete="current-password",
+        ),
+        form_error(SignInState.global_error, id="sign-in-global-error"),
+        submit_button("Sign In", "Signing in...", submitting=SignInState.submitting, button_id="sign-in-submit"),
+        rx.link("Forgot password?", href="/site-decider", size="2", align="center", width="100%"),
         id="sign-in-form",
         on_submit=SignInState.submit,
-        reset_on_submit=False,
-        width="100%",
     )
 
 

@@ -13,7 +13,7 @@ Each renders one markup (field.py): a `label` for the control's id with the requ
 The look is in assets/portal.css ('The form kit').
 """
 
-from portal.components.form.actions import form_error, submit_button
+from portal.components.form.actions import form, form_error, submit_button
 from portal.components.form.choices import (
     checkbox_field,
     checkbox_group_field,
@@ -35,6 +35,7 @@ __all__ = [
     "field_error",
     "field_helper",
     "field_label",
+    "form",
     "form_error",
     "multi_select",
     "radio_group_field",

@@ -1,4 +1,4 @@
-"""A form's submit button and its message of no one field."""
+"""A form: its stacked fields, its message of no one field and its submit button."""
 
 from __future__ import annotations
 
@@ -27,4 +27,16 @@ def form_error(message: rx.Var[str], *, id: str) -> rx.Component:
     return rx.cond(
         message != "",
         rx.callout(message, icon="triangle-alert", color_scheme="red", role="alert", id=id, width="100%"),
+    )
+
+
+def form(*children: rx.Component, on_submit: Any, **props: Any) -> rx.Component:
+    """A form of the portal: its fields, message and buttons stacked full width. Submitting keeps what was typed
+    (the server answers with messages, never by clearing the form)."""
+    return rx.form(
+        rx.vstack(*children, spacing="4", width="100%"),
+        on_submit=on_submit,
+        reset_on_submit=False,
+        width="100%",
+        **props,
     )
