@@ -3,7 +3,8 @@
     .venv/bin/python bench/admin_tables.py                 # fill (if the sizes differ) and measure
     .venv/bin/python bench/admin_tables.py --refill        # drop everything, migrate, fill again
     .venv/bin/python bench/admin_tables.py --participants 10000 --invites 200000 --reviews 100000   # a quick run
-    .venv/bin/python bench/admin_tables.py --json --only reviews   # one JSON object per case, the cases naming 'reviews'
+    .venv/bin/python bench/admin_tables.py --json --only reviews   # one JSON object per case,
+                                                                   # the cases naming 'reviews'
 
 The database (bench_admin) is migrated with Alembic, so the measured indexes are the migrations',
 then filled with INSERT ... SELECT generate_series (no ORM rows): participants with their profiles
@@ -301,7 +302,8 @@ def spread_factor(n: int) -> int:
 # The derived columns of participant g (1..P), shared by the account and the profile inserts.
 PEOPLE = """
     SELECT g, f, l, c, lower(f) || '.' || lower(replace(l, ' ', '')) || g AS handle,
-           now() - (%(participants)s - g) * (interval '1095 days' / %(participants)s) - (g %% 600) * interval '1 minute' AS created
+           now() - (%(participants)s - g) * (interval '1095 days' / %(participants)s)
+               - (g %% 600) * interval '1 minute' AS created
     FROM (SELECT g, (%(firsts)s::text[])[1 + g %% %(n_firsts)s] AS f,
                  (%(lasts)s::text[])[1 + (g / %(n_firsts)s) %% %(n_lasts)s] AS l,
                  (%(companies)s::text[])[1 + (g * 7) %% %(n_companies)s] AS c
@@ -368,9 +370,11 @@ def fill(url: str, a: argparse.Namespace) -> None:
             conn,
             "accounts",
             f"""
-            INSERT INTO account (id, email, work_email, is_registration_complete, stage, verified, is_subscribed_to_referral,
-                                 last_login_method, last_login_at, removed_at, created_at, updated_at, signup_tracking)
-            SELECT g, handle || '@' || (ARRAY['gmail.com','outlook.com','yahoo.com','proton.me','icloud.com'])[1 + g %% 5],
+            INSERT INTO account (id, email, work_email, is_registration_complete, stage, verified,
+                                 is_subscribed_to_referral, last_login_method, last_login_at, removed_at, created_at,
+                                 updated_at, signup_tracking)
+            SELECT g,
+                   handle || '@' || (ARRAY['gmail.com','outlook.com','yahoo.com','proton.me','icloud.com'])[1 + g %% 5],
                    CASE WHEN g %% 5 < 2 THEN handle || '@' || c || '.com' END,
                    g %% 20 <> 0, CASE WHEN g %% 20 = 0 THEN 'registered' ELSE 'completed' END,
                    g %% 4 <> 0 AND g %% 20 <> 0, g %% 3 = 0, 'linkedin', created + (g %% 90) * interval '1 day',
@@ -382,11 +386,11 @@ def fill(url: str, a: argparse.Namespace) -> None:
             conn,
             "staff accounts",
             """
-            INSERT INTO account (id, email, is_registration_complete, stage, verified, staff_role, is_subscribed_to_referral,
-                                 created_at, updated_at, signup_tracking)
-            SELECT %(staff)s + i, 'staff-' || (ARRAY['admin','owner','manager'])[1 + i] || '@portal.example', true, 'completed',
-                   true, (ARRAY['super-admin','team-owner','team-manager'])[1 + i], false, now() - interval '1200 days',
-                   now(), '{}'
+            INSERT INTO account (id, email, is_registration_complete, stage, verified, staff_role,
+                                 is_subscribed_to_referral, created_at, updated_at, signup_tracking)
+            SELECT %(staff)s + i, 'staff-' || (ARRAY['admin','owner','manager'])[1 + i] || '@portal.example', true,
+                   'completed', true, (ARRAY['super-admin','team-owner','team-manager'])[1 + i], false,
+                   now() - interval '1200 days', now(), '{}'
             FROM generate_series(0, 2) i""",
             p,
         )
@@ -395,11 +399,13 @@ def fill(url: str, a: argparse.Namespace) -> None:
             conn,
             "participant profiles",
             f"""
-            INSERT INTO participant_profile (account_id, first_name, last_name, has_anonymization_enabled, linkedin_privacy,
-                                             has_experience, birth_year, country, job_title, experience_levels, company_name,
-                                             languages, old_data, linkedin_profile, updated_at)
+            INSERT INTO participant_profile (account_id, first_name, last_name, has_anonymization_enabled,
+                                             linkedin_privacy, has_experience, birth_year, country, job_title,
+                                             experience_levels, company_name, languages, old_data, linkedin_profile,
+                                             updated_at)
             SELECT g, f, l, false, false, true, 1960 + g %% 45, (%(countries)s::text[])[1 + (g / 3) %% %(n_countries)s],
-                   (%(titles)s::text[])[1 + g %% %(n_titles)s], ((%(levels)s::text[])[1 + (g / 7) %% %(n_levels)s])::json,
+                   (%(titles)s::text[])[1 + g %% %(n_titles)s],
+                   ((%(levels)s::text[])[1 + (g / 7) %% %(n_levels)s])::json,
                    initcap(c), '["english"]', '{{}}', '{{}}', created
             FROM ({PEOPLE}) people WHERE g %% 33 <> 0""",
             p,
@@ -414,7 +420,8 @@ def fill(url: str, a: argparse.Namespace) -> None:
                               seniority_limits, is_surveys_conditional_enabled, payout_cents, created_at, launched_at,
                               updated_at, url)
             SELECT g, (%(test_names)s::text[])[1 + g %% %(n_test_names)s] || ' ' || g,
-                   CASE WHEN g > %(tests)s - %(tests)s / 20 THEN 'running' WHEN g > %(tests)s - %(tests)s / 20 - 10 THEN 'draft'
+                   CASE WHEN g > %(tests)s - %(tests)s / 20 THEN 'running'
+                        WHEN g > %(tests)s - %(tests)s / 20 - 10 THEN 'draft'
                         WHEN g > %(tests)s - %(tests)s / 20 - 20 THEN 'scheduled' WHEN g %% 50 = 0 THEN 'stopped'
                         ELSE 'completed' END,
                    CASE WHEN g %% 10 = 0 THEN 'mturk' ELSE 'b2b' END, (%(types)s::text[])[1 + g %% 7], 'US',
@@ -458,10 +465,12 @@ def fill(url: str, a: argparse.Namespace) -> None:
             SELECT test_id, account_id, 'account:' || account_id, (%(kinds)s::text[])[1 + test_id %% 7],
                    CASE WHEN test_id %% 7 = 0 THEN %(survey_answers)s ELSE %(other_answers)s END::json, '{}', '[]',
                    CASE WHEN id %% 3 = 0 THEN '{"precheckSeconds": 41, "scrollDepth": 88}' ELSE '{}' END::json, rc,
-                   CASE WHEN rc > now() - interval '7 days' THEN 'submitted' WHEN id %% 14 = 0 THEN 'rejected' ELSE 'approved' END,
+                   CASE WHEN rc > now() - interval '7 days' THEN 'submitted' WHEN id %% 14 = 0 THEN 'rejected'
+                        ELSE 'approved' END,
                    CASE WHEN rc <= now() - interval '7 days' THEN rc + interval '2 days' END,
                    CASE WHEN rc <= now() - interval '7 days' THEN %(staff)s END,
-                   CASE WHEN rc <= now() - interval '7 days' AND id %% 14 = 0 THEN (%(reasons)s::text[])[1 + id %% 6] END
+                   CASE WHEN rc <= now() - interval '7 days' AND id %% 14 = 0
+                        THEN (%(reasons)s::text[])[1 + id %% 6] END
             FROM (SELECT id, test_id, account_id, least(now(), created_at + (1 + id %% 20) * interval '1 hour') AS rc
                   FROM invite WHERE status = 'completed' ORDER BY id) i""",
             p,
@@ -493,7 +502,8 @@ def fill(url: str, a: argparse.Namespace) -> None:
                                                 decided_at, decided_by_id)
             SELECT 1 + (g::bigint * 7919) %% %(participants)s, '{"jobTitle": "Head of Product"}', false,
                    now() - g * interval '13 minutes', '{"jobTitle": "Product Manager"}',
-                   CASE WHEN g < %(requests)s * 6 / 10 THEN 'pending' WHEN g %% 4 = 0 THEN 'declined' ELSE 'approved' END,
+                   CASE WHEN g < %(requests)s * 6 / 10 THEN 'pending' WHEN g %% 4 = 0 THEN 'declined'
+                        ELSE 'approved' END,
                    CASE WHEN g >= %(requests)s * 6 / 10 THEN now() - g * interval '13 minutes' + interval '1 day' END,
                    CASE WHEN g >= %(requests)s * 6 / 10 THEN %(staff)s END
             FROM generate_series(0, %(requests)s - 1) g""",
@@ -503,7 +513,8 @@ def fill(url: str, a: argparse.Namespace) -> None:
             conn,
             "audit log",
             """
-            INSERT INTO audit_log (created_at, actor_id, actor_email, actor_role, action, target_type, target_id, before, after)
+            INSERT INTO audit_log (created_at, actor_id, actor_email, actor_role, action, target_type, target_id,
+                                   before, after)
             SELECT now() - (%(audit)s - g) * (interval '365 days' / %(audit)s), actor,
                    'staff-' || (ARRAY['admin','owner','manager'])[actor - %(staff)s + 1] || '@portal.example',
                    (ARRAY['super-admin','team-owner','team-manager'])[actor - %(staff)s + 1], action,
@@ -540,7 +551,8 @@ def filt(name: str, *values: str, kind: str = "list") -> dict[str, Any]:
 def cases(conn: psycopg.Connection) -> list[tuple[str, Callable[..., Any], dict[str, Any]]]:
     """(name, service function, its arguments besides session and actor_id); the data-dependent ids read here."""
     running_test = conn.execute(
-        "SELECT id FROM test WHERE status = 'running' AND participant_limit IS NOT NULL AND seniority_limits::text <> '{}' "
+        "SELECT id FROM test WHERE status = 'running' AND participant_limit IS NOT NULL "
+        "AND seniority_limits::text <> '{}' "
         "ORDER BY id LIMIT 1"
     ).fetchone()[0]
     busy_test = conn.execute(

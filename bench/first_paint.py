@@ -292,7 +292,8 @@ def main() -> None:
     print(f"{'page':<14}{'LCP p50':>9}{'p95':>9}{'event frames until shown':>27}  frames (last opening)")
     for label, (lcps, counts, names) in results.items():
         print(
-            f"{label:<14}{statistics.median(lcps):>9.1f}{pct(lcps, 95):>9.1f}{statistics.median(counts):>27.0f}  {', '.join(names)}"
+            f"{label:<14}{statistics.median(lcps):>9.1f}{pct(lcps, 95):>9.1f}{statistics.median(counts):>27.0f}  "
+            f"{', '.join(names)}"
         )
     print("\nmedian ms after the navigation started (Playwright's clock):")
     for label, marks in timeline.items():

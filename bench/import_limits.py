@@ -91,7 +91,8 @@ def main() -> None:
         print(f"{'case':45} {'p50 ms':>9} {'max ms':>9}  answer")
         base, _ = timed(lambda: json.loads(flat), args.rounds)
         print(
-            f"{'baseline: json.loads of ' + f'{len(flat) / 1e6:.1f} MB (flat)':45} {statistics.median(base):9.1f} {max(base):9.1f}"
+            f"{'baseline: json.loads of ' + f'{len(flat) / 1e6:.1f} MB (flat)':45} "
+            f"{statistics.median(base):9.1f} {max(base):9.1f}"
         )
         for name, data in cases.items():
             times, result = timed(service(data), args.rounds)

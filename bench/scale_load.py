@@ -857,7 +857,8 @@ def print_table(rows: list[dict[str, Any]]) -> None:
         if "connections" in row:
             print(
                 f"N={row['participants']} via the proxy: {row['connections']} connections, "
-                f"{row['consecutive_switched']} of {row['consecutive_pairs']} consecutive pairs on different processes, "
+                f"{row['consecutive_switched']} of {row['consecutive_pairs']} consecutive pairs "
+                "on different processes, "
                 f"{row['participants_on_both']} participants served by both"
             )
         for sample in row["error_samples"]:

@@ -226,7 +226,8 @@ def print_table(results: list[Result]) -> None:
         a = r.percentiles(r.samples.answer)
         n = r.percentiles(r.samples.noop)
         print(
-            f"{r.participants:>4} {r.backend:<9}{a[0]:>11.1f}{a[1]:>8.1f}{a[2]:>8.1f}{n[0]:>10.1f}{n[1]:>8.1f}{n[2]:>8.1f}"
+            f"{r.participants:>4} {r.backend:<9}{a[0]:>11.1f}{a[1]:>8.1f}{a[2]:>8.1f}"
+            f"{n[0]:>10.1f}{n[1]:>8.1f}{n[2]:>8.1f}"
             f"{len(r.samples.answer) / r.seconds:>11.1f}{r.samples.events_sent / r.seconds:>10.1f}{a[1] / n[1]:>10.2f}"
         )
     print(

@@ -97,8 +97,9 @@ def fill(
             INSERT INTO test (id, name, status, panel, product_type, audience_country, welcome_modal, survey, questions,
                               selected_areas, preference_test, is_freemium, session_seconds, seniority_limits,
                               is_surveys_conditional_enabled, payout_cents, created_at, updated_at, url)
-            SELECT g, 'Messaging study ' || g, 'running', 'b2b', (%(types)s::text[])[1 + g %% 7], 'US', '{}', '{}', '{}',
-                   '[]', '{}', false, 3600, '{}', true, 1500 + (g %% 8) * 500, now(), now(), 'https://example.com/' || g
+            SELECT g, 'Messaging study ' || g, 'running', 'b2b', (%(types)s::text[])[1 + g %% 7], 'US', '{}', '{}',
+                   '{}', '[]', '{}', false, 3600, '{}', true, 1500 + (g %% 8) * 500, now(), now(),
+                   'https://example.com/' || g
             FROM generate_series(1, %(tests)s) g""",
             p,
         )
@@ -129,17 +130,20 @@ def fill(
             conn,
             "reviews (heavy)",
             """
-            INSERT INTO review (test_id, account_id, respondent_key, kind, answers, worker_data, options_order, created_at)
+            INSERT INTO review (test_id, account_id, respondent_key, kind, answers, worker_data, options_order,
+                                created_at)
             SELECT t, a, 'account:' || a, 'survey', '{}', '{}', '[]', now() - (t * interval '41 minutes')
             FROM generate_series(1, %(heavy)s) a, generate_series(1, %(heavy_rows)s) t""",
             p,
         )
-        # Others: review n -> account heavy+1 + n mod light_accounts, test 1 + n div light_accounts (unique per account).
+        # Others: review n -> account heavy+1 + n mod light_accounts, test 1 + n div light_accounts
+        # (unique per account).
         step(
             conn,
             "reviews (others)",
             """
-            INSERT INTO review (test_id, account_id, respondent_key, kind, answers, worker_data, options_order, created_at)
+            INSERT INTO review (test_id, account_id, respondent_key, kind, answers, worker_data, options_order,
+                                created_at)
             SELECT 1 + (g / %(light_accounts)s) %% %(tests)s, %(heavy)s + 1 + (g %% %(light_accounts)s),
                    'account:' || (%(heavy)s + 1 + (g %% %(light_accounts)s)), 'survey', '{}', '{}', '[]',
                    now() - ((g %% 525600) * interval '1 minute')
@@ -152,7 +156,8 @@ def fill(
             """
             INSERT INTO reward (review_id, account_id, amount_cents, status, paid_on, created_at, test_id, product_type)
             SELECT v.id, v.account_id, 2000, (ARRAY['PENDING','EXECUTED','FAILED','CANCELED'])[1 + v.id %% 4],
-                   CASE WHEN v.id %% 4 = 1 THEN v.created_at + interval '3 days' END, v.created_at, v.test_id, t.product_type
+                   CASE WHEN v.id %% 4 = 1 THEN v.created_at + interval '3 days' END, v.created_at, v.test_id,
+                   t.product_type
             FROM review v JOIN test t ON t.id = v.test_id""",
             p,
         )
@@ -178,7 +183,8 @@ SEARCH_TESTS = "SELECT id FROM test WHERE name ILIKE %(pattern)s OR product_type
 # The rows of the page and the totals in one statement, as the services build it (page_with_totals).
 INVITE_PAGE = """SELECT totals.total, totals.total_open, page.*
 FROM (SELECT (SELECT count(*) FROM invite WHERE account_id = %(a)s {search}) AS total,
-             (SELECT count(*) FROM invite WHERE account_id = %(a)s AND status = 'open' AND expires_at > now()) AS total_open
+             (SELECT count(*) FROM invite WHERE account_id = %(a)s AND status = 'open' AND expires_at > now())
+               AS total_open
      ) totals
 LEFT JOIN (SELECT i.id, i.test_id, i.status, i.amount_cents, i.created_at, i.expires_at, t.product_type
            FROM invite i JOIN test t ON t.id = i.test_id

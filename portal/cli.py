@@ -168,7 +168,10 @@ def cmd_mark_reward_paid(args: argparse.Namespace) -> None:
             reward, member = mark_reward_paid(session=session, reward_id=args.reward_id)
             line = f"Reward {reward.id} is paid ({reward.status}, {reward.paid_on:%Y-%m-%d %H:%M} UTC)."
             if member is not None:
-                line += f" Referral bonus {format_money(member.reward_cents)} credited to account {member.referrer_account_id}."
+                line += (
+                    f" Referral bonus {format_money(member.reward_cents)} credited to account "
+                    f"{member.referrer_account_id}."
+                )
     except ServiceError as exc:
         raise CliError(exc.message) from None
     print(line)

@@ -63,7 +63,8 @@ def password_changed(*, brand: str, forgot_link: str) -> Email:
     return Email(
         subject=f"Your {brand} password was changed",
         body=(
-            f"Hello,\n\nThe password of your {brand} account was just changed and every signed-in device was signed out.\n\n"
+            f"Hello,\n\nThe password of your {brand} account was just changed and every signed-in device was "
+            f"signed out.\n\n"
             f"If you made this change, there is nothing to do. If you did not, reset your password now at "
             f"{forgot_link} and contact support.\n\n"
             f"{brand}\n"

@@ -48,11 +48,16 @@ VERIFY_TITLE = "We couldn't verify your account"
 
 # Our wording where the spec shows none (docs/decisions.md).
 AUTH_ERRORS = {
-    "state": "Your sign-in request has expired or was started in another browser. Nothing was changed. Please try again.",
+    "state": (
+        "Your sign-in request has expired or was started in another browser. Nothing was changed. Please try again."
+    ),
     "denied": "Sign-in was cancelled. Please try again.",
     "failed": "We couldn't sign you in with {provider}. Please try again.",
     "captcha": "We could not confirm you are not a robot. Please try again.",
-    "staff": "Staff accounts sign in with their e-mail and password: the local sign-in stand-in never signs in to a staff account.",
+    "staff": (
+        "Staff accounts sign in with their e-mail and password: the local sign-in stand-in never signs in to a "
+        "staff account."
+    ),
 }
 VERIFY_REASONS = {
     "email_mismatch": (

@@ -136,7 +136,9 @@ LABELS = {
     "digit": "One number",
     "special": f"One special character: {SPECIAL_CHARACTERS}",
     "common": "Not a commonly used password",
-    "passphrase": f"Or a passphrase of {PASSPHRASE_LENGTH}+ characters (then letters, numbers and symbols are optional)",
+    "passphrase": (
+        f"Or a passphrase of {PASSPHRASE_LENGTH}+ characters (then letters, numbers and symbols are optional)"
+    ),
 }
 
 

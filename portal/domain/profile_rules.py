@@ -328,7 +328,8 @@ _LINKEDIN_HOST = re.compile(r"^(?:[a-z]{2,3}\.|www\.)?linkedin\.com$")
 
 
 def normalize_linkedin(value: str) -> str | None:
-    """'linkedin.com/in/x', 'http://uk.linkedin.com/in/x/' ... -> 'https://www.linkedin.com/in/x'. None if not LinkedIn."""
+    """'linkedin.com/in/x', 'http://uk.linkedin.com/in/x/' ... -> 'https://www.linkedin.com/in/x'.
+    None if not LinkedIn."""
     text = (value or "").strip()
     if not text:
         return ""

@@ -28,18 +28,24 @@ NO_STORE = {"Cache-Control": "no-store"}
 MAX_FORM_BYTES = 16 * 1024
 
 _STYLE = """
-body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: #f4f5f7; color: #1c2024; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: #f4f5f7;
+  color: #1c2024; }
 main { max-width: 560px; margin: 32px auto; padding: 0 16px; }
 .card { background: #fff; border: 1px solid #dfe1e6; border-radius: 12px; padding: 24px; margin-bottom: 16px; }
-.notice { background: #fff7d6; border: 1px solid #e2c044; border-radius: 8px; padding: 12px 14px; margin: 0 0 16px; color: #473600; }
+.notice { background: #fff7d6; border: 1px solid #e2c044; border-radius: 8px; padding: 12px 14px; margin: 0 0 16px;
+  color: #473600; }
 h1 { font-size: 24px; margin: 0 0 8px; } h2 { font-size: 18px; margin: 0 0 12px; }
 p { margin: 0 0 12px; } label { display: block; font-weight: 600; margin: 12px 0 4px; }
-input[type=text], input[type=email] { width: 100%; box-sizing: border-box; padding: 10px 12px; font: inherit; border: 1px solid #b9bbc6; border-radius: 8px; }
-button { font: inherit; font-weight: 600; padding: 10px 16px; border-radius: 8px; border: 1px solid #3e63dd; background: #3e63dd; color: #fff; cursor: pointer; }
-button.person { display: block; width: 100%; text-align: left; background: #fff; color: #1c2024; border-color: #dfe1e6; margin-bottom: 8px; font-weight: 400; }
+input[type=text], input[type=email] { width: 100%; box-sizing: border-box; padding: 10px 12px; font: inherit;
+  border: 1px solid #b9bbc6; border-radius: 8px; }
+button { font: inherit; font-weight: 600; padding: 10px 16px; border-radius: 8px; border: 1px solid #3e63dd;
+  background: #3e63dd; color: #fff; cursor: pointer; }
+button.person { display: block; width: 100%; text-align: left; background: #fff; color: #1c2024; border-color: #dfe1e6;
+  margin-bottom: 8px; font-weight: 400; }
 button.person strong { display: block; } button.secondary { background: #fff; color: #3e63dd; }
 button:focus-visible, input:focus-visible { outline: 3px solid #3e63dd; outline-offset: 2px; }
-.error { color: #ce2c31; font-size: 14px; margin: 4px 0 0; } .actions { margin-top: 16px; display: flex; gap: 8px; flex-wrap: wrap; }
+.error { color: #ce2c31; font-size: 14px; margin: 4px 0 0; }
+.actions { margin-top: 16px; display: flex; gap: 8px; flex-wrap: wrap; }
 """
 
 
@@ -53,7 +59,8 @@ def _field(name: str, label: str, kind: str, value: str, error: str | None, auto
     described = f' aria-describedby="{name}-error" aria-invalid="true"' if error else ""
     message = f'<p class="error" id="{name}-error">{html.escape(error)}</p>' if error else ""
     return (
-        f'<label for="{name}">{label}</label><input id="{name}" name="{name}" type="{kind}" value="{html.escape(value)}" '
+        f'<label for="{name}">{label}</label>'
+        f'<input id="{name}" name="{name}" type="{kind}" value="{html.escape(value)}" '
         f'autocomplete="{autocomplete}" required{described}>{message}'
     )
 
@@ -76,7 +83,8 @@ def _page(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="description" content="Local sign-in stand-in for trying the portal on this computer.">
 <title>Local sign-in stand-in for {name}</title><style>{_STYLE}</style></head><body><main>
-<div class="card"><p class="notice" id="local-oidc-notice" role="note"><strong>This is not {name}.</strong> It is a local
+<div class="card"><p class="notice" id="local-oidc-notice"
+role="note"><strong>This is not {name}.</strong> It is a local
 stand-in that only runs on this computer, so the portal's '{name}' buttons can be tried without a real {name} account.
 Nothing is sent to {name}.</p>
 <h1>Sign in with {name} (local stand-in)</h1>
@@ -88,7 +96,8 @@ Nothing is sent to {name}.</p>
 {_field("family_name", "Last name", "text", typed.get("family_name", ""), problems.get("family_name"), "family-name")}
 {_field("email", "E-mail", "email", typed.get("email", ""), problems.get("email"), "email")}
 <div class="actions"><button type="submit" name="person" value="typed" id="local-oidc-continue">Continue</button>
-<button class="secondary" type="submit" name="person" value="cancel" id="local-oidc-cancel" formnovalidate>Cancel</button></div>
+<button class="secondary" type="submit" name="person" value="cancel" id="local-oidc-cancel"
+formnovalidate>Cancel</button></div>
 </form></div></main></body></html>"""
     return HTMLResponse(body, status_code=status, headers=NO_STORE)
 

@@ -21,7 +21,9 @@ DESCRIPTIONS: dict[str, str] = {
     "/profile": "Your participant profile: personal details, work, e-mail addresses and connected accounts.",
     "/demo": "Live demo meetings: say whether you would join paid live product demos.",
     "/referral": "Invite colleagues to the participant community and earn a reward for each one paid for a first test.",
-    RATE_ROUTE: "Take a paid test: read the message, answer the questions and submit your review before the time runs out.",
+    RATE_ROUTE: (
+        "Take a paid test: read the message, answer the questions and submit your review before the time runs out."
+    ),
     "/thank-you": "Thanks for signing up: what happens next and how to make sure our invites reach your inbox.",
     "404": "This page could not be found on the Participants Portal.",
 }

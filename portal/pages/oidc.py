@@ -107,7 +107,10 @@ def existing_account_page() -> rx.Component:
 
 
 def linkedin_connect_page() -> rx.Component:
-    connect_flags = "{connectExisting: true, signInFlow: new URLSearchParams(window.location.search).get('from_sign_in') === 'true'}"
+    connect_flags = (
+        "{connectExisting: true, "
+        "signInFlow: new URLSearchParams(window.location.search).get('from_sign_in') === 'true'}"
+    )
     return main_layout(
         rx.center(
             rx.card(
@@ -115,7 +118,8 @@ def linkedin_connect_page() -> rx.Component:
                     rx.heading(CONNECT_TITLE, size="6", as_="h1", id="linkedin-connect-title"),
                     rx.text(
                         "Participants are moving to LinkedIn so we can verify their work history. "
-                        "Connect your LinkedIn profile to keep getting invites to paid tests that match your experience.",
+                        "Connect your LinkedIn profile to keep getting invites to paid tests that match your "
+                        "experience.",
                         color=_MUTED,
                     ),
                     linkedin_button(

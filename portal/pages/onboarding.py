@@ -250,14 +250,16 @@ def onboarding_page() -> rx.Component:
 
 _CSS = """
 .onboarding-step { all: unset; box-sizing: border-box; width: 100%; display: flex; flex-direction: column;
-  align-items: center; gap: 6px; cursor: pointer; padding: 6px 2px; border-radius: var(--radius-2); text-align: center; }
+  align-items: center; gap: 6px; cursor: pointer; padding: 6px 2px; border-radius: var(--radius-2);
+  text-align: center; }
 .onboarding-step:disabled { cursor: not-allowed; opacity: 0.55; }
 .onboarding-step:focus-visible { outline: 2px solid var(--accent-9); outline-offset: 2px; }
 .onboarding-step:not(:disabled):hover .onboarding-step-label { color: var(--accent-11); }
 .onboarding-step-dot { width: 28px; height: 28px; border-radius: 999px; display: inline-flex; align-items: center;
   justify-content: center; font-size: 13px; font-weight: 600; border: 2px solid var(--gray-7); color: var(--gray-11);
   background: var(--color-panel-solid); }
-.onboarding-step[data-state="current"] .onboarding-step-dot { border-color: var(--accent-9); background: var(--accent-9); color: white; }
+.onboarding-step[data-state="current"] .onboarding-step-dot { border-color: var(--accent-9);
+  background: var(--accent-9); color: white; }
 .onboarding-step[data-state="done"] .onboarding-step-dot { border-color: var(--accent-9); color: var(--accent-11); }
 .onboarding-names { display: grid; grid-template-columns: 1fr 1fr; gap: 16px 12px; width: 100%; }
 @media (max-width: 519.98px) { .onboarding-names { grid-template-columns: 1fr; } }

@@ -44,7 +44,8 @@ def panelists(db, tag: str, count: int = 3) -> list[Account]:
         )
         db.execute(
             text(
-                "UPDATE participant_profile SET experience_levels = :levels, job_title = 'Head of Data', country = 'US' "
+                "UPDATE participant_profile SET experience_levels = :levels, job_title = 'Head of Data', "
+                "country = 'US' "
                 "WHERE account_id = :id"
             ),
             {"levels": '["senior"]', "id": account.id},

@@ -121,7 +121,8 @@ def test_new_linkedin_account_walks_the_three_steps_to_thank_you(
     page.get_by_label("Country of employer headquarters *").select_option("DE")
     expect(page.locator("#onboarding-workEmail-error")).to_have_count(0)
     # Record every label the button shows while the profile is sent.
-    page.evaluate("""() => { window.__labels = []; const note = () => { const b = document.querySelector('#onboarding-next');
+    page.evaluate("""() => { window.__labels = [];
+        const note = () => { const b = document.querySelector('#onboarding-next');
         if (b) window.__labels.push(b.textContent); };
         new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true}); }""")
     page.get_by_role("button", name="Continue").click()

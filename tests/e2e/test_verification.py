@@ -62,7 +62,8 @@ def test_thank_you_after_sign_up(page: Page, app_server, db):
     sign_in(page, app_server.url, account.email, "Correct-Horse-42!", path="/thank-you")
     expect(
         page.get_by_text(
-            "Your application will be reviewed. You will get a confirmation to your personal email if you pass verification."
+            "Your application will be reviewed. You will get a confirmation to your personal email if you pass "
+            "verification."
         )
     ).to_be_visible()
     for provider in ("Gmail", "Outlook", "Yahoo"):

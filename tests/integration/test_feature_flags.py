@@ -251,7 +251,8 @@ def test_a_percentage_rollout_is_stable_per_user_across_calls_and_processes(seed
         "from portal.services.flags import growthbook_values\n"
         "snapshot = growthbook_features.store().snapshot()\n"
         "ids = [str(n) for n in range(1, 2001)]\n"
-        "print(json.dumps([i for i in ids if growthbook_values(snapshot, {'id': i}, ('pricing-test',))['pricing-test']]))\n"
+        "print(json.dumps([i for i in ids "
+        "if growthbook_values(snapshot, {'id': i}, ('pricing-test',))['pricing-test']]))\n"
     )
     env = {**os.environ, "GROWTHBOOK_CLIENT_KEY": CLIENT_KEY, "GROWTHBOOK_API_HOST": gb_api.url}
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)

@@ -261,8 +261,10 @@ def _check_audit_log_is_append_only(engine: sa.Engine) -> None:
     with engine.begin() as conn:
         conn.execute(
             sa.text(
-                "INSERT INTO audit_log (created_at, actor_id, actor_email, actor_role, action, target_type, target_id, before, after) "
-                "VALUES (CURRENT_TIMESTAMP, 1, 'old-1@example.com', 'super-admin', 'participant.verify', 'account', '2', '{}', '{}')"
+                "INSERT INTO audit_log (created_at, actor_id, actor_email, actor_role, action, target_type, target_id, "
+                "before, after) "
+                "VALUES (CURRENT_TIMESTAMP, 1, 'old-1@example.com', 'super-admin', 'participant.verify', 'account', "
+                "'2', '{}', '{}')"
             )
         )
     for statement in ("UPDATE audit_log SET action = 'x'", "DELETE FROM audit_log"):

@@ -43,8 +43,10 @@ def test_upgrade_and_downgrade_keep_every_email_and_add_the_page_indexes(url_at_
             for n in range(3):
                 conn.execute(
                     sa.text(
-                        "INSERT INTO outbox_email (to_address, subject, body_text, kind, created_at, attempts, next_attempt_at, last_error) "
-                        "VALUES (:to, :subject, 'body', 'verify-email', CURRENT_TIMESTAMP, :attempts, CURRENT_TIMESTAMP, :error)"
+                        "INSERT INTO outbox_email (to_address, subject, body_text, kind, created_at, attempts, "
+                        "next_attempt_at, last_error) "
+                        "VALUES (:to, :subject, 'body', 'verify-email', CURRENT_TIMESTAMP, :attempts, "
+                        "CURRENT_TIMESTAMP, :error)"
                     ),
                     {
                         "to": f"person{n}@example.com",

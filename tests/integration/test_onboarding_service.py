@@ -123,7 +123,10 @@ def test_a_newcomer_whose_address_was_not_vouched_for_gets_a_personal_link(sessi
         (
             {"workEmail": "me@gmail.com"},
             {
-                "workEmail": "Please use your work email. Addresses from free email providers such as gmail.com are not accepted."
+                "workEmail": (
+                    "Please use your work email. Addresses from free email providers such as gmail.com are not "
+                    "accepted."
+                )
             },
         ),
         ({"email": "", "lastName": "   "}, {"email": "Email is required", "lastName": "Last name is required"}),

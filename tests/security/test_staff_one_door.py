@@ -64,7 +64,8 @@ def _pending_request(db, account_id: int) -> int:
 
 
 async def _every_path(base: str, actor: Person, target_id: int, target_email: str, request_id: int) -> tuple[str, str]:
-    """Every handler that could change the target, in the order a page would send them: (the e-mail tried, what the tabs received)."""
+    """Every handler that could change the target, in the order a page would send them: (the e-mail tried, what the
+    tabs received)."""
     new_email = f"taken-over-{uuid.uuid4().hex[:8]}@example.com"
     tab = RawTab(base, cookie=actor.cookie)
     # The staff page of the target.

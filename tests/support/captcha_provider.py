@@ -22,7 +22,8 @@ _SCRIPT = """
 window.grecaptcha = {
   ready: function (cb) { cb(); },
   execute: function (siteKey, opts) {
-    var url = "%(origin)s/issue?sitekey=" + encodeURIComponent(siteKey) + "&action=" + encodeURIComponent((opts || {}).action || "");
+    var url = "%(origin)s/issue?sitekey=" + encodeURIComponent(siteKey) +
+      "&action=" + encodeURIComponent((opts || {}).action || "");
     return fetch(url).then(function (r) { return r.text(); });
   }
 };

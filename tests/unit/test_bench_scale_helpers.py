@@ -1,4 +1,5 @@
-"""bench/scale_load.py's pure helpers: percentiles, the missing-answer count, the proxy's spread, a level's JSON line."""
+"""bench/scale_load.py's pure helpers: percentiles, the missing-answer count, the proxy's spread, a level's JSON
+line."""
 
 from __future__ import annotations
 

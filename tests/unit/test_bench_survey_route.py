@@ -1,4 +1,5 @@
-"""bench/survey_flow.py (survey_load.py, scale_load.py) answers the demo survey's 'decider' route with answers the rules accept."""
+"""bench/survey_flow.py (survey_load.py, scale_load.py) answers the demo survey's 'decider' route with answers the
+rules accept."""
 
 from __future__ import annotations
 

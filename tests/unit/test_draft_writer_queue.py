@@ -1,4 +1,5 @@
-"""The draft queue (portal/services/taking/draft_writer.DraftWriter): the newest draft per session, dropped on submit."""
+"""The draft queue (portal/services/taking/draft_writer.DraftWriter): the newest draft per session, dropped on
+submit."""
 
 from __future__ import annotations
 

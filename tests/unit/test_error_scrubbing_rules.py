@@ -80,7 +80,10 @@ def event_with_everything() -> dict:
             "values": [
                 {
                     "type": "OperationalError",
-                    "value": "database is locked [SQL: INSERT INTO login_failure (email) VALUES (?)] [parameters: ('dana@example.com',)]",
+                    "value": (
+                        "database is locked [SQL: INSERT INTO login_failure (email) VALUES (?)] "
+                        "[parameters: ('dana@example.com',)]"
+                    ),
                     "stacktrace": {
                         "frames": [
                             {

@@ -303,8 +303,8 @@ def next_view(
     sign-in (no user, no respondent project id and no public qualifications); a completed test
     (freemium -> free-join, respondent project id -> respondent-thank-you, else thank-you; before
     the screener, so nobody is screened again); the screener when the test has one and it is not
-    passed; then the kind's view (portal/domain/taking/kinds): video -> the recorder URL (with e and n), survey kinds -> survey,
-    preference -> preference, anything else (landing page, pricing ...) -> highlight.
+    passed; then the kind's view (portal/domain/taking/kinds): video -> the recorder URL (with e and n),
+    survey kinds -> survey, preference -> preference, anything else (landing page, pricing ...) -> highlight.
     A video test without a recorder URL raises ValueError (the caller shows the fallback page).
     """
     if not isinstance(product_type, str) or not product_type:

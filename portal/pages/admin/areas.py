@@ -21,7 +21,8 @@ from portal.states.admin.guard import StaffState
 CAN_EDIT = StaffState.can[roles.MANAGE_TESTS]
 _STEP = f"{rules.KEY_STEP:g}%"
 HELP = (
-    "Drag on the screenshot to draw an area (or use 'Add an area'). Drag an area to move it; drag a corner of the selected area to resize it.",
+    "Drag on the screenshot to draw an area (or use 'Add an area'). Drag an area to move it; drag a corner of the "
+    "selected area to resize it.",
     f"Keyboard: Tab to an area to select it. Arrow keys move it by {_STEP}; Shift + Right/Left arrow makes it wider or "
     f"narrower and Shift + Down/Up arrow taller or shorter, by {_STEP}.",
     "Areas are stored as percent of the screenshot, in the order participants see them.",

@@ -89,8 +89,8 @@ def rewards_page() -> rx.Component:
             spacing="4",
             width="100%",
         ),
-        # Title and text from the service's count and sum of what the mark changes ('Go back': 'Cancel' would be ambiguous
-        # beside 'Cancel rewards').
+        # Title and text from the service's count and sum of what the mark changes ('Go back': 'Cancel' would be
+        # ambiguous beside 'Cancel rewards').
         confirm_dialog(
             W.confirm_status != "",
             W.confirm_text,

@@ -285,9 +285,9 @@ def invite_page() -> rx.Component:
                 size="3",
             ),
             rx.text(
-                "Choose who to invite with the search and filters below, or pick rows. Only verified participants in the "
-                "test's country who are not invited yet are invited, within the test's quotas; invites last 24 hours and "
-                "each person gets an e-mail.",
+                "Choose who to invite with the search and filters below, or pick rows. Only verified participants "
+                "in the test's country who are not invited yet are invited, within the test's quotas; invites last "
+                "24 hours and each person gets an e-mail.",
                 size="2",
                 color="var(--gray-11)",
             ),

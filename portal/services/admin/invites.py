@@ -147,7 +147,8 @@ def _conditions(test: Test) -> dict[str, Any]:
     return {
         rule.INVITED: Account.id.not_in(invited),
         rule.REVIEWED: Account.id.not_in(reviewed),
-        # As the access rules ask: the verified flag, and a confirmed personal e-mail (a finished sign-up is asked above).
+        # As the access rules ask: the verified flag, and a confirmed personal e-mail (a finished sign-up is asked
+        # above).
         rule.UNVERIFIED: and_(Account.verified.is_(True), Account.email_verified_at.is_not(None)),
         rule.ELSEWHERE: func.coalesce(ParticipantProfile.country, "") == test.audience_country,
     }
@@ -160,7 +161,8 @@ def _people(*columns: Any) -> Select[*tuple[Any, ...]]:
 
 
 def _walk(session: Session, where: list[Any], values: dict[str, Any]) -> Iterator[Row[*tuple[Any, ...]]]:
-    """(account id, seniority levels, e-mail) of everyone the rule lets in before quotas, in id order, a page at a time."""
+    """(account id, seniority levels, e-mail) of everyone the rule lets in before quotas, in id order, a page at a
+    time."""
     after = 0
     while True:
         page = session.execute(

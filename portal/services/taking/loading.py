@@ -160,8 +160,8 @@ def _latest(column: Any, *where: Any, order: tuple[Any, ...]) -> Any:
 
 @functools.cache
 def _rows_statement(signed_in: bool) -> Any:
-    """The test (the columns the decision reads), its qualifications and, signed in, the participant's account and profile
-    columns, latest invite, review, screener result and latest review session: built once, run with
+    """The test (the columns the decision reads), its qualifications and, signed in, the participant's account and
+    profile columns, latest invite, review, screener result and latest review session: built once, run with
     bound values (`_rows`)."""
     linked = select(TestQualification.test_id).where(TestQualification.test_id == Test.id).correlate(Test)
     public = (

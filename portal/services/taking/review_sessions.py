@@ -2,8 +2,9 @@
 
 The architecture's "Taking a test without losing anything": the server keeps the deadline and
 the draft answers, refuses answers and submissions after the deadline, re-validates a submission
-with its kind's own rules (portal/domain/taking/kinds: `validate`, `stored`) and stores it exactly once (one review, one reward, the invite completed,
-the session submitted) in the caller's transaction (portal.db.run commits it).
+with its kind's own rules (portal/domain/taking/kinds: `validate`, `stored`) and stores it exactly once
+(one review, one reward, the invite completed, the session submitted) in the caller's transaction
+(portal.db.run commits it).
 
 A session is always found from the caller's account (respondent key 'account:<id>') and the
 test id, never from an id sent by the browser: another participant's session cannot be reached.

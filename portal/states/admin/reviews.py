@@ -81,8 +81,8 @@ class AdminReviewsState(DataTableState, rx.State):
 
     @rx.event
     async def ask_approve(self):
-        """Bulk approve asks first, naming how many reviews it decides and what their rewards come to (the service's count
-        and sum)."""
+        """Bulk approve asks first, naming how many reviews it decides and what their rewards come to (the service's
+        count and sum)."""
         ids = list(self.selected_ids)
         if not ids:
             return None
@@ -172,5 +172,8 @@ class AdminReviewsState(DataTableState, rx.State):
         )
         left = len(self.approve_ids) - self.approve_count
         if left > 0:
-            text += f" {left} of the {len(self.approve_ids)} selected {'is' if left == 1 else 'are'} decided already and stay{'s' if left == 1 else ''} as {'it is' if left == 1 else 'they are'}."
+            text += (
+                f" {left} of the {len(self.approve_ids)} selected {'is' if left == 1 else 'are'} decided already "
+                f"and stay{'s' if left == 1 else ''} as {'it is' if left == 1 else 'they are'}."
+            )
         return text

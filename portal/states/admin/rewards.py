@@ -69,7 +69,8 @@ class AdminRewardsState(DataTableState, rx.State):
         await self._reload()
 
     async def _ask(self, ids: list[str], status: Any):
-        """Open the confirmation, naming how many rewards the mark changes and their amount, as the service counts them."""
+        """Open the confirmation, naming how many rewards the mark changes and their amount, as the service counts
+        them."""
         if not isinstance(status, str) or status not in LABELS or not ids:
             return None
         count, cents = await db.run(service.mark_preview, actor_id=await caller_id(self), reward_ids=ids, status=status)
@@ -123,7 +124,10 @@ class AdminRewardsState(DataTableState, rx.State):
         text = pair[0] if self.confirm_count == 1 else pair[1]
         left = len(self.confirm_ids) - self.confirm_count
         if left > 0:
-            text += f" {left} of the {len(self.confirm_ids)} selected {'is' if left == 1 else 'are'} left as {'it is' if left == 1 else 'they are'}."
+            text += (
+                f" {left} of the {len(self.confirm_ids)} selected {'is' if left == 1 else 'are'} left as "
+                f"{'it is' if left == 1 else 'they are'}."
+            )
         return text
 
     @rx.var
