@@ -30,6 +30,7 @@ from tests.support.smtp_server import SmtpServer
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 START_TIMEOUT = 900
+READY_PATHS = ("/api/health", "/sign-in/")
 
 
 @dataclass
@@ -44,11 +45,12 @@ class AppServer:
         return Session(make_engine(self.database_url), expire_on_commit=False)
 
     def restart(self) -> None:
-        """Stop the backend process and start it again on the same port, database and settings
-        (a second app process would rebuild the shared frontend for its own port)."""
+        """Stop the backend process and start it again on the same port, database and settings, serving the
+        frontend its first start built (tests.support.serve_built: the same files, not built again)."""
         if self.proc is not None:
             stop_app(self.proc)
-        self.proc = start_app(int(self.env["PORT"]), self.env, self.log_path)
+        self.proc = start_portal(int(self.env["PORT"]), self.env, self.log_path, timeout=START_TIMEOUT,
+                                 ready_paths=READY_PATHS, built=True)
 
 
 def free_port() -> int:
@@ -76,7 +78,7 @@ def app_env(port: int, database_url: str, **extra: str) -> dict[str, str]:
 def start_app(port: int, env: dict[str, str], log_path: Path) -> subprocess.Popen:
     for command in (["migrate"], ["seed-demo"]):
         subprocess.run([sys.executable, "-m", "portal.cli", *command], env=env, cwd=ROOT, check=True, capture_output=True)
-    return start_portal(port, env, log_path, timeout=START_TIMEOUT, ready_paths=("/api/health", "/sign-in/"))
+    return start_portal(port, env, log_path, timeout=START_TIMEOUT, ready_paths=READY_PATHS)
 
 
 def stop_app(proc: subprocess.Popen) -> None:
