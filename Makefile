@@ -19,7 +19,7 @@ XDIST := $(if $(filter 0,$(WORKERS)),,-n $(WORKERS))
 # Reflex's record that .web has its npm packages: the browser suites' other web directories copy them.
 WEB_PACKAGES := .web/reflex.install_frontend_packages.cached
 
-.PHONY: install run test lint unit integration unit-integration e2e security migrate seed chromium clean
+.PHONY: install run test lint unit integration unit-integration e2e e2e-browser e2e-configs security migrate seed chromium clean
 
 $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -63,22 +63,31 @@ $(WEB_PACKAGES): | $(STAMP)
 	$(VENV)/bin/reflex compile --no-rich >/dev/null
 
 # Browser tests run in their own pytest process (Playwright's loop and pytest-asyncio do not mix).
-e2e: install chromium
+e2e: e2e-browser e2e-configs
+
+e2e-browser: install chromium
 	$(PY) -m pytest tests/e2e
+
+# The app as a fresh clone's `make run` serves it, and as production runs it (PostgreSQL, Redis, workers).
+e2e-configs: install chromium | $(WEB_PACKAGES)
 	$(PY) -m pytest tests/e2e_default
 	$(PY) -m pytest tests/e2e_production
+
+# tests/security's own web directory, a copy of .web with its packages (tests/support/web_dir.py).
+.web-security: | $(WEB_PACKAGES)
+	$(PY) -c 'from pathlib import Path; from tests.support.web_dir import prepare_web_dir; prepare_web_dir(Path(".web-security"), Path(".web"))'
 
 # Raw websocket events and HTTP requests against the real app (authorization matrix, fuzz, headers).
 security: install chromium
 	$(PY) -m pytest tests/security
 
-# Lint first; unit and integration tests while the frontend's packages install; then the browser suites in two
-# lanes at once, each pytest run with an app of its own (port, SQLite file, web directory): `make e2e` (.web)
-# beside `make security` (.web-security). Output is printed per command as it ends; any failure fails the target.
+# Two lanes at once throughout, each browser suite with an app of its own (port, SQLite file, web directory):
+# first the lint, the unit and integration tests beside the frontend's packages and the two short browser suites
+# (e2e_default, e2e_production); then tests/e2e (.web) beside tests/security (.web-security). Output is printed
+# per command as it ends; any failure fails the target.
 test: install chromium
-	$(MAKE) --no-print-directory lint
-	$(MAKE) --no-print-directory -j2 --output-sync=line unit-integration $(WEB_PACKAGES)
-	$(MAKE) --no-print-directory -j2 --keep-going --output-sync=line e2e security
+	$(MAKE) --no-print-directory -j2 --output-sync=line lint unit-integration e2e-configs .web-security
+	$(MAKE) --no-print-directory -j2 --keep-going --output-sync=line e2e-browser security
 
 clean:
 	rm -rf .web .web-security .states test-artifacts
