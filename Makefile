@@ -19,7 +19,7 @@ XDIST := $(if $(filter 0,$(WORKERS)),,-n $(WORKERS))
 # Reflex's record that .web has its npm packages: the browser suites' other web directories copy them.
 WEB_PACKAGES := .web/reflex.install_frontend_packages.cached
 
-.PHONY: install run test lint unit integration unit-integration e2e e2e-browser e2e-configs security migrate seed chromium clean
+.PHONY: install run test lint unit integration unit-integration e2e e2e-browser e2e-default e2e-production lane-e2e lane-security security migrate seed chromium clean
 
 $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -63,14 +63,16 @@ $(WEB_PACKAGES): | $(STAMP)
 	$(VENV)/bin/reflex compile --no-rich >/dev/null
 
 # Browser tests run in their own pytest process (Playwright's loop and pytest-asyncio do not mix).
-e2e: e2e-browser e2e-configs
+e2e: e2e-browser e2e-default e2e-production
 
 e2e-browser: install chromium
 	$(PY) -m pytest tests/e2e
 
 # The app as a fresh clone's `make run` serves it, and as production runs it (PostgreSQL, Redis, workers).
-e2e-configs: install chromium | $(WEB_PACKAGES)
+e2e-default: install chromium
 	$(PY) -m pytest tests/e2e_default
+
+e2e-production: install chromium
 	$(PY) -m pytest tests/e2e_production
 
 # tests/security's own web directory, a copy of .web with its packages (tests/support/web_dir.py).
@@ -81,13 +83,19 @@ e2e-configs: install chromium | $(WEB_PACKAGES)
 security: install chromium
 	$(PY) -m pytest tests/security
 
-# Two lanes at once throughout, each browser suite with an app of its own (port, SQLite file, web directory):
-# first the lint, the unit and integration tests beside the frontend's packages and the two short browser suites
-# (e2e_default, e2e_production); then tests/e2e (.web) beside tests/security (.web-security). Output is printed
-# per command as it ends; any failure fails the target.
+# The two lanes of the browser suites (about as long as each other), each pytest run with an app of its own.
+lane-e2e: e2e-browser
+	$(MAKE) --no-print-directory e2e-default
+
+lane-security: security
+	REFLEX_WEB_WORKDIR=$(CURDIR)/.web-security $(MAKE) --no-print-directory e2e-production
+
+# Two lanes at once: the lint, the unit and integration tests beside the frontend's packages (and the security
+# suite's copy of them); then tests/e2e and tests/e2e_default (.web) beside tests/security and
+# tests/e2e_production (.web-security). Output is printed per command as it ends; any failure fails the target.
 test: install chromium
-	$(MAKE) --no-print-directory -j2 --output-sync=line lint unit-integration e2e-configs .web-security
-	$(MAKE) --no-print-directory -j2 --keep-going --output-sync=line e2e-browser security
+	$(MAKE) --no-print-directory -j2 --output-sync=line lint unit-integration .web-security
+	$(MAKE) --no-print-directory -j2 --keep-going --output-sync=line lane-e2e lane-security
 
 clean:
 	rm -rf .web .web-security .states test-artifacts
