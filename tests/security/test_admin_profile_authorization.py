@@ -48,7 +48,9 @@ async def act(base: str, cookie: str, target_id: int) -> str:
     await send(f"{P}.set_text", {"key": "firstName", "value": "Edited"})
     # An address of its own per caller (a verification link to one address is sent at most once a minute).
     await send(f"{P}.check_email", {"key": "workEmail", "value": f"work-{target_id}@gmail.com"})
-    await send(f"{P}.save", {"verify": True}, settle=0.6)
+    await send(f"{P}.save", {"verify": True}, settle=0)
+    await tab.until(lambda: tab.var(P, "saving") is not True)  # the save has ended: stored or refused
+    await tab.drain(0.6)
     text = tab.text()
     await tab.close()
     return text

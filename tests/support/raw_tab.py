@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -81,6 +82,14 @@ class RawTab:
         await self.client.connect({"name": f"{self.root}.hydrate_and_load", "payload": {}, "router_data": router})
         await self._until(marker, UPDATE_TIMEOUT)
         await self.drain(settle)
+
+    async def until(self, done: Callable[[], bool], timeout: float = UPDATE_TIMEOUT) -> None:
+        """Read updates until `done()` holds for what the tab holds (e.g. a handler's var back to its
+        resting value: the handler has ended); TimeoutError after `timeout` seconds."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not done():
+            self._keep(await self.client.next_update(max(end - loop.time(), 0.001)))
 
     async def drain(self, seconds: float) -> None:
         loop = asyncio.get_running_loop()
