@@ -25,7 +25,7 @@ from portal.models.profile import (
 from portal.models.reference import Audience, CompanySize, Industry, Qualification, Role
 from portal.models.referral import ReferralMember, ReferralProgram
 from portal.models.review import Review, ReviewSession, Reward, ScreenerResponse
-from portal.models.test import Test, TestQualification
+from portal.models.test import Test, TestQualification, TestVersion
 
 __all__ = [
     "Account",
@@ -57,5 +57,6 @@ __all__ = [
     "ScreenerResponse",
     "Test",
     "TestQualification",
+    "TestVersion",
     "UsedCaptchaToken",
 ]

@@ -24,6 +24,8 @@ class ReviewSession(SQLModel, table=True):
 
     id: int = Field(default=None, primary_key=True)
     test_id: int = Field(foreign_key="test.id", ondelete="CASCADE")
+    # The version of the test's definition this session is taken on (portal/models/test.py, TestVersion).
+    version_id: int | None = Field(default=None, foreign_key="test_version.id", index=True)
     account_id: int | None = Field(default=None, foreign_key="account.id", index=True, ondelete="CASCADE")
     # 'account:<id>' or 'respondent:<project>:<participant>' or 'worker:<id>'
     respondent_key: str = Field(max_length=300)
@@ -54,6 +56,8 @@ class Review(SQLModel, table=True):
 
     id: int = Field(default=None, primary_key=True)
     test_id: int = Field(foreign_key="test.id", index=True, ondelete="CASCADE")
+    # The version of the test's definition the answers were given on: shown, exported and validated by it.
+    version_id: int | None = Field(default=None, foreign_key="test_version.id", index=True)
     account_id: int | None = Field(default=None, foreign_key="account.id", ondelete="CASCADE")
     respondent_key: str = Field(max_length=300)
     session_id: int | None = Field(default=None, foreign_key="review_session.id", unique=True)

@@ -5,8 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import UniqueConstraint, event, func, insert, inspect, select, update
+from sqlalchemy.orm import object_session
 from sqlmodel import Field, SQLModel
 
+from portal.domain.versions import VERSIONED, columns_of
 from portal.models._base import created_field, json_field, utcnow
 
 
@@ -51,6 +54,14 @@ class Test(SQLModel, table=True):
     created_at: datetime = created_field()
     launched_at: datetime | None = None
     updated_at: datetime = Field(default_factory=utcnow, nullable=False)
+    # A scheduled test starts running at this time (portal/services/admin/launches.py).
+    scheduled_at: datetime | None = None
+    # Exclusion window (spec section 9): people who took a test within this many days are not invited;
+    # -1: anyone who ever took a test (all), 0: nobody is excluded (none), else 30, 60 or 90.
+    exclusion_days: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # The test builder's working copy (a definition document, possibly incomplete), kept until it is
+    # saved as the test's definition or discarded. None: the builder shows the saved definition.
+    draft_document: dict[str, Any] | None = json_field(lambda: None, nullable=True)
 
 
 class TestQualification(SQLModel, table=True):
@@ -59,3 +70,89 @@ class TestQualification(SQLModel, table=True):
 
     test_id: int = Field(foreign_key="test.id", primary_key=True, ondelete="CASCADE")
     qualification_id: int = Field(foreign_key="qualification.id", primary_key=True, index=True)
+
+
+class TestVersion(SQLModel, table=True):
+    """One numbered version of a test's definition: what participants see and answer.
+
+    `columns` holds the versioned `Test` columns (portal/domain/versions.py, VERSIONED) as they were;
+    the test row always holds its newest version's. A version is sealed when the first review session
+    starts on it and never changes after that; an edit of a sealed version makes the next number.
+    """
+
+    __tablename__ = "test_version"
+    __table_args__ = (UniqueConstraint("test_id", "number", name="uq_test_version_number"),)
+    __test__ = False
+
+    id: int = Field(default=None, primary_key=True)
+    test_id: int = Field(foreign_key="test.id", index=True, ondelete="CASCADE")
+    number: int
+    columns: dict[str, Any] = json_field(dict)
+    sealed: bool = Field(default=False)
+    created_at: datetime = created_field()
+    created_by_id: int | None = None  # the staff account (no foreign key: the version outlives it)
+    # What made it: 'migration', 'import', 'edit', 'builder', 'areas', 'images', 'duplicate', 'new'.
+    source: str = Field(default="edit", max_length=16)
+
+
+# --- every change of a test's definition lands in a version -------------------------------------------
+# Whatever writes the test row (the import, the editors, the image and area services, a script), its
+# versioned columns end up in a version: a new test gets version 1; a change goes into its newest version
+# while nobody has started on it, else into the next number. The write that refills a version names
+# the state it expects (`sealed = false`), so a session sealing the version at the same moment
+# (portal/services/taking/versions.py) either comes first, and the edit makes the next version, or
+# waits for the edit and is taken on it. Services say beforehand what will happen (the staff warning);
+# `session.info["version_by"]` / `["version_source"]` name who and what made it.
+
+
+def _who(target: Test) -> tuple[int | None, str]:
+    info = getattr(object_session(target), "info", {}) or {}
+    by = info.get("version_by")
+    return (by if isinstance(by, int) else None), str(info.get("version_source") or "edit")[:16]
+
+
+@event.listens_for(Test, "after_insert")
+def _first_version(mapper: Any, connection: Any, target: Test) -> None:
+    by, source = _who(target)
+    connection.execute(
+        insert(TestVersion).values(
+            test_id=target.id,
+            number=1,
+            columns=columns_of(target.model_dump()),
+            sealed=False,
+            created_at=utcnow(),
+            created_by_id=by,
+            source=source,
+        )
+    )
+
+
+@event.listens_for(Test, "after_update")
+def _next_version(mapper: Any, connection: Any, target: Test) -> None:
+    state = inspect(target)
+    if not any(state.attrs[name].history.has_changes() for name in VERSIONED):
+        return
+    columns = columns_of(target.model_dump())
+    newest = connection.execute(
+        select(func.max(TestVersion.number)).where(TestVersion.test_id == target.id)
+    ).scalar_one_or_none()
+    if newest is not None:
+        refilled = connection.execute(
+            update(TestVersion)
+            .where(TestVersion.test_id == target.id, TestVersion.number == newest, TestVersion.sealed.is_(False))
+            .values(columns=columns)
+        )
+        if refilled.rowcount == 1:
+            return
+    by, source = _who(target)
+    connection.execute(
+        insert(TestVersion).values(
+            test_id=target.id,
+            number=(newest or 0) + 1,
+            columns=columns,
+            sealed=False,
+            created_at=utcnow(),
+            created_by_id=by,
+            source=source,
+        )
+    )
