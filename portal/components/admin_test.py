@@ -14,6 +14,7 @@ TEST_PAGES = (
     ("areas", "Highlight areas", "/areas"),
     ("preview", "Preview", "/preview"),
     ("invite", "Invite", "/invite"),
+    ("versions", "Versions", "/versions"),
 )
 
 

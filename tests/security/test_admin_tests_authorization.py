@@ -76,6 +76,9 @@ async def act(base: str, who: Person, w: World) -> dict[str, str]:
     await send(f"{E}.set_field", {"key": "status", "value": "stopped"})
     await send(f"{E}.toggle_qualification", {"name": "No such qualification"})
     await send(f"{E}.save", settle=0.5)
+    # The new-version warning's two answers: nobody is taking this test, so there is nothing to confirm.
+    await send(f"{E}.keep_editing")
+    await send(f"{E}.save_new_version", settle=0.3)
     tab.received.clear()
     await send(f"{E}.export", settle=0.5)
     seen["edit-export"] = tab.text()
@@ -100,6 +103,8 @@ async def act(base: str, who: Person, w: World) -> dict[str, str]:
     await send(f"{T}.search", {"text": w.name})
     seen["list"] = tab.text()
     await send(f"{T}.open_import")
+    await send(f"{T}.import_new_version")  # no file is waiting for a confirmation: nothing happens
+    await send(f"{T}.cancel_new_version")
     await send(f"{T}.import_rejected")
     await send(f"{T}.close_import")
     await send(f"{T}.open_import")

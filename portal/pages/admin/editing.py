@@ -7,7 +7,7 @@ from typing import Any
 import reflex as rx
 from reflex.vars import ArrayVar
 
-from portal.components.admin import admin_layout, status_badge
+from portal.components.admin import admin_layout, confirm_dialog, status_badge
 from portal.components.admin_pages import staff_page
 from portal.components.admin_test import test_tabs
 from portal.components.form import (
@@ -208,6 +208,16 @@ def test_edit_page() -> rx.Component:
                     rx.callout("Your role can look at this test but not change it.", icon="lock", color_scheme="gray"),
                 ),
                 _form(),
+                confirm_dialog(
+                    S.version_warning != "",
+                    "Save as a new version?",
+                    S.version_warning,
+                    "Save as version " + (S.version_in_use + 1).to_string(),
+                    S.save_new_version,
+                    S.keep_editing,
+                    "edit-new-version",
+                    dismiss_label="Keep editing",
+                ),
                 spacing="4",
                 width="100%",
             ),

@@ -78,8 +78,32 @@ def _import_dialog() -> rx.Component:
             role="alert",
         ),
     )
+    in_use = rx.cond(
+        T.import_outcome == "confirm",
+        rx.callout(
+            rx.vstack(
+                rx.text(T.import_message, id="import-version-warning"),
+                rx.hstack(
+                    rx.button(
+                        "Import as version " + (T.import_version + 1).to_string(),
+                        on_click=T.import_new_version,
+                        id="import-new-version",
+                    ),
+                    rx.button(
+                        "Cancel", variant="soft", color_scheme="gray", on_click=T.cancel_new_version, id="import-cancel"
+                    ),
+                    spacing="3",
+                    wrap="wrap",
+                ),
+                spacing="3",
+            ),
+            icon="triangle-alert",
+            color_scheme="amber",
+            id="import-confirm",
+        ),
+    )
     done = rx.cond(
-        (T.import_outcome != "") & (T.import_outcome != "refused"),
+        (T.import_outcome != "") & (T.import_outcome != "refused") & (T.import_outcome != "confirm"),
         rx.callout(
             rx.hstack(
                 rx.text(T.import_message),
@@ -132,6 +156,7 @@ def _import_dialog() -> rx.Component:
                     rx.callout(T.import_message, icon="triangle-alert", color_scheme="red", id="import-refused"),
                 ),
                 problems,
+                in_use,
                 done,
                 rx.hstack(
                     rx.dialog.close(

@@ -17,7 +17,7 @@ from portal.domain.staff.editing import check_form, form_of, next_statuses
 from portal.domain.taking.kinds import kind_of
 from portal.models import Qualification, Test
 from portal.models._base import utcnow
-from portal.services.admin import audit
+from portal.services.admin import audit, versions
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
 from portal.services.definition_import import apply_definition, document_for, find_test_by_name
@@ -48,6 +48,8 @@ class SaveResult:
     listing: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     view: EditView | None = None
+    warning: str = ""  # the edit makes a new version of a test in use: saved again with confirm=version
+    version: int = 0
 
 
 def mark_launch(test: Test, old_status: str | None) -> None:
@@ -86,8 +88,10 @@ def edit_view(session: Session, *, actor_id: Caller, test_id: Any) -> EditView:
     return _view(session, _test(session, test_id))
 
 
-def save_edit(session: Session, *, actor_id: Caller, test_id: Any, form: Any) -> SaveResult:
-    """Check the form against the test as it is now (row locked) and save it when nothing is wrong."""
+def save_edit(session: Session, *, actor_id: Caller, test_id: Any, form: Any, confirm: Any = None) -> SaveResult:
+    """Check the form against the test as it is now (row locked) and save it when nothing is wrong. An
+    edit of what a test in use asks (its screener, welcome modal, frame of mind) is saved only once its
+    new-version warning is confirmed (`confirm`: the version number the warning named)."""
     staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
     test = _test(session, test_id, lock=True)
     if not isinstance(form, dict):
@@ -102,8 +106,15 @@ def save_edit(session: Session, *, actor_id: Caller, test_id: Any, form: Any) ->
     if problems:
         return SaveResult(saved=False, problems=problems, listing=check.listing or [f"name: {NAME_TAKEN}"])
     old_status = test.status
+    definition = parse_test_definition(check.document)
+    warning = versions.check_change(session, test, definition.columns, confirm)
+    if warning is not None:
+        if warning.problem:
+            return SaveResult(saved=False, problems={"": warning.problem}, listing=[warning.problem])
+        return SaveResult(saved=False, warning=warning.message, version=warning.version)
+    versions.mark(session, staff.account_id, "edit")
     try:
-        apply_definition(session, test, parse_test_definition(check.document))
+        apply_definition(session, test, definition)
     except TestDefinitionError as e:
         session.rollback()
         return SaveResult(

@@ -36,6 +36,9 @@ class TestEditState(TabOwned, rx.State):
     countries: list[list[str]] = []
     saving: bool = False
     dirty: bool = False
+    # The edit changes what a test in use asks: the warning staff confirm to save it as a new version.
+    version_warning: str = ""
+    version_in_use: int = 0
     _document: dict[str, Any] = {}
 
     def _show(self, view: service.EditView) -> None:
@@ -51,6 +54,7 @@ class TestEditState(TabOwned, rx.State):
         self.qualification_options = view.qualifications
         self.countries = [[code, label] for code, label in view.countries]
         self.problems, self.listing, self.dirty = {}, [], False
+        self.version_warning, self.version_in_use = "", 0
 
     @rx.event
     async def load_page(self):
@@ -93,15 +97,35 @@ class TestEditState(TabOwned, rx.State):
 
     @rx.event
     async def save(self):
+        return await self._save(None)
+
+    @rx.event
+    async def save_new_version(self):
+        """Staff confirmed the warning: save as the next version of the test."""
+        confirm, self.version_warning = self.version_in_use, ""
+        return await self._save(confirm or None)
+
+    @rx.event
+    def keep_editing(self):
+        self.version_warning, self.version_in_use = "", 0
+
+    async def _save(self, confirm: int | None) -> Any:
         if not self.test_id or self.saving:
             return None
         self.saving = True
         try:
             result = await db.run(
-                service.save_edit, actor_id=await caller_id(self), test_id=self.test_id, form=dict(self.form)
+                service.save_edit,
+                actor_id=await caller_id(self),
+                test_id=self.test_id,
+                form=dict(self.form),
+                confirm=confirm,
             )
         finally:
             self.saving = False
+        if result.warning:
+            self.version_warning, self.version_in_use = result.warning, result.version
+            return None
         if not result.saved:
             self.problems, self.listing = result.problems, result.listing
             return toast("error", "Nothing was saved: fix the fields marked below.")

@@ -32,15 +32,18 @@ class AdminTestsState(DataTableState, rx.State):
     import_open: bool = False
     importing: bool = False
     import_message: str = ""
-    import_outcome: str = ""  # created | updated | unchanged | refused
+    import_outcome: str = ""  # created | updated | unchanged | refused | confirm
     import_problems: list[str] = []
     imported_id: str = ""
+    import_version: int = 0  # outcome 'confirm': the version in use the warning names
+    _pending_file: bytes = b""  # outcome 'confirm': the file, until staff confirm or cancel
 
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(service.list_tests, actor_id=caller.account_id, query=query)
 
     @rx.event
     def open_import(self):
+        self._pending_file, self.import_version = b"", 0
         self.import_open, self.import_message, self.import_outcome, self.import_problems, self.imported_id = (
             True,
             "",
@@ -66,12 +69,27 @@ class AdminTestsState(DataTableState, rx.State):
     @rx.event
     async def import_file(self, files: list[rx.UploadFile]):
         """The uploaded definition, checked whole: every problem with its path, or the test created/updated."""
-        actor = await caller_id(self)
         # A raw event can send anything in place of the uploaded files: only a real upload is read.
         upload = files[0] if isinstance(files, list) and files and isinstance(files[0], rx.UploadFile) else None
         data = await upload.read(definition_files.MAX_FILE_BYTES + 1) if upload is not None else b""
+        await self._import(data, None)
+
+    @rx.event
+    async def import_new_version(self):
+        """Staff confirmed the warning: the same file, imported as the next version of the test in use."""
+        data, confirm = self._pending_file, self.import_version
+        self._pending_file, self.import_version = b"", 0
+        if data and confirm:
+            await self._import(data, confirm)
+
+    @rx.event
+    def cancel_new_version(self):
+        self._pending_file, self.import_version, self.import_outcome, self.import_message = b"", 0, "", ""
+
+    async def _import(self, data: bytes, confirm: int | None) -> None:
+        actor = await caller_id(self)
         try:
-            result = await db.run(definition_files.import_file, actor_id=actor, data=data)
+            result = await db.run(definition_files.import_file, actor_id=actor, data=data, confirm=confirm)
         except ServiceError as refused:
             # An upload is answered over HTTP (Reflex's /_upload), not through the event handler's
             # exception hook: the refusal is shown here, in the dialog.
@@ -84,6 +102,8 @@ class AdminTestsState(DataTableState, rx.State):
             return
         self.import_outcome, self.import_message, self.import_problems = result.outcome, result.message, result.problems
         self.imported_id = str(result.test_id or "")
+        if result.outcome == "confirm":  # kept on the server until staff answer the warning
+            self._pending_file, self.import_version = data, result.version
         if result.outcome in ("created", "updated"):
             await self._reload()
 
