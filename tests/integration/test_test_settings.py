@@ -300,3 +300,31 @@ def test_the_exclusion_window_keeps_out_who_took_a_test_in_it_in_the_count_and_t
     send(session, w, criteria)
     invited = set(sent_invites(session, test.id))
     assert invited == {p.id for name, p in people.items() if name not in kept_out}
+
+
+def test_two_launch_scheduled_processes_at_once_launch_each_due_test_once(session, db_url, admin):
+    import os
+    import subprocess
+    import sys
+
+    due = [complete(session) for _ in range(3)]
+    for test in due:
+        test.status, test.scheduled_at = "scheduled", utcnow() - timedelta(minutes=1)
+        session.add(test)
+    session.commit()
+    env = {**os.environ, "DATABASE_URL": db_url}
+    command = [sys.executable, "-m", "portal.cli", "launch-scheduled"]
+    root = Path(__file__).resolve().parents[2]
+    workers = [
+        subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outputs = [worker.communicate(timeout=120) for worker in workers]
+    assert [worker.returncode for worker in workers] == [0, 0], outputs
+    said = [out.strip() for out, _ in outputs]
+    assert all(line.startswith("Launched ") for line in said), said
+    assert sum(int(line.split()[1]) for line in said) == 3, said  # between them, each due test once
+    session.expire_all()
+    assert {session.get(Test, t.id).status for t in due} == {"running"}
+    launched = [r.target_id for r in audit_rows(session, "test.launch")]
+    assert sorted(launched) == sorted(str(t.id) for t in due)  # one audit row per test
