@@ -158,6 +158,6 @@ def payout_note(product_type: str, payout_cents: object) -> str:
         return ""
     return (
         f"This test's payout ({_dollars(payout_cents)}) is not what invitees earn: an invite pays "
-        f"{_dollars(amounts[0])} to {_dollars(amounts[-1])} by the table below (or a batch's override). "
+        f"{_dollars(amounts[0])} to {_dollars(amounts[-1])} by the table above (or a batch's override). "
         "The test's payout goes to people who take it without an invite."
     )

@@ -86,8 +86,8 @@ def _schedule() -> rx.Component:
         rx.el.fieldset(
             field_label("Starts at (UTC)", tag="legend"),
             rx.grid(
-                _text("Date (UTC)", "scheduled.date", "YYYY-MM-DD", type="date"),
-                _text("Time (UTC)", "scheduled.time", "24-hour clock, UTC: 14:30 is 2:30 pm UTC.", type="time"),
+                _text("Date (UTC)", "scheduled.date", "The day in UTC.", type="date"),
+                _text("Time (UTC)", "scheduled.time", "In UTC, not your local time.", type="time"),
                 columns=rx.breakpoints(initial="1", sm="2"),
                 spacing="4",
                 width="100%",
