@@ -19,7 +19,7 @@ from sqlmodel import Session, select
 
 from portal.domain.staff import roles
 from portal.domain.taking.access import HIGHLIGHT_VIEW
-from portal.models import Review, ReviewSession, Test, TestVersion
+from portal.models import AuditEntry, Review, ReviewSession, Test, TestVersion
 from portal.services.admin import areas, definition_files, editing, reviews, versions
 from portal.services.definition_import import import_test
 from portal.services.taking import review_sessions as rs
@@ -27,6 +27,7 @@ from portal.services.taking.definitions import load_definition
 from tests.integration.test_admin_services import person
 from tests.integration.test_highlight_submission import demo, landing_answers
 from tests.support.factories import make_participant
+from tests.support.races import all_at_once
 
 NAME = "Demo: Landing page - Acme Analytics homepage"
 
@@ -221,3 +222,61 @@ def test_a_session_started_at_the_edits_moment_is_never_on_a_changed_version(ses
         session.get(ReviewSession, row.id).version_id
         == session.exec(select(TestVersion.id).where(TestVersion.test_id == test.id, TestVersion.number == 1)).one()
     )
+
+
+def test_fifty_identical_confirmed_saves_make_one_new_version_and_one_audit_row(session: Session, db_url: str, running):
+    test_id, _review_id, _mid, staff = running
+    document = _without_area_two()
+    staff_id = staff.id
+
+    def save(s: Session) -> bool:
+        return versions.save_document(
+            session=s, actor_id=staff_id, test_id=test_id, document=document, confirm=1, source="builder"
+        ).saved
+
+    results = all_at_once(db_url, [save] * 50)
+    assert results == [True] * 50, [r for r in results if r is not True][:3]
+    session.expire_all()
+    rows = session.exec(select(TestVersion).where(TestVersion.test_id == test_id).order_by(TestVersion.number)).all()
+    assert [(v.number, len(v.columns["selected_areas"])) for v in rows] == [(1, 3), (2, 2)]
+    edits = session.exec(
+        select(AuditEntry).where(AuditEntry.action == "test.edit", AuditEntry.target_id == str(test_id))
+    ).all()
+    assert [(e.before["version"], e.after["version"]) for e in edits] == [(1, 2)]
+
+
+def test_fifty_participants_starting_while_staff_edit_never_find_their_version_changed(
+    session: Session, db_url: str
+) -> None:
+    """49 participants start a test nobody has started yet while staff save a new frame of mind (no warning:
+    version 1 is not in use when the save is asked). Whichever comes first, a version someone started on
+    holds what it held when they started: either the edit refilled version 1 before anyone sealed it, or it
+    made version 2 and version 1 kept the old frame."""
+    test = import_test(session, {**demo("02-landing-page.json"), "name": "Race of versions", "status": "running"})
+    session.commit()
+    staff = person(session, role=roles.TEAM_MANAGER)
+    people = [make_participant(session).id for _ in range(49)]
+    old_frame, new_frame = test.frame_of_mind, "Imagine you are replacing your analytics tool this quarter."
+    test_id, staff_id = test.id, staff.id
+    edited = {**demo("02-landing-page.json"), "name": "Race of versions", "frameOfMind": new_frame}
+
+    def start(account_id: int):
+        return lambda s: rs.start_session(session=s, test_id=test_id, account_id=account_id, view=HIGHLIGHT_VIEW).id
+
+    def edit(s: Session) -> str:
+        return versions.save_document(session=s, actor_id=staff_id, test_id=test_id, document=edited).warning
+
+    results = all_at_once(db_url, [edit, *(start(a) for a in people)])
+    assert all(isinstance(r, int) for r in results[1:]), [r for r in results[1:] if not isinstance(r, int)][:3]
+    session.expire_all()
+    by_number = {v.number: v for v in session.exec(select(TestVersion).where(TestVersion.test_id == test_id)).all()}
+    frames = {n: v.columns["frame_of_mind"] for n, v in by_number.items()}
+    sessions = session.exec(select(ReviewSession).where(ReviewSession.test_id == test_id)).all()
+    assert len(sessions) == 49 and all(by_number[1].sealed or n != 1 for n in by_number)
+    if results[0] == "":  # the edit was saved without a warning
+        assert frames in ({1: new_frame}, {1: old_frame, 2: new_frame}), frames
+    else:  # a participant sealed version 1 before the edit was asked: it asked first and wrote nothing
+        assert frames == {1: old_frame}
+    assert session.get(Test, test_id).frame_of_mind == frames[max(frames)]
+    ids = {v.id for v in by_number.values()}
+    assert all(row.version_id in ids for row in sessions)

@@ -26,7 +26,7 @@ from portal.models import Account, Review, ReviewSession, Test, TestVersion
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
-from portal.services.definition_import import apply_definition, find_test_by_name, qualification_names
+from portal.services.definition_import import apply_definition, document_for, find_test_by_name, qualification_names
 from portal.services.errors import ServiceError
 
 NO_TEST = "This test does not exist."
@@ -165,8 +165,9 @@ def save_document(
         if warning.problem:
             return SaveOutcome(saved=False, problems={"productType": warning.problem}, listing=[warning.problem])
         return SaveOutcome(saved=False, warning=warning.message, version=warning.version)
-    before = newest(session, test.id)
-    before_number = before.number if before else 0
+    current = newest(session, test.id)
+    before_number = current.number if current else 0
+    before = document_for(session, test)
     mark(session, staff.account_id, source)
     try:
         apply_definition(session, test, definition)
@@ -175,17 +176,20 @@ def save_document(
         return SaveOutcome(
             saved=False, problems={e.errors[0].path: e.errors[0].message}, listing=[str(x) for x in e.errors]
         )
-    after = newest(session, test.id)
-    number = after.number if after else before_number
-    audit.record(
-        session,
-        staff,
-        "test.edit",
-        "test",
-        test.id,
-        before={"version": before_number},
-        after={"version": number, "source": source},
-    )
+    after = document_for(session, test)
+    current = newest(session, test.id)
+    number = current.number if current else before_number
+    changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+    if changed:  # a save that changes nothing (a retry, a second tab) leaves no audit row
+        audit.record(
+            session,
+            staff,
+            "test.edit",
+            "test",
+            test.id,
+            before={"version": before_number, **{k: before.get(k) for k in changed}},
+            after={"version": number, "source": source, **{k: after.get(k) for k in changed}},
+        )
     return SaveOutcome(saved=True, version=number, new_version=number != before_number)
 
 
