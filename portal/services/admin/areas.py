@@ -14,6 +14,7 @@ from portal.domain.definition_checks import DefinitionError
 from portal.domain.staff import roles
 from portal.models import Test
 from portal.models._base import utcnow
+from portal.services import row_locks
 from portal.services.admin import audit, versions
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
@@ -42,7 +43,8 @@ class AreasRefused(ServiceError):
 
 
 def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
-    test = session.get(Test, one_id(test_id, NOT_FOUND), with_for_update=lock)
+    number = one_id(test_id, NOT_FOUND)
+    test = row_locks.locked(session, Test, number) if lock else session.get(Test, number)
     if test is None:
         raise ServiceError(NOT_FOUND)
     if not rules.has_areas(test.product_type):

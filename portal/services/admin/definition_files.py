@@ -19,6 +19,7 @@ from portal.domain.definition import TestDefinitionError, first_problems, parse_
 from portal.domain.staff import roles
 from portal.domain.staff.editing import status_problem
 from portal.models import Test
+from portal.services import row_locks
 from portal.services.admin import audit, versions
 from portal.services.admin.editing import mark_launch
 from portal.services.admin.guard import Caller, require_staff
@@ -106,7 +107,7 @@ def import_file(session: Session, *, actor_id: Caller, data: Any, confirm: Any =
     definition = parse_test_definition(document)
     existing = find_test_by_name(session, definition.columns["name"])
     if existing is not None:
-        session.refresh(existing, with_for_update=True)
+        existing = row_locks.locked(session, Test, existing.id) or existing
         moved = status_problem(existing.status, definition.columns["status"])
         if moved:
             return _refused([f"status: {moved}"])

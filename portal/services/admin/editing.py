@@ -35,7 +35,7 @@ from portal.domain.staff.editing import (
 from portal.domain.taking.kinds import kind_of
 from portal.models import Qualification, Test
 from portal.models._base import utcnow
-from portal.services import transitions
+from portal.services import row_locks, transitions
 from portal.services.admin import audit, versions
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
@@ -92,8 +92,7 @@ def mark_launch(test: Test, old_status: str | None) -> None:
 
 def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
     tid = one_id(test_id, NO_TEST)
-    query = select(Test).where(Test.id == tid)
-    test: Test | None = session.execute(query.with_for_update() if lock else query).scalar_one_or_none()
+    test = row_locks.locked(session, Test, tid) if lock else session.get(Test, tid)
     if test is None:
         raise ServiceError(NO_TEST)
     return test

@@ -24,6 +24,7 @@ from portal.domain.ids import whole_number
 from portal.domain.staff import roles
 from portal.models import Test
 from portal.models._base import utcnow
+from portal.services import row_locks
 from portal.services.admin import audit, versions
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.errors import ServiceError
@@ -58,7 +59,7 @@ class ImageFile:
 
 def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
     tid = whole_number(test_id)
-    test = session.get(Test, tid, with_for_update=lock) if tid else None
+    test = (row_locks.locked(session, Test, tid) if lock else session.get(Test, tid)) if tid else None
     if test is None:
         raise NotFound(NO_TEST)
     return test

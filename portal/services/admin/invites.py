@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Row, Select, String, and_, cast, func, not_, select, true, update
+from sqlalchemy import Row, Select, String, and_, cast, func, not_, select, true
 from sqlmodel import Session
 
 from portal.domain import emails
@@ -34,6 +34,7 @@ from portal.domain.staff import incentives, roles
 from portal.domain.staff import invite_rule as rule
 from portal.models import Account, Invite, InviteBatch, ParticipantProfile, Review, Test
 from portal.models._base import utcnow
+from portal.services import row_locks
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.participants import TABLE as PARTICIPANTS
@@ -81,21 +82,13 @@ class Audience:
 def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
     """The test; with `lock`, its row locked until the transaction ends (one sender per test at a time).
 
-    PostgreSQL locks with SELECT ... FOR UPDATE. SQLite ignores FOR UPDATE, and its driver begins a
-    transaction only at the first write, so every read before it sees whatever is committed at that
-    moment: two senders could both read the same people as not yet invited, and both invite them. A
-    write that changes nothing takes SQLite's write lock first (another sender waits for it), so what is
-    read after it includes every invite committed before.
+    (portal/services/row_locks.py: on SQLite too, so two senders never both read the same people as not
+    yet invited.)
     """
     number = test_id if isinstance(test_id, int) and not isinstance(test_id, bool) else None
-    if number and lock and session.get_bind().dialect.name == "sqlite":
-        session.execute(
-            update(Test)
-            .where(Test.id == number)
-            .values(status=Test.status)
-            .execution_options(synchronize_session=False)
-        )
-    test = session.get(Test, number, with_for_update=lock, populate_existing=lock) if number else None
+    if not number:
+        raise ServiceError(NO_TEST)
+    test = row_locks.locked(session, Test, number) if lock else session.get(Test, number)
     if test is None:
         raise ServiceError(NO_TEST)
     return test

@@ -23,6 +23,7 @@ from portal.domain.definition_document import document_of
 from portal.domain.staff import roles
 from portal.domain.taking.access import GRACE_SECONDS
 from portal.models import Account, Review, ReviewSession, Test, TestVersion
+from portal.services import row_locks
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
@@ -132,8 +133,8 @@ class SaveOutcome:
 
 
 def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
-    query = select(Test).where(Test.id == one_id(test_id, NO_TEST))
-    test: Test | None = session.execute(query.with_for_update() if lock else query).scalar_one_or_none()
+    number = one_id(test_id, NO_TEST)
+    test = row_locks.locked(session, Test, number) if lock else session.get(Test, number)
     if test is None:
         raise ServiceError(NO_TEST)
     return test

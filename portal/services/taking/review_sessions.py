@@ -254,9 +254,10 @@ def start_session(
     row = _latest(session, load.test_id, key, lock=True)
     if row is not None and row.status == "active" and not _expired(row, now):
         return row
+    version_id = versions.newest_id(session, load.test_id)
     row = ReviewSession(
         test_id=load.test_id,
-        version_id=versions.start_on(session, load.test_id),
+        version_id=version_id,
         account_id=account_id,
         respondent_key=key,
         started_at=now,
@@ -265,6 +266,10 @@ def start_session(
     )
     session.add(row)
     session.flush()
+    if version_id is not None:
+        # Sealed after the row is written: the row's key check on the test waits for a staff edit holding the
+        # test, and only then is the version locked (the same order as the edit's: never a deadlock).
+        versions.seal(session, version_id)
     return row
 
 

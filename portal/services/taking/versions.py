@@ -36,14 +36,6 @@ def seal(session: Session, version_id: int) -> None:
     )
 
 
-def start_on(session: Session, test_id: int) -> int | None:
-    """The version a session starting now is taken on: the newest, sealed."""
-    version_id = newest_id(session, test_id)
-    if version_id is not None:
-        seal(session, version_id)
-    return version_id
-
-
 def columns(session: Session, version_id: int | None, test_id: int) -> dict[str, Any] | None:
     """The columns of a version of this test (None when it is no version of it)."""
     if version_id is None:
@@ -75,4 +67,4 @@ def test_on(session: Session, test: Test, version_id: int | None) -> Test:
     return as_of(test, columns(session, version_id, test.id))
 
 
-__all__ = ["as_of", "columns", "columns_of", "newest_id", "seal", "start_on", "test_on"]
+__all__ = ["as_of", "columns", "columns_of", "newest_id", "seal", "test_on"]
