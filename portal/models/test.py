@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import UniqueConstraint, event, func, insert, inspect, select, update
+from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm import object_session
 from sqlmodel import Field, SQLModel
 
@@ -91,7 +92,7 @@ class TestVersion(SQLModel, table=True):
     sealed: bool = Field(default=False)
     created_at: datetime = created_field()
     created_by_id: int | None = None  # the staff account (no foreign key: the version outlives it)
-    # What made it: 'migration', 'import', 'edit', 'builder', 'areas', 'images', 'duplicate', 'new'.
+    # What made it: 'migration', 'import', 'edit', 'builder', 'areas', 'images', 'duplicate', 'new', 'script'.
     source: str = Field(default="edit", max_length=16)
 
 
@@ -108,7 +109,15 @@ class TestVersion(SQLModel, table=True):
 def _who(target: Test) -> tuple[int | None, str]:
     info = getattr(object_session(target), "info", {}) or {}
     by = info.get("version_by")
-    return (by if isinstance(by, int) else None), str(info.get("version_source") or "edit")[:16]
+    return (by if isinstance(by, int) else None), str(info.get("version_source") or "script")[:16]
+
+
+@event.listens_for(OrmSession, "after_transaction_end")
+def _forget_who(session: OrmSession, transaction: Any) -> None:
+    """Who and what made a version is said per transaction (a long-lived session must not lend it to the next)."""
+    if transaction.parent is None:
+        session.info.pop("version_by", None)
+        session.info.pop("version_source", None)
 
 
 @event.listens_for(Test, "after_insert")

@@ -33,6 +33,7 @@ def import_test(session: Session, data: dict[str, Any]) -> Test:
     Re-importing an unchanged definition writes nothing (so seeding stays idempotent).
     """
     definition = parse_test_definition(data)
+    session.info.setdefault("version_source", "import")  # a version it makes says where it came from
     return apply_definition(session, find_test_by_name(session, definition.columns["name"]), definition)
 
 

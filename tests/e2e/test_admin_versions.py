@@ -116,8 +116,8 @@ def test_the_versions_page_at_phone_and_desktop_width(page: Page, app_server, db
     edited.frame_of_mind = "A second version: a new frame of mind for everyone who starts from now on."
     db.add(edited)
     db.commit()
+    sign_in(page, app_server.url, me.email, STAFF_PASSWORD)  # the helper looks for the desktop header
     page.set_viewport_size({"width": width, "height": 900})
-    sign_in(page, app_server.url, me.email, STAFF_PASSWORD)
     open_admin(page, app_server.url, f"/admin/tests/{test.id}/versions")
     expect(page.locator("#versions-table #version-2")).to_be_visible()
     expect(page.locator("#versions-changes")).to_contain_text("A second version")

@@ -119,7 +119,7 @@ def test_versions_page() -> rx.Component:
             rx.cond(
                 S.loaded,
                 rx.vstack(
-                    rx.heading("Versions", size="5", as_="h1"),
+                    rx.heading(S.name, size="5", as_="h2", id="versions-test-name"),
                     rx.text(
                         "Each version is what participants were asked. A version is in use once someone starts on "
                         "it and never changes after that: an edit makes the next version. Reviews are shown and "

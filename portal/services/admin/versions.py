@@ -42,6 +42,7 @@ SOURCE_LABELS = {
     "images": "Images",
     "new": "New test",
     "duplicate": "Duplicated",
+    "script": "Command line or script",
 }
 
 
@@ -208,8 +209,19 @@ class VersionRow:
     sealed: bool
 
 
+@dataclass(frozen=True)
+class VersionsView:
+    name: str
+    rows: list[VersionRow]
+
+
 def list_versions(session: Session, *, actor_id: Caller, test_id: Any) -> list[VersionRow]:
-    """Every version of the test, newest first, with how many are taking it and have submitted on it."""
+    return versions_view(session, actor_id=actor_id, test_id=test_id).rows
+
+
+def versions_view(session: Session, *, actor_id: Caller, test_id: Any) -> VersionsView:
+    """The test's name and every version of it, newest first, with how many are taking it and have
+    submitted on it."""
     require_staff(session, actor_id, roles.VIEW)
     test = _test(session, test_id)
     found = session.execute(
@@ -232,7 +244,7 @@ def list_versions(session: Session, *, actor_id: Caller, test_id: Any) -> list[V
                 sealed=bool(version.sealed),
             )
         )
-    return rows
+    return VersionsView(name=test.name, rows=rows)
 
 
 def _document(session: Session, test: Test, number: int) -> dict[str, Any]:

@@ -19,6 +19,7 @@ class TestVersionsState(TabOwned, rx.State):
 
     loaded: bool = False
     missing: str = ""
+    name: str = ""
     # One per version, newest first: number, created, by, source, in_progress, done, state.
     rows: list[dict[str, str]] = []
     choices: list[list[str]] = []  # [number, 'Version N'] for the two selects
@@ -35,12 +36,13 @@ class TestVersionsState(TabOwned, rx.State):
     async def load(self):
         self.loaded, self.missing, self.rows, self.changes, self.compared = False, "", [], [], False
         try:
-            found = await staff_load(self, service.list_versions, test_id=self._test_id())
+            view = await staff_load(self, service.versions_view, test_id=self._test_id())
         except ServiceError as refused:
             self.missing, self.loaded = refused.message, True
             return
-        if found is None:  # not staff
+        if view is None:  # not staff
             return
+        found, self.name = view.rows, view.name
         self.rows = [
             {
                 "number": str(v.number),
