@@ -31,6 +31,33 @@ class EditRefused(ValueError):
     """A change the builder does not offer (an unknown path or value): nothing is changed."""
 
 
+# What the builder edits of a test's definition; the rest (name, status, panel, payout, audience, frame of
+# mind, welcome modal: the details page; selectedAreas: the area editor) is taken as saved.
+BUILDER_FIELDS = (
+    "survey",
+    "questions",
+    "preferenceTest",
+    "screenerQuestion",
+    "url",
+    "screenshotUrl",
+    "pricingUrl",
+    "pricingScreenshotUrl",
+)
+
+
+def builder_part(document: Mapping[str, Any]) -> Document:
+    """The builder's fields of a working document (the draft kept between visits)."""
+    return {k: copy.deepcopy(document[k]) for k in BUILDER_FIELDS if k in document}
+
+
+def merged(saved: Mapping[str, Any], draft: Mapping[str, Any]) -> Document:
+    """The saved definition with the draft's builder fields in place of its own (a field the draft does not
+    have is removed: the builder emptied it)."""
+    doc = {k: copy.deepcopy(v) for k, v in saved.items() if k not in BUILDER_FIELDS}
+    doc.update(builder_part(draft))
+    return doc
+
+
 # --- paths ---------------------------------------------------------------------------------------
 
 _SEGMENT = re.compile(r"([A-Za-z][A-Za-z-]*)((?:\[\d{1,4}\])*)")
