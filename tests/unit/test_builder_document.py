@@ -275,6 +275,8 @@ def test_preference_concepts_switch_between_images_and_text():
     text = d.set_preference_type(doc, "text")
     assert "images" not in text["preferenceTest"]
     assert view.build(text).errors["preferenceTest.textOptions.optionOne"] == "Is required"
+    with pytest.raises(d.EditRefused):
+        d.set_preference_type(full_survey(), "image")
 
 
 # --- the video rule -------------------------------------------------------------------------------------

@@ -505,6 +505,8 @@ def set_preference_type(document: Mapping[str, Any], preference_type: str) -> Do
     three empty text options added."""
     if preference_type not in ("image", "text"):
         raise EditRefused("not a preference type")
+    if document.get("productType") != "preference-test":
+        raise EditRefused("not a preference test")
     doc = copy.deepcopy(dict(document))
     pref = doc.setdefault("preferenceTest", {})
     if not isinstance(pref, dict):

@@ -26,6 +26,7 @@ class ItemRow:
 
     path: str
     index: int
+    dom_id: str = ""  # the path as an element id: 'survey-questions-3-options-1'
     value: str = ""
     label: str = ""
     url: str = ""
@@ -65,6 +66,7 @@ class QuestionRow:
     path: str
     list_path: str
     index: int
+    dom_id: str
     key: str
     type: str
     type_label: str
@@ -118,6 +120,11 @@ def _by_path(errors: list[DefinitionError]) -> dict[str, str]:
     for error in errors:
         found.setdefault(error.path, error.message)
     return found
+
+
+def dom_id(path: str) -> str:
+    """A path as an element id ('survey.questions[3]' -> 'survey-questions-3')."""
+    return path.replace(".", "-").replace("[", "-").replace("]", "")
 
 
 def _text(value: Any) -> str:
@@ -177,6 +184,7 @@ def _items(document: Any, claims: _Claims, list_path: str, targets: bool = False
             )
         else:
             row = ItemRow(path=path, index=i, label=_text(entry))
+        row.dom_id = dom_id(path)
         row.error = claims.take(path, prefix=path + ".")
         row.first, row.last = i == 0, i == len(entries) - 1
         rows.append(row)
@@ -199,6 +207,7 @@ def question_rows(document: Any, list_path: str, claims: _Claims) -> list[Questi
             path=path,
             list_path=list_path,
             index=i,
+            dom_id=dom_id(path),
             key=_text(q.get("key")),
             type=_text(q.get("type")),
             type_label=question_kinds.LABELS.get(_text(q.get("type")), _text(q.get("type"))),
