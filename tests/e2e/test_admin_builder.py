@@ -41,6 +41,16 @@ def choose(page: Page, trigger: str, label: str) -> None:
     page.get_by_role("option", name=label, exact=True).click()
 
 
+def shots(page: Page, name: str) -> None:
+    """The builder at 1280 and 375 px, from the top of the page."""
+    for width in (1280, 375):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate("window.scrollTo(0, 0)")
+        expect(page.locator("#builder-status")).to_be_in_viewport()
+        shot(page, f"builder-{name}-{width}")
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
 def open_builder(page: Page, base: str, test: Test) -> None:
     open_admin(page, base, f"/admin/tests/{test.id}/build")
     expect(page.locator("#test-tab-build")).to_have_attribute("aria-current", "page")
@@ -115,10 +125,7 @@ def test_staff_build_a_survey_of_all_twelve_types_with_a_branch_save_and_preview
     db.expire_all()
     assert len(db.get(Test, test.id).survey["questions"]) == 1  # not saved yet
 
-    shot(page, "builder-survey-1280")
-    page.set_viewport_size({"width": 375, "height": 900})
-    shot(page, "builder-survey-375")
-    page.set_viewport_size({"width": 1280, "height": 900})
+    shots(page, "survey")
 
     page.click("#builder-save")
     expect(page.locator("#builder-saved")).to_be_visible()
@@ -206,10 +213,7 @@ def test_a_preference_and_a_landing_page_builder_with_the_screener(page: Page, a
     page.locator("#b-correct-0-1").click()
     page.locator("#b-correct-1-1").click()
     expect(page.locator("#builder-status")).to_have_text("No problems")
-    shot(page, "builder-preference-1280")
-    page.set_viewport_size({"width": 375, "height": 900})
-    shot(page, "builder-preference-375")
-    page.set_viewport_size({"width": 1280, "height": 900})
+    shots(page, "preference")
     page.click("#builder-save")
     expect(page.locator("#builder-saved")).to_be_visible()
     db.expire_all()
@@ -226,6 +230,4 @@ def test_a_preference_and_a_landing_page_builder_with_the_screener(page: Page, a
     page.click("#b-questions-post-test-add")
     typed(page, "#questions-post-test-0-text", "How clear is the page?")
     expect(page.locator("#builder-status")).to_have_text("No problems")
-    shot(page, "builder-landing-1280")
-    page.set_viewport_size({"width": 375, "height": 900})
-    shot(page, "builder-landing-375")
+    shots(page, "landing")

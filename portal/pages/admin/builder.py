@@ -146,7 +146,7 @@ def _entries(
 
     def entry(item: Any) -> rx.Component:
         return rx.flex(
-            rx.box(render(item), flex="1", min_width="0"),
+            rx.box(render(item), flex="1 1 260px", min_width="0"),
             _move_buttons(
                 noun,
                 item,
@@ -187,13 +187,16 @@ def _entries(
     )
 
 
-def _value_label(item: Any, *, value_label: str = "Value (stored)", label: str = "Label") -> rx.Component:
-    return rx.grid(
+def _line(*fields: Any) -> rx.Component:
+    """An entry's fields side by side, wrapping on a narrow screen."""
+    return rx.flex(*[rx.box(f, flex="1 1 180px", min_width="0") for f in fields], gap="8px", wrap="wrap", width="100%")
+
+
+def _value_label(item: Any, *extra: Any, value_label: str = "Value (stored)", label: str = "Label") -> rx.Component:
+    return _line(
         _row_text(label, item.dom_id + "-label", item.label, item.path + ".label"),
         _row_text(value_label, item.dom_id + "-value", item.value, item.path + ".value"),
-        columns=rx.breakpoints(initial="1", sm="2"),
-        spacing="2",
-        width="100%",
+        *extra,
     )
 
 
@@ -216,7 +219,10 @@ def _option(row: Any) -> Any:
             size="2",
         )
         return rx.vstack(
-            _value_label(item), rx.cond(row.conditional, target), _item_error(item), spacing="2", width="100%"
+            rx.cond(row.conditional, _value_label(item, target), _value_label(item)),
+            _item_error(item),
+            spacing="2",
+            width="100%",
         )
 
     return render
@@ -604,15 +610,16 @@ def _highlight() -> rx.Component:
 
 def _concept(item: Any) -> rx.Component:
     return rx.vstack(
-        rx.grid(
+        _line(
             _row_text("Name", item.dom_id + "-name", item.label, item.path + ".name"),
             _row_text("Key (stored)", item.dom_id + "-key", item.value, item.path + ".key"),
-            columns=rx.breakpoints(initial="1", sm="2"),
-            spacing="2",
-            width="100%",
-        ),
-        _row_text(
-            "Image address", item.dom_id + "-url", item.url, item.path + ".url", placeholder="/media/... or https://"
+            _row_text(
+                "Image address",
+                item.dom_id + "-url",
+                item.url,
+                item.path + ".url",
+                placeholder="/media/... or https://",
+            ),
         ),
         _item_error(item),
         spacing="2",
@@ -877,9 +884,6 @@ def _toolbar() -> rx.Component:
         wrap="wrap",
         width="100%",
         class_name="admin-panel builder-toolbar",
-        position="sticky",
-        top="0",
-        z_index="5",
     )
 
 

@@ -135,10 +135,10 @@ def preview_page() -> rx.Component:
             (NOT_FOUND, _message("This test does not exist.", "preview-not-found")),
             (
                 DRAFT_INVALID,
-                rx.callout(
-                    P.problem,
+                rx.callout.root(
+                    rx.callout.icon(rx.icon("triangle-alert")),
+                    rx.callout.text(P.problem),
                     rx.el.a("Back to the builder", href=test_base_path() + "/build", id="preview-to-builder"),
-                    icon="triangle-alert",
                     color_scheme="amber",
                     id="preview-draft-invalid",
                     style=_CARD,

@@ -94,10 +94,12 @@ def _test(session: Session, test_id: Any) -> Test:
 
 
 def _draft_row(session: Session, test: Test) -> Test:
-    """The test as its builder draft would make it: a row kept out of the session (never written)."""
-    draft = test.draft_document if isinstance(test.draft_document, dict) else {}
+    """The test as its builder draft would make it (with no draft kept, as saved): a row kept out of the
+    session (never written)."""
+    saved = document_for(session, test)
+    draft = test.draft_document
     try:
-        parsed = parse_test_definition(merged(document_for(session, test), draft))
+        parsed = parse_test_definition(merged(saved, draft) if isinstance(draft, dict) else saved)
     except TestDefinitionError as error:
         many = len(error.errors)
         raise ServiceError(DRAFT_INVALID.format(count=f"{many} problem{'s' if many != 1 else ''}")) from error

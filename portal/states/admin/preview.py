@@ -44,6 +44,7 @@ class PreviewState(TabOwned, rx.State):
                 self.view = NOT_FOUND
                 return
             self.view, self.problem, self.shown_id = DRAFT_INVALID, error.message, test_id or 0
+            self.name = "Draft"
             return
         if target is None:  # not staff: the page shows them the not-found page
             return
