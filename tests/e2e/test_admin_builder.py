@@ -13,6 +13,7 @@ from portal.domain.authoring.question_kinds import KINDS
 from portal.domain.staff import roles
 from portal.models import Test
 from tests.e2e.helpers import sign_in
+from tests.e2e.test_accessibility import assert_accessible
 from tests.e2e.test_admin import STAFF_PASSWORD, open_admin, staff
 from tests.e2e.test_survey import shot
 
@@ -126,6 +127,7 @@ def test_staff_build_a_survey_of_all_twelve_types_with_a_branch_save_and_preview
     assert len(db.get(Test, test.id).survey["questions"]) == 1  # not saved yet
 
     shots(page, "survey")
+    assert_accessible(page, "the survey builder")
 
     page.click("#builder-save")
     expect(page.locator("#builder-saved")).to_be_visible()
@@ -214,6 +216,7 @@ def test_a_preference_and_a_landing_page_builder_with_the_screener(page: Page, a
     page.locator("#b-correct-1-1").click()
     expect(page.locator("#builder-status")).to_have_text("No problems")
     shots(page, "preference")
+    assert_accessible(page, "the preference builder with a matrix screener")
     page.click("#builder-save")
     expect(page.locator("#builder-saved")).to_be_visible()
     db.expire_all()

@@ -836,13 +836,14 @@ def _toolbar() -> rx.Component:
     base = test_base_path()
     status = rx.cond(
         S.problem_count == 0,
-        rx.badge(rx.icon("circle-check", size=14), "No problems", color_scheme="green", size="2"),
+        rx.badge(rx.icon("circle-check", size=14), "No problems", color_scheme="green", size="2", high_contrast=True),
         rx.badge(
             rx.icon("triangle-alert", size=14),
             S.problem_count.to_string(),
             rx.cond(S.problem_count == 1, " problem", " problems"),
             color_scheme="red",
             size="2",
+            high_contrast=True,
         ),
     )
     return rx.flex(
