@@ -2,7 +2,7 @@
 
 Commands: migrate, seed-reference, seed-demo, import-test FILE.json,
 create-staff EMAIL --role ROLE [--password P], outbox [--limit N] [--pending],
-mark-reward-paid REWARD_ID, auto-approve-reviews.
+mark-reward-paid REWARD_ID, auto-approve-reviews, launch-scheduled.
 Expected failures print one clear line to stderr and exit with status 2
 (1 for database problems), never a traceback.
 """
@@ -186,6 +186,16 @@ def cmd_auto_approve(_args: argparse.Namespace) -> None:
     print(f"Approved {count} review{'s' if count != 1 else ''} nobody decided in {settings.auto_approve_days} days.")
 
 
+def cmd_launch_scheduled(_args: argparse.Namespace) -> None:
+    from portal.db import session_scope
+    from portal.services.admin.launches import launch_scheduled
+
+    with session_scope() as session:
+        launched = launch_scheduled(session=session)
+    ids = ", ".join(str(i) for i in launched)
+    print(f"Launched {len(launched)} scheduled test{'s' if len(launched) != 1 else ''}" + (f": {ids}." if ids else "."))
+
+
 # --- parser -------------------------------------------------------------------------------
 
 
@@ -214,6 +224,11 @@ def build_parser() -> argparse.ArgumentParser:
         "auto-approve-reviews",
         cmd_auto_approve,
         "Approve reviews nobody decided in AUTO_APPROVE_DAYS (the hourly job, once).",
+    )
+    add(
+        "launch-scheduled",
+        cmd_launch_scheduled,
+        "Start the scheduled tests whose time has come (the job every worker runs every 30 s, once).",
     )
     paid = add("mark-reward-paid", cmd_mark_reward_paid, "Mark a reward paid (EXECUTED) and credit any referral bonus.")
     paid.add_argument("reward_id", metavar="REWARD_ID", type=int)

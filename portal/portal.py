@@ -27,6 +27,7 @@ from portal.pages.sign_in import sign_in_page
 from portal.pages.sign_up import sign_up_page
 from portal.pages.thank_you import thank_you_page
 from portal.services import error_reporting, mail_sender
+from portal.services.admin import launches as launch_scheduler
 from portal.services.admin import scheduler as review_scheduler
 from portal.services.captcha import script_url as captcha_script_url
 from portal.services.taking import draft_writer
@@ -108,6 +109,8 @@ app.register_lifespan_task(mail_sender.run_forever)
 app.register_lifespan_task(draft_writer.writer.lifespan)
 # Reviews nobody decided in AUTO_APPROVE_DAYS are approved (hourly, in every worker).
 app.register_lifespan_task(review_scheduler.run_forever)
+# Scheduled tests start running at their time (every 30 s, in every worker; each test once).
+app.register_lifespan_task(launch_scheduler.run_forever)
 
 # Public pages (auth layout).
 app.add_page(

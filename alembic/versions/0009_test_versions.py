@@ -60,18 +60,29 @@ def upgrade() -> None:
     )
     op.create_index("ix_test_version_test_id", "test_version", ["test_id"], unique=False)
 
-    with op.batch_alter_table("review", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("version_id", sa.Integer(), nullable=True))
-        batch_op.create_index("ix_review_version_id", ["version_id"], unique=False)
-        batch_op.create_foreign_key("fk_review_version_id", "test_version", ["version_id"], ["id"])
-    with op.batch_alter_table("review_session", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("version_id", sa.Integer(), nullable=True))
-        batch_op.create_index("ix_review_session_version_id", ["version_id"], unique=False)
-        batch_op.create_foreign_key("fk_review_session_version_id", "test_version", ["version_id"], ["id"])
-    with op.batch_alter_table("test", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("scheduled_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True))
-        batch_op.add_column(sa.Column("exclusion_days", sa.Integer(), server_default="0", nullable=False))
-        batch_op.add_column(sa.Column("draft_document", sa.JSON(), nullable=True))
+    # Plain ALTER TABLE ... ADD COLUMN (REFERENCES inline), never a batch copy: on SQLite a copy drops the
+    # old table, and dropping `review` deletes every reward through reward.review_id's ON DELETE CASCADE
+    # (dropping `test` would take every review with it).
+    for table in ("review", "review_session"):
+        if op.get_bind().dialect.name == "sqlite":
+            op.execute(
+                f"ALTER TABLE {table} ADD COLUMN version_id INTEGER "
+                f"CONSTRAINT fk_{table}_version_id REFERENCES test_version (id)"
+            )
+        else:
+            op.add_column(
+                table,
+                sa.Column(
+                    "version_id",
+                    sa.Integer(),
+                    sa.ForeignKey("test_version.id", name=f"fk_{table}_version_id"),
+                    nullable=True,
+                ),
+            )
+        op.create_index(f"ix_{table}_version_id", table, ["version_id"], unique=False)
+    op.add_column("test", sa.Column("scheduled_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True))
+    op.add_column("test", sa.Column("exclusion_days", sa.Integer(), server_default="0", nullable=False))
+    op.add_column("test", sa.Column("draft_document", sa.JSON(), nullable=True))
 
     _versions_one()
 
@@ -126,17 +137,16 @@ def _versions_one() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("test", schema=None) as batch_op:
-        batch_op.drop_column("draft_document")
-        batch_op.drop_column("exclusion_days")
-        batch_op.drop_column("scheduled_at")
-    with op.batch_alter_table("review_session", schema=None) as batch_op:
-        batch_op.drop_constraint("fk_review_session_version_id", type_="foreignkey")
-        batch_op.drop_index("ix_review_session_version_id")
-        batch_op.drop_column("version_id")
-    with op.batch_alter_table("review", schema=None) as batch_op:
-        batch_op.drop_constraint("fk_review_version_id", type_="foreignkey")
-        batch_op.drop_index("ix_review_version_id")
-        batch_op.drop_column("version_id")
+    # Plain ALTER TABLE ... DROP COLUMN (SQLite 3.35+ too), never a batch copy (see upgrade).
+    sqlite = op.get_bind().dialect.name == "sqlite"
+    for name in ("draft_document", "exclusion_days", "scheduled_at"):
+        op.drop_column("test", name)
+    for table in ("review_session", "review"):
+        op.drop_index(f"ix_{table}_version_id", table_name=table)
+        if sqlite:  # the inline REFERENCES goes with the column
+            op.execute(f"ALTER TABLE {table} DROP COLUMN version_id")
+        else:
+            op.drop_constraint(f"fk_{table}_version_id", table, type_="foreignkey")
+            op.drop_column(table, "version_id")
     op.drop_index("ix_test_version_test_id", table_name="test_version")
     op.drop_table("test_version")

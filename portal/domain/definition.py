@@ -27,7 +27,14 @@ from portal.domain.reference_data import (
 )
 from portal.domain.taking import kinds
 
+# The payout's range (docs/decisions.md, 'Test settings'): the spec's "Payout 15 to 50 dollars" is the usual
+# range, shown as a hint; the limit is $1,000 (the incentive table pays up to $500 for a live interview).
 MAX_PAYOUT_CENTS = 100_000
+PAYOUT_TOO_HIGH = f"The payout can be at most ${MAX_PAYOUT_CENTS // 100:,}."
+PAYOUT_NEGATIVE = "The payout cannot be negative."
+PAYOUT_NOT_CENTS = "The payout must be whole cents, e.g. 2000 for $20."
+# The exclusion window (spec section 9): -1 all (anyone who ever took a test), 0 none, else days.
+EXCLUSION_WINDOWS: tuple[int, ...] = (-1, 0, 30, 60, 90)
 
 COMMON_FIELDS = (
     "name",
@@ -38,6 +45,7 @@ COMMON_FIELDS = (
     "sessionSeconds",
     "payoutCents",
     "participantLimit",
+    "exclusionDays",
     "seniorityLimits",
     "isFreemium",
     "frameOfMind",
@@ -104,6 +112,14 @@ def first_problems(data: Any, keep: int) -> tuple[list[DefinitionError], int]:
     return ck.errors, ck.total
 
 
+def read_test_definition(data: Any) -> tuple[TestDefinition | None, list[DefinitionError]]:
+    """What can be read of `data` and every problem in it: a draft's settings are read (and saved) while its
+    content is not complete yet (None when `data` is not an object or has no valid product type)."""
+    ck = Checker()
+    result = _read(ck, data)
+    return result, ck.errors
+
+
 def parse_test_definition(data: Any) -> TestDefinition:
     ck = Checker()
     result = _read(ck, data)
@@ -154,8 +170,9 @@ def _common(ck: Checker, doc: dict[str, Any], kind: str | None) -> dict[str, Any
         "panel": ck.choice(doc, "panel", "", PANELS, default="b2b"),
         "audience_country": country if geography.is_country(country) else geography.DEFAULT_COUNTRY,
         "session_seconds": ck.choice(doc, "sessionSeconds", "", SESSION_LENGTHS, default=3600),
-        "payout_cents": ck.integer(doc, "payoutCents", "", default=2000, minimum=0, maximum=MAX_PAYOUT_CENTS),
+        "payout_cents": _payout(ck, doc),
         "participant_limit": ck.integer(doc, "participantLimit", "", minimum=1),
+        "exclusion_days": ck.choice(doc, "exclusionDays", "", EXCLUSION_WINDOWS, default=0),
         "seniority_limits": _seniority_limits(ck, doc),
         "is_freemium": ck.boolean(doc, "isFreemium", ""),
         "frame_of_mind": ck.string(doc, "frameOfMind", "", max_length=5000),
@@ -171,6 +188,21 @@ def _common(ck: Checker, doc: dict[str, Any], kind: str | None) -> dict[str, Any
         "preference_test": {},
         "video_recorder_url": None,
     }
+
+
+def _payout(ck: Checker, doc: dict[str, Any]) -> int:
+    """The payout in cents; its messages speak dollars (the form shows them under a field in dollars)."""
+    value = doc.get("payoutCents")
+    if value is None:
+        return 2000
+    if isinstance(value, bool) or not isinstance(value, int):
+        ck.add("payoutCents", PAYOUT_NOT_CENTS)
+        return 2000
+    if value < 0:
+        ck.add("payoutCents", PAYOUT_NEGATIVE)
+    elif value > MAX_PAYOUT_CENTS:
+        ck.add("payoutCents", PAYOUT_TOO_HIGH)
+    return value
 
 
 def _seniority_limits(ck: Checker, doc: dict[str, Any]) -> dict[str, int]:

@@ -24,6 +24,7 @@ COLUMN_OF: dict[str, str] = {
     "sessionSeconds": "session_seconds",
     "payoutCents": "payout_cents",
     "participantLimit": "participant_limit",
+    "exclusionDays": "exclusion_days",
     "seniorityLimits": "seniority_limits",
     "isFreemium": "is_freemium",
     "frameOfMind": "frame_of_mind",
@@ -55,6 +56,10 @@ _ALWAYS = frozenset(
 )
 
 
+# Left out while they hold their import default (so files written before the field existed round-trip).
+_DEFAULTS: dict[str, Any] = {"exclusionDays": 0}
+
+
 def _empty(value: Any) -> bool:
     return value is None or value == {} or value == [] or value == ""
 
@@ -70,6 +75,8 @@ def document_of(columns: Mapping[str, Any], qualifications: list[str]) -> dict[s
             value = {"recorderUrl": columns.get("video_recorder_url")}
         else:
             value = columns.get(COLUMN_OF[name])
+        if name in _DEFAULTS and value in (None, _DEFAULTS[name]):
+            continue
         if name in _ALWAYS or not _empty(value):
             doc[name] = copy.deepcopy(value)
     return doc

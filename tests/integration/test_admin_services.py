@@ -1360,8 +1360,9 @@ def test_export_csv_one_row_per_review_one_column_per_question(session):
     assert name == f"reviews-test-{test.id}.csv"
     header, *rows = read_csv(text)
     assert len(rows) == 2
-    assert header[:8] == [
+    assert header[:9] == [
         "review_id",
+        "test_version",
         "participant",
         "submitted_at",
         "status",
@@ -1370,7 +1371,7 @@ def test_export_csv_one_row_per_review_one_column_per_question(session):
         "words",
         "pasted_answers",
     ]
-    assert sorted(header[8:]) == sorted(q["text"] for q in QUESTIONS)
+    assert sorted(header[9:]) == sorted(q["text"] for q in QUESTIONS)
     table = [dict(zip(header, row, strict=True)) for row in rows]
     assert [t["review_id"] for t in table] == [str(r1.id), str(r2.id)]
     assert [t["participant"] for t in table] == [first.email, second.email]

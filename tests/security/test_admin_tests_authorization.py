@@ -34,12 +34,15 @@ class World:
     test_id: int
     name: str
     import_name: str
+    new_name: str
 
 
 def make_world(db: Session) -> World:
     test = demo_test(db, "01-survey.json", name=f"Security edit {uuid.uuid4().hex[:10]}")
     db.commit()
-    return World(test.id, test.name, f"Security import {uuid.uuid4().hex[:10]}")
+    return World(
+        test.id, test.name, f"Security import {uuid.uuid4().hex[:10]}", f"Security new {uuid.uuid4().hex[:10]}"
+    )
 
 
 def upload(base: str, who: Person, tab: RawTab, handler: str, content: bytes) -> str:
@@ -64,6 +67,7 @@ async def act(base: str, who: Person, w: World) -> dict[str, str]:
     await send(f"{E}.load_page")
     seen["edit"] = tab.text()
     tab.received.clear()
+    await send(f"{E}.stop_or_resume", settle=0.4)  # running -> stopped (the form below keeps it stopped)
     for bad in HOSTILE:  # nothing of this may change the form or the row
         await send(f"{E}.set_field", {"key": bad, "value": bad})
         await send(f"{E}.set_field", {"key": "payout", "value": bad})
@@ -76,6 +80,9 @@ async def act(base: str, who: Person, w: World) -> dict[str, str]:
     await send(f"{E}.set_field", {"key": "status", "value": "stopped"})
     await send(f"{E}.toggle_qualification", {"name": "No such qualification"})
     await send(f"{E}.save", settle=0.5)
+    # The new-version warning's two answers: nobody is taking this test, so there is nothing to confirm.
+    await send(f"{E}.keep_editing")
+    await send(f"{E}.save_new_version", settle=0.3)
     tab.received.clear()
     await send(f"{E}.export", settle=0.5)
     seen["edit-export"] = tab.text()
@@ -100,9 +107,23 @@ async def act(base: str, who: Person, w: World) -> dict[str, str]:
     await send(f"{T}.search", {"text": w.name})
     seen["list"] = tab.text()
     await send(f"{T}.open_import")
+    await send(f"{T}.import_new_version")  # no file is waiting for a confirmation: nothing happens
+    await send(f"{T}.cancel_new_version")
     await send(f"{T}.import_rejected")
     await send(f"{T}.close_import")
     await send(f"{T}.open_import")
+    await send(f"{T}.open_new")
+    for bad in HOSTILE:
+        await send(f"{T}.set_new_field", {"key": bad, "value": bad})
+        await send(f"{T}.set_new_field", {"key": "productType", "value": bad})
+    await send(f"{T}.set_new_field", {"key": "name", "value": w.new_name})
+    await send(f"{T}.set_new_field", {"key": "productType", "value": "survey"})
+    await send(f"{T}.set_new_field", {"key": "panel", "value": "b2b"})
+    await send(f"{T}.create", settle=0.5)
+    await send(f"{T}.close_new")
+    await send(f"{T}.duplicate", {"test_id": str(w.test_id)}, settle=0.5)
+    for bad in HOSTILE:
+        await send(f"{T}.duplicate", {"test_id": bad})
     tab.received.clear()
     await send(f"{T}.export", {"test_id": str(w.test_id)}, settle=0.5)
     for bad in HOSTILE:
@@ -125,6 +146,8 @@ def test_test_management_does_exactly_what_the_callers_role_may(app_server, kind
     with app_server.db() as db:
         test = db.get(Test, w.test_id)
         imported = db.exec(select(Test).where(Test.name == w.import_name)).first()
+        made = db.exec(select(Test).where(Test.name == w.new_name)).first()
+        copies = db.exec(select(Test).where(Test.name == f"Copy of {w.name}")).all()
         audit = {e.action for e in db.exec(select(AuditEntry).where(AuditEntry.target_id == str(w.test_id))).all()}
     manages = roles.may(role, roles.MANAGE_TESTS)
     cells = {
@@ -133,6 +156,9 @@ def test_test_management_does_exactly_what_the_callers_role_may(app_server, kind
         "exported from the edit page": (f"test-{w.test_id}.json" in seen["edit-export"], manages),
         "exported from the list": (f"test-{w.test_id}.json" in seen["list-export"], manages),
         "import created the test": (imported is not None, manages),
+        "stopped from its page": ("test.status" in audit, manages),
+        "a new test was made": (made is not None and made.status == "draft", manages),
+        "the test was duplicated once": (len(copies) == 1 and copies[0].status == "draft", manages),
         "the form was shown": (w.name in seen["edit"], roles.may(role, roles.VIEW)),
         # Rows (their quotas), not the search text the tab itself sent (kept as typed).
         "the list was shown": ("50 people · " in seen["list"], roles.may(role, roles.VIEW)),

@@ -153,7 +153,20 @@ INVALID: list[tuple[str, str, Mutation, str]] = [
         lambda d: _set(d, "sessionSeconds", 600),
         "sessionSeconds: must be one of 3600, 900, 300",
     ),
-    ("negative payout", SURVEY, lambda d: _set(d, "payoutCents", -5), "payoutCents: must be at least 0"),
+    ("negative payout", SURVEY, lambda d: _set(d, "payoutCents", -5), "payoutCents: The payout cannot be negative."),
+    (
+        "payout over $1,000",
+        SURVEY,
+        lambda d: _set(d, "payoutCents", 200_000),
+        "payoutCents: The payout can be at most $1,000.",
+    ),
+    ("payout not cents", SURVEY, lambda d: _set(d, "payoutCents", 20.5), "payoutCents: The payout must be whole cents"),
+    (
+        "unknown exclusion window",
+        SURVEY,
+        lambda d: _set(d, "exclusionDays", 45),
+        "exclusionDays: must be one of -1, 0, 30, 60, 90, got 45",
+    ),
     (
         "unknown seniority",
         SURVEY,

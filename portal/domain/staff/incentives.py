@@ -133,3 +133,31 @@ def parse_dollars(text: object) -> int | None | str:
     if cents is None:
         return None
     return override_problem(cents) or cents
+
+
+def _dollars(cents: int) -> str:
+    dollars, rest = divmod(cents, 100)
+    return f"${dollars:,}" if rest == 0 else f"${dollars:,}.{rest:02d}"
+
+
+def invitee_rates(product_type: str) -> list[tuple[str, str, str]]:
+    """What invitees to a test of this product type earn: (level, day 1, day 2) in dollars, by the table's row
+    (founder pays as middle, custom and no level as specialist)."""
+    row = _TABLE[row_of(product_type)]
+    return [(level, f"${row[level][0]}", f"${row[level][1]}") for level in LEVELS]
+
+
+def payout_note(product_type: str, payout_cents: object) -> str:
+    """Why the test's own payout and what invites pay may differ, said where they differ ('' when the payout
+    is one of the table's amounts for this product type, or is not a sum yet)."""
+    if isinstance(payout_cents, bool) or not isinstance(payout_cents, int):
+        return ""
+    row = _TABLE[row_of(product_type)]
+    amounts = sorted({100 * day for level in LEVELS for day in row[level]})
+    if payout_cents in amounts:
+        return ""
+    return (
+        f"This test's payout ({_dollars(payout_cents)}) is not what invitees earn: an invite pays "
+        f"{_dollars(amounts[0])} to {_dollars(amounts[-1])} by the table above (or a batch's override). "
+        "The test's payout goes to people who take it without an invite."
+    )

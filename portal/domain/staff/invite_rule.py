@@ -5,6 +5,8 @@ A participant matching the batch's search and filters (or picked by hand) is inv
 order of reasons (the first that fails is the one shown):
   1. not already invited to the test (any invite, whatever its status),
   2. not already reviewed it,
+  2b. not in the test's exclusion window: nobody who took (submitted a review of) any test within the
+     window's days (all: ever; none: nobody is excluded; spec section 9, Test.exclusion_days),
   3. verified (the flag the test's access rules ask for: `test_access.decide_access`, rule 9),
   4. in the test's audience country (the profile's country),
 and, taken in account order (ids ascending, as the sender goes), while the quotas have room:
@@ -19,25 +21,43 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from portal.domain import table as table_rules
 from portal.domain.staff import incentives
 
-INVITED, REVIEWED, UNVERIFIED, ELSEWHERE, OVER_QUOTA, NOT_A_PARTICIPANT = (
+INVITED, REVIEWED, EXCLUDED, UNVERIFIED, ELSEWHERE, OVER_QUOTA, NOT_A_PARTICIPANT = (
     "invited",
     "reviewed",
+    "excluded",
     "unverified",
     "elsewhere",
     "over_quota",
     "not_a_participant",
 )
 # The order in which a reason is named for someone who fails several.
-REASON_ORDER = (NOT_A_PARTICIPANT, INVITED, REVIEWED, UNVERIFIED, ELSEWHERE, OVER_QUOTA)
+REASON_ORDER = (NOT_A_PARTICIPANT, INVITED, REVIEWED, EXCLUDED, UNVERIFIED, ELSEWHERE, OVER_QUOTA)
+ALL_TIME, NO_WINDOW = -1, 0
 
 
-def _reason_text(reason: str, count: int, country: str) -> str:
+def excludes(days: int) -> bool:
+    """Whether the exclusion window keeps anybody out (none: nobody)."""
+    return days != NO_WINDOW
+
+
+def window_start(days: int, now: datetime) -> datetime | None:
+    """Since when a review of any test keeps a participant out (None: ever, for the window 'all')."""
+    return None if days == ALL_TIME else now - timedelta(days=days)
+
+
+def window_text(days: int) -> str:
+    return "before" if days == ALL_TIME else f"in the last {days} days"
+
+
+def _reason_text(reason: str, count: int, country: str, window: int = NO_WINDOW) -> str:
     one = count == 1
     return {
+        EXCLUDED: f"{count} took a test {window_text(window)} (the exclusion window)",
         NOT_A_PARTICIPANT: f"{count} {'is' if one else 'are'} staff, deactivated or without a finished sign-up",
         INVITED: f"{count} {'is' if one else 'are'} already invited",
         REVIEWED: f"{count} already reviewed the test",
@@ -47,9 +67,9 @@ def _reason_text(reason: str, count: int, country: str) -> str:
     }[reason]
 
 
-def cannot_invite_text(reasons: Mapping[str, int], country: str, *, picked: int) -> str:
+def cannot_invite_text(reasons: Mapping[str, int], country: str, *, picked: int, window: int = NO_WINDOW) -> str:
     """'2 of the 5 selected cannot be invited: 1 is not verified, 1 is not in United States.' ('' when all can)."""
-    parts = [_reason_text(r, reasons[r], country) for r in REASON_ORDER if reasons.get(r, 0) > 0]
+    parts = [_reason_text(r, reasons[r], country, window) for r in REASON_ORDER if reasons.get(r, 0) > 0]
     if not parts:
         return ""
     total = sum(reasons.get(r, 0) for r in REASON_ORDER)

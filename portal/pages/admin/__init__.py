@@ -15,4 +15,5 @@ from portal.pages.admin import (  # noqa: F401 - each module declares its pages
     reviews,
     rewards,
     tests,
+    versions,
 )

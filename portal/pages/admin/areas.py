@@ -7,7 +7,7 @@ from __future__ import annotations
 import reflex as rx
 from reflex.vars import StringVar
 
-from portal.components.admin import admin_layout
+from portal.components.admin import admin_layout, confirm_dialog
 from portal.components.admin_pages import staff_page
 from portal.components.admin_test import test_tabs
 from portal.components.area_editor import area_editor
@@ -269,6 +269,16 @@ def _editor() -> rx.Component:
             ),
             rx.vstack(
                 rx.hstack(
+                    confirm_dialog(
+                        S.version_warning != "",
+                        "Save the areas as a new version?",
+                        S.version_warning,
+                        "Save as version " + (S.version_in_use + 1).to_string(),
+                        S.save_new_version,
+                        S.keep_editing,
+                        "areas-new-version",
+                        dismiss_label="Keep editing",
+                    ),
                     rx.button(
                         "Save areas",
                         on_click=S.save,

@@ -109,6 +109,10 @@ def images_page() -> rx.Component:
                 rx.callout(S.missing, icon="triangle-alert", color_scheme="red", id="images-missing"),
                 rx.vstack(
                     rx.text("Test: ", rx.text.strong(S.test_name, id="images-test-name"), size="3"),
+                    rx.cond(
+                        S.in_use != "",
+                        rx.callout(S.in_use, icon="git-branch", color_scheme="amber", id="images-in-use"),
+                    ),
                     _slots(),
                     spacing="3",
                     width="100%",

@@ -51,6 +51,7 @@ def _detail() -> rx.Component:
                 d["participant"],
                 " · ",
                 d["test"],
+                rx.cond(d["version"] != "", rx.el.span(" (version ", d["version"], ")", id="review-version")),
                 " · submitted ",
                 d["submitted"],
                 " · ",

@@ -10,10 +10,11 @@ from portal.components.admin import admin_layout, confirm_dialog, status_badge
 from portal.components.admin_pages import staff_page
 from portal.components.admin_test import test_tabs
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
-from portal.components.form import text_field
+from portal.components.form import form, form_error, select_field, text_field
 from portal.domain import upload_limits
 from portal.domain.staff import incentives, roles
-from portal.domain.staff.editing import STATUS_LABELS
+from portal.domain.staff.editing import PANEL_LABELS, STATUS_LABELS
+from portal.domain.staff.new_tests import MAX_NAME, product_type_options
 from portal.pages.admin.participants import participants_table
 from portal.services.admin.tests import KINDS, STATUSES
 from portal.states.admin.guard import StaffState
@@ -78,8 +79,32 @@ def _import_dialog() -> rx.Component:
             role="alert",
         ),
     )
+    in_use = rx.cond(
+        T.import_outcome == "confirm",
+        rx.callout(
+            rx.vstack(
+                rx.text(T.import_message, id="import-version-warning"),
+                rx.hstack(
+                    rx.button(
+                        "Import as version " + (T.import_version + 1).to_string(),
+                        on_click=T.import_new_version,
+                        id="import-new-version",
+                    ),
+                    rx.button(
+                        "Cancel", variant="soft", color_scheme="gray", on_click=T.cancel_new_version, id="import-cancel"
+                    ),
+                    spacing="3",
+                    wrap="wrap",
+                ),
+                spacing="3",
+            ),
+            icon="triangle-alert",
+            color_scheme="amber",
+            id="import-confirm",
+        ),
+    )
     done = rx.cond(
-        (T.import_outcome != "") & (T.import_outcome != "refused"),
+        (T.import_outcome != "") & (T.import_outcome != "refused") & (T.import_outcome != "confirm"),
         rx.callout(
             rx.hstack(
                 rx.text(T.import_message),
@@ -132,6 +157,7 @@ def _import_dialog() -> rx.Component:
                     rx.callout(T.import_message, icon="triangle-alert", color_scheme="red", id="import-refused"),
                 ),
                 problems,
+                in_use,
                 done,
                 rx.hstack(
                     rx.dialog.close(
@@ -153,11 +179,82 @@ def _import_dialog() -> rx.Component:
     )
 
 
+def _new_dialog() -> rx.Component:
+    """'New test': a name, the product type (labelled by kind) and the panel; makes a draft and opens it."""
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("New test"),
+            rx.dialog.description(
+                "A draft with a starting definition for its kind; its questions are built on its page.", size="2"
+            ),
+            form(
+                text_field(
+                    "Name",
+                    id="new-test-name",
+                    value=T.new_form.get("name", ""),
+                    on_change=lambda v: T.set_new_field("name", v),
+                    debounce=300,
+                    error=T.new_problems.get("name", ""),
+                    helper="Names identify tests when a JSON file is imported.",
+                    required=True,
+                    max_length=MAX_NAME,
+                    size="2",
+                ),
+                select_field(
+                    "Product type",
+                    id="new-test-type",
+                    options=product_type_options(),
+                    value=T.new_form.get("productType", ""),
+                    on_change=lambda v: T.set_new_field("productType", v),
+                    error=T.new_problems.get("productType", ""),
+                    helper="The kind (before the dot) decides what participants see.",
+                    required=True,
+                    size="2",
+                ),
+                select_field(
+                    "Panel",
+                    id="new-test-panel",
+                    options=list(PANEL_LABELS.items()),
+                    value=T.new_form.get("panel", ""),
+                    on_change=lambda v: T.set_new_field("panel", v),
+                    error=T.new_problems.get("panel", ""),
+                    required=True,
+                    size="2",
+                ),
+                form_error(T.new_problems.get("", ""), id="new-test-error"),
+                rx.hstack(
+                    rx.dialog.close(
+                        rx.button(
+                            "Cancel",
+                            type="button",
+                            variant="soft",
+                            color_scheme="gray",
+                            on_click=T.close_new,
+                            id="new-test-cancel",
+                        )
+                    ),
+                    rx.button("Create draft", type="submit", loading=T.creating, id="new-test-create"),
+                    justify="end",
+                    spacing="3",
+                    width="100%",
+                ),
+                on_submit=lambda _data: T.create(),
+                id="new-test-form",
+            ),
+            max_width="520px",
+            id="new-test-dialog",
+        ),
+        open=T.new_open,
+        on_open_change=lambda _open: T.close_new(),
+    )
+
+
 @staff_page("/admin/tests", "Tests", on_load=[T.load], menu="Tests")
 def tests_page() -> rx.Component:
     actions = [
         RowAction("Preview", lambda row: rx.redirect("/admin/tests/" + row["id"] + "/preview"), icon="eye"),
         RowAction("Export JSON", lambda row: T.export(row["id"]), icon="download"),
+        RowAction("Duplicate", lambda row: T.duplicate(row["id"]), icon="copy"),
         RowAction("Reviews", lambda row: rx.redirect("/admin/reviews?test=" + row["id"]), icon="list-checks"),
         RowAction(
             "Invite",
@@ -172,7 +269,19 @@ def tests_page() -> rx.Component:
     ]
     import_button = rx.cond(
         StaffState.can[roles.MANAGE_TESTS],
-        rx.button(rx.icon("upload", size=16), "Import JSON", on_click=T.open_import, size="2", id="tests-import"),
+        rx.hstack(
+            rx.button(rx.icon("plus", size=16), "New test", on_click=T.open_new, size="2", id="tests-new"),
+            rx.button(
+                rx.icon("upload", size=16),
+                "Import JSON",
+                on_click=T.open_import,
+                size="2",
+                variant="soft",
+                id="tests-import",
+            ),
+            spacing="2",
+            wrap="wrap",
+        ),
     )
     return admin_layout(
         data_table(
@@ -184,6 +293,7 @@ def tests_page() -> rx.Component:
             search_placeholder="Search tests",
         ),
         _import_dialog(),
+        _new_dialog(),
         actions=import_button,
     )
 
@@ -207,6 +317,7 @@ def _panel() -> rx.Component:
                 ),
                 _figure("Already invited", I.invited, "invite-already-invited"),
                 _figure("Already reviewed", I.reviewed, "invite-already-reviewed"),
+                _figure("In the exclusion window", I.excluded, "invite-excluded"),
                 _figure("Not verified", I.unverified, "invite-unverified"),
                 _figure(rx.text.span("Not in ", I.country), I.elsewhere, "invite-elsewhere"),
                 _figure("Over a quota", I.over_quota, "invite-over-quota"),
@@ -282,6 +393,8 @@ def invite_page() -> rx.Component:
                 I.test["type"],
                 " · participant limit ",
                 I.test["limit"],
+                " · exclusion window ",
+                rx.el.span(I.test["exclusion"], id="invite-exclusion"),
                 size="3",
             ),
             rx.text(

@@ -14,7 +14,8 @@ from portal.domain.definition_checks import DefinitionError
 from portal.domain.staff import roles
 from portal.models import Test
 from portal.models._base import utcnow
-from portal.services.admin import audit
+from portal.services import row_locks
+from portal.services.admin import audit, versions
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
 from portal.services.errors import ServiceError
@@ -22,6 +23,14 @@ from portal.services.taking import definitions
 
 NOT_FOUND = "This test does not exist."
 SAVED = "Highlight areas saved."
+
+
+class NewVersion(ServiceError):
+    """The areas change a test in use: saved only with confirm=`version` (the warning says why)."""
+
+    def __init__(self, message: str, version: int):
+        super().__init__(message)
+        self.version = version
 
 
 class AreasRefused(ServiceError):
@@ -34,7 +43,8 @@ class AreasRefused(ServiceError):
 
 
 def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
-    test = session.get(Test, one_id(test_id, NOT_FOUND), with_for_update=lock)
+    number = one_id(test_id, NOT_FOUND)
+    test = row_locks.locked(session, Test, number) if lock else session.get(Test, number)
     if test is None:
         raise ServiceError(NOT_FOUND)
     if not rules.has_areas(test.product_type):
@@ -64,8 +74,11 @@ def load_areas(session: Session, *, actor_id: Caller, test_id: Any) -> dict[str,
     }
 
 
-def save_areas(session: Session, *, actor_id: Caller, test_id: Any, areas: Any) -> list[dict[str, Any]]:
-    """Replace the test's areas; AreasRefused (nothing written) when the import would refuse them."""
+def save_areas(
+    session: Session, *, actor_id: Caller, test_id: Any, areas: Any, confirm: Any = None
+) -> list[dict[str, Any]]:
+    """Replace the test's areas; AreasRefused (nothing written) when the import would refuse them, and
+    NewVersion when the test is in use and staff have not confirmed that this makes a new version."""
     staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
     test = _test(session, test_id, lock=True)
     found = rules.problems(
@@ -80,7 +93,12 @@ def save_areas(session: Session, *, actor_id: Caller, test_id: Any, areas: Any) 
         raise AreasRefused(found)
     before = _areas_of(test)
     after = copy.deepcopy(areas)
+    warning = versions.check_change(session, test, {"selected_areas": after}, confirm)
+    if warning is not None:
+        session.rollback()
+        raise NewVersion(warning.message, warning.version)
     if after != before:
+        versions.mark(session, staff.account_id, "areas")
         test.selected_areas = after
         test.updated_at = utcnow()
         session.add(test)

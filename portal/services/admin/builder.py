@@ -4,15 +4,15 @@ The builder's working copy is kept on the test row (`Test.draft_document`) after
 staff type is lost on a reload; it holds only what the builder edits (portal/domain/authoring/document.py
 BUILDER_FIELDS), and is shown merged into the test as saved, so a change made meanwhile on the details
 page or in the area editor is never undone by the builder. 'Save changes' sends the merged document
-through the one door that saves a definition (`save_document` below, the lead's
-portal/services/admin/versions.py once it lands) and drops the draft.
+through the one door that saves a definition (portal/services/admin/versions.save_document: the
+import's checks, the new-version warning, the audit row) and drops the draft.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
@@ -20,15 +20,14 @@ from sqlmodel import Session
 
 from portal.domain import json_text, upload_limits
 from portal.domain.authoring.document import builder_part, merged
-from portal.domain.definition import TestDefinitionError, parse_test_definition
 from portal.domain.staff import roles
 from portal.domain.taking import kinds
 from portal.domain.text import MAX_DEPTH
 from portal.models import Test, TestVersion
-from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
-from portal.services.definition_import import apply_definition, document_for
+from portal.services.admin.versions import SaveOutcome, save_document
+from portal.services.definition_import import document_for
 from portal.services.errors import ServiceError
 from portal.services.taking import definitions
 
@@ -37,7 +36,6 @@ MAX_DRAFT_BYTES = upload_limits.TEST_FILE_BYTES
 DRAFT_TOO_BIG = f"The test is too big to keep: at most {upload_limits.in_mb(MAX_DRAFT_BYTES)} MB of text."
 DRAFT_UNREADABLE = "The draft could not be kept: " + json_text.bad_characters("draft")
 NOT_A_DOCUMENT = "Nothing to keep: the draft is not a test definition."
-SAVED = "Saved as the test's definition."
 
 
 @dataclass(frozen=True)
@@ -51,18 +49,6 @@ class BuilderView:
     saved: dict[str, Any]  # the definition as saved
     has_draft: bool
     version: int
-
-
-@dataclass(frozen=True)
-class SaveOutcome:
-    """The answer of the one save door (the shape of portal/services/admin/versions.SaveOutcome)."""
-
-    saved: bool
-    problems: dict[str, str] = field(default_factory=dict)  # path -> message
-    listing: list[str] = field(default_factory=list)  # 'path: message'
-    warning: str = ""  # a new version is needed: confirm with `confirm=version`
-    version: int = 0
-    new_version: bool = False
 
 
 def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
@@ -136,46 +122,6 @@ def discard_draft(session: Session, *, actor_id: Caller, test_id: Any) -> Builde
     session.add(test)
     session.flush()
     return _view(session, test)
-
-
-def save_document(
-    session: Session,
-    *,
-    actor_id: Caller,
-    test_id: Any,
-    document: Any,
-    confirm: int | None = None,
-    source: str = "builder",
-) -> SaveOutcome:
-    """Stand-in for the one save door (portal/services/admin/versions.save_document, being written by the
-    lead): the definition checked by the import's rules and applied to the test, with an audit row.
-    The version warning (a test in use) is the real door's; this one never asks for `confirm`."""
-    staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
-    test = _test(session, test_id, lock=True)
-    before = document_for(session, test)
-    try:
-        definition = parse_test_definition(document)
-        session.info["version_by"], session.info["version_source"] = staff.account_id, source
-        apply_definition(session, test, definition)
-    except TestDefinitionError as error:
-        session.rollback()
-        problems: dict[str, str] = {}
-        for e in error.errors:
-            problems.setdefault(e.path, e.message)
-        return SaveOutcome(saved=False, problems=problems, listing=[str(e) for e in error.errors])
-    after = document_for(session, test)
-    changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
-    if changed:
-        audit.record(
-            session,
-            staff,
-            "test.edit",
-            "test",
-            test.id,
-            before={k: before.get(k) for k in changed},
-            after={k: after.get(k) for k in changed},
-        )
-    return SaveOutcome(saved=True, version=_newest_version(session, test.id))
 
 
 def save(session: Session, *, actor_id: Caller, test_id: Any, document: Any, confirm: Any = None) -> SaveOutcome:

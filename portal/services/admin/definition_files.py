@@ -19,7 +19,8 @@ from portal.domain.definition import TestDefinitionError, first_problems, parse_
 from portal.domain.staff import roles
 from portal.domain.staff.editing import status_problem
 from portal.models import Test
-from portal.services.admin import audit
+from portal.services import row_locks
+from portal.services.admin import audit, versions
 from portal.services.admin.editing import mark_launch
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
@@ -39,13 +40,15 @@ NO_TEST = "This test does not exist."
 
 @dataclass(frozen=True)
 class ImportResult:
-    outcome: str  # created | updated | unchanged | refused
+    outcome: str  # created | updated | unchanged | refused | confirm (a new version of a test in use)
     problems: list[str] = field(
         default_factory=list
     )  # 'path: message': the first MAX_PROBLEMS_SHOWN, then '… and N more problems'
     test_id: int | None = None
     name: str = ""
     problem_count: int = 0  # all of them
+    warning: str = ""  # outcome 'confirm': what saving it as a new version means
+    version: int = 0  # outcome 'confirm': the version in use (imported again with confirm=version)
 
     @property
     def message(self) -> str:
@@ -54,6 +57,7 @@ class ImportResult:
             "created": f"Created the test “{self.name}”.",
             "updated": f"Updated the test “{self.name}”.",
             "unchanged": f"No change: “{self.name}” is already exactly this definition.",
+            "confirm": f"“{self.name}” is in use. {self.warning}",
         }.get(self.outcome, f"Nothing was imported: {n:,} problem{'s' if n != 1 else ''} to fix.")
 
 
@@ -88,9 +92,11 @@ def read_document(data: Any) -> tuple[Any, str | None]:
         return None, NOT_JSON.format(detail=str(e))
 
 
-def import_file(session: Session, *, actor_id: Caller, data: Any) -> ImportResult:
+def import_file(session: Session, *, actor_id: Caller, data: Any, confirm: Any = None) -> ImportResult:
     """Validate the whole file, then create the test or update the one with its name. Nothing is
-    written when there is any problem (they are all listed with their paths)."""
+    written when there is any problem (they are all listed with their paths). A file that changes what a
+    test in use asks answers 'confirm' with the new-version warning: imported again with `confirm` (the
+    version number the warning named), it makes the next version."""
     staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
     document, unreadable = read_document(data)
     if unreadable:
@@ -101,12 +107,24 @@ def import_file(session: Session, *, actor_id: Caller, data: Any) -> ImportResul
     definition = parse_test_definition(document)
     existing = find_test_by_name(session, definition.columns["name"])
     if existing is not None:
-        session.refresh(existing, with_for_update=True)
+        existing = row_locks.locked(session, Test, existing.id) or existing
         moved = status_problem(existing.status, definition.columns["status"])
         if moved:
             return _refused([f"status: {moved}"])
+        warning = versions.check_change(session, existing, definition.columns, confirm)
+        if warning is not None:
+            if warning.problem:
+                return _refused([f"productType: {warning.problem}"])
+            return ImportResult(
+                outcome="confirm",
+                test_id=existing.id,
+                name=existing.name,
+                warning=warning.message,
+                version=warning.version,
+            )
     before = document_for(session, existing) if existing is not None else None
     old_status = existing.status if existing is not None else None
+    versions.mark(session, staff.account_id, "import")
     try:
         test = apply_definition(session, existing, definition)
     except TestDefinitionError as e:

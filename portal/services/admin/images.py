@@ -24,7 +24,8 @@ from portal.domain.ids import whole_number
 from portal.domain.staff import roles
 from portal.models import Test
 from portal.models._base import utcnow
-from portal.services.admin import audit
+from portal.services import row_locks
+from portal.services.admin import audit, versions
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.errors import ServiceError
 from portal.services.storage import Storage
@@ -58,7 +59,7 @@ class ImageFile:
 
 def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
     tid = whole_number(test_id)
-    test = session.get(Test, tid, with_for_update=lock) if tid else None
+    test = (row_locks.locked(session, Test, tid) if lock else session.get(Test, tid)) if tid else None
     if test is None:
         raise NotFound(NO_TEST)
     return test
@@ -83,6 +84,7 @@ def images_of_test(session: Session, *, actor_id: Caller, test_id: Any) -> dict[
         "id": str(test.id),
         "name": test.name,
         "slots": [{"key": s.key, "label": s.label, "url": s.url} for s in _slots(test)],
+        "in_use": versions.in_use_note(session, test),
     }
 
 
@@ -126,6 +128,7 @@ def set_image(session: Session, *, actor_id: Caller, test_id: Any, slot: Any, ur
     if not isinstance(url, str) or not url or len(url) > 2000:
         raise ServiceError("The image address is not valid.")
     before = found.url
+    versions.mark(session, staff.account_id, "images")
     if found.key == rules.SCREENSHOT:
         test.screenshot_url = url
     elif found.key == rules.PRICING_SCREENSHOT:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Row, Select, String, and_, cast, func, not_, select, update
+from sqlalchemy import Row, Select, String, and_, cast, func, not_, select, true
 from sqlmodel import Session
 
 from portal.domain import emails
@@ -34,6 +34,7 @@ from portal.domain.staff import incentives, roles
 from portal.domain.staff import invite_rule as rule
 from portal.models import Account, Invite, InviteBatch, ParticipantProfile, Review, Test
 from portal.models._base import utcnow
+from portal.services import row_locks
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.participants import TABLE as PARTICIPANTS
@@ -61,6 +62,7 @@ class Audience:
     matched: int  # participants matching the search and filters (or picked), staff and inactive accounts aside
     invited: int  # ... already invited to this test
     reviewed: int  # ... who already reviewed it
+    excluded: int  # ... who took a test within the test's exclusion window
     to_invite: int  # who a batch would invite now: the rule's every condition, quotas included
     places: int | None  # open places of the test's participant limit (None: no limit)
     payout_range: str  # what the invites pay by the incentive table (or the override)
@@ -80,21 +82,13 @@ class Audience:
 def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
     """The test; with `lock`, its row locked until the transaction ends (one sender per test at a time).
 
-    PostgreSQL locks with SELECT ... FOR UPDATE. SQLite ignores FOR UPDATE, and its driver begins a
-    transaction only at the first write, so every read before it sees whatever is committed at that
-    moment: two senders could both read the same people as not yet invited, and both invite them. A
-    write that changes nothing takes SQLite's write lock first (another sender waits for it), so what is
-    read after it includes every invite committed before.
+    (portal/services/row_locks.py: on SQLite too, so two senders never both read the same people as not
+    yet invited.)
     """
     number = test_id if isinstance(test_id, int) and not isinstance(test_id, bool) else None
-    if number and lock and session.get_bind().dialect.name == "sqlite":
-        session.execute(
-            update(Test)
-            .where(Test.id == number)
-            .values(status=Test.status)
-            .execution_options(synchronize_session=False)
-        )
-    test = session.get(Test, number, with_for_update=lock, populate_existing=lock) if number else None
+    if not number:
+        raise ServiceError(NO_TEST)
+    test = row_locks.locked(session, Test, number) if lock else session.get(Test, number)
     if test is None:
         raise ServiceError(NO_TEST)
     return test
@@ -140,13 +134,25 @@ def _matching(criteria: dict[str, Any], values: dict[str, Any]) -> list[Any]:
     return [*people, *PARTICIPANTS.select(query).where]
 
 
-def _conditions(test: Test) -> dict[str, Any]:
+def _exclusion(test: Test, now: datetime) -> Any:
+    """Nobody who submitted a review of any test within the test's exclusion window (every one for 'all')."""
+    if not rule.excludes(test.exclusion_days):
+        return true()
+    took = select(Review.account_id).where(Review.account_id.is_not(None))
+    since = rule.window_start(test.exclusion_days, now)
+    if since is not None:
+        took = took.where(Review.created_at >= since)
+    return Account.id.not_in(took)
+
+
+def _conditions(test: Test, now: datetime) -> dict[str, Any]:
     """The database side of the invite rule (domain/staff/invite_rule.py), one condition per reason, in its order."""
     invited = select(Invite.account_id).where(Invite.test_id == test.id)
     reviewed = select(Review.account_id).where(Review.test_id == test.id, Review.account_id.is_not(None))
     return {
         rule.INVITED: Account.id.not_in(invited),
         rule.REVIEWED: Account.id.not_in(reviewed),
+        rule.EXCLUDED: _exclusion(test, now),
         # As the access rules ask: the verified flag, and a confirmed personal e-mail (a finished sign-up is asked
         # above).
         rule.UNVERIFIED: and_(Account.verified.is_(True), Account.email_verified_at.is_not(None)),
@@ -286,7 +292,7 @@ def audience(
     chosen = _criteria(criteria)
     values: dict[str, Any] = {}
     matching = _matching(chosen, values)
-    conditions = list(_conditions(test).items())
+    conditions = list(_conditions(test, now).items())
     quotas = _quotas(session, test, now)
     places = quotas.places  # before the plan takes its places
     override = _valid_override(override_cents)
@@ -323,6 +329,7 @@ def audience(
         matched=matched,
         invited=failing[rule.INVITED],
         reviewed=failing[rule.REVIEWED],
+        excluded=failing[rule.EXCLUDED],
         to_invite=plan.count,
         places=places,
         payout_range=payout_text(test, override_cents, now),
@@ -332,7 +339,7 @@ def audience(
         cost_cents=plan.cents,
         picked=picked,
         country=country,
-        problem=rule.cannot_invite_text(reasons, country, picked=picked),
+        problem=rule.cannot_invite_text(reasons, country, picked=picked, window=test.exclusion_days),
     )
 
 
@@ -439,7 +446,7 @@ def _chunk(session: Session, actor_id: Caller, batch_id: Any, now: datetime | No
     day = incentives.day_of(test.launched_at, now)
     label = invite_rules.product_type_label(test.product_type)
     values: dict[str, Any] = {}
-    where = [*_matching(_criteria(batch.criteria), values), *_conditions(test).values()]
+    where = [*_matching(_criteria(batch.criteria), values), *_conditions(test, now).values()]
     # Participants over a seniority quota are skipped but stay candidates, so every chunk walks from the
     # first candidate on, past the skipped ones, until it has sent CHUNK invites or nobody is left.
     sent = skipped = 0

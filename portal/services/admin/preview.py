@@ -79,6 +79,7 @@ class PreviewRun:
     draft_answers: dict[str, Any] = field(default_factory=dict)
     draft_position: dict[str, Any] = field(default_factory=dict)
     id: int = RUN_ID
+    version_id: int | None = None  # a preview runs on the newest version
 
 
 def _now(now: datetime | None) -> datetime:

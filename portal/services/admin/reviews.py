@@ -15,7 +15,7 @@ from portal.domain.staff import reviews as decisions
 from portal.domain.staff.answers import Answer, flatten
 from portal.domain.staff.csv_cells import to_csv
 from portal.domain.taking import kinds
-from portal.models import Account, Review, ReviewSession, Reward, Test
+from portal.models import Account, Review, ReviewSession, Reward, Test, TestVersion
 from portal.models._base import utcnow
 from portal.services import transitions
 from portal.services.admin import audit
@@ -23,6 +23,7 @@ from portal.services.admin.guard import Caller, Staff, require_staff
 from portal.services.admin.ids import one_id, parse_ids
 from portal.services.errors import ServiceError
 from portal.services.tables import Dates, Ids, Options, TablePage, TableQuery, TableSpec, contains
+from portal.services.taking import versions
 from portal.services.taking.definitions import content_of
 from portal.settings import settings
 
@@ -63,17 +64,21 @@ def _duration(started: datetime | None, ended: datetime | None) -> str:
     return f"{minutes} min {rest:02d} s" if minutes else f"{rest} s"
 
 
-# The questions of each test met so far (by test id), kept while one table or export is built.
-Questions = dict[int, list[dict[str, Any]]]
+# The questions and concepts of each version met so far (by test and version id), kept while one table or
+# export is built.
+Questions = dict[tuple[int, int], tuple[list[dict[str, Any]], Any]]
 
 
 def _answers(session: Session, review: Review, test: Test, known: Questions | None = None) -> list[Answer]:
+    """The review's answers under the questions of the version it was given on."""
     known = {} if known is None else known
-    if test.id not in known:
-        # The questions as load_definition reads them, from the row at hand (without its two queries per test).
-        known[test.id] = kinds.kind_of(test.product_type).questions(content_of(test))
-    questions = known[test.id]
-    return flatten(review.answers or {}, questions, content_of(test).get("preferenceTest"))
+    key = (test.id, review.version_id or 0)
+    if key not in known:
+        # The questions as load_definition reads them (without its queries for the qualifications).
+        content = content_of(versions.test_on(session, test, review.version_id))
+        known[key] = (kinds.kind_of(test.product_type).questions(content), content.get("preferenceTest"))
+    questions, preference = known[key]
+    return flatten(review.answers or {}, questions, preference)
 
 
 def _signals(signals: dict[str, Any]) -> list[dict[str, str]]:
@@ -157,9 +162,11 @@ def review_detail(session: Session, *, actor_id: Caller, review_id: Any) -> dict
     run = session.get(ReviewSession, review.session_id) if review.session_id else None
     started = run.started_at if run else None
     answers = _answers(session, review, test)
+    version = session.get(TestVersion, review.version_id) if review.version_id else None
     return {
         "id": str(review.id),
         "test": test.name,
+        "version": str(version.number) if version else "",
         "participant": (account.email if account else review.respondent_key) or "",
         "submitted": review.created_at.strftime("%Y-%m-%d %H:%M") if review.created_at else "",
         "time_taken": _duration(started, review.created_at),
@@ -307,20 +314,25 @@ def export_csv(session: Session, *, actor_id: Caller, test_id: Any) -> tuple[str
     if test is None:
         raise ServiceError("This test does not exist.")
     found = session.execute(
-        select(Review, Account.email, ReviewSession.started_at)
+        select(Review, Account.email, ReviewSession.started_at, TestVersion.number)
         .outerjoin(Account, Account.id == Review.account_id)
         .outerjoin(ReviewSession, ReviewSession.id == Review.session_id)
+        .outerjoin(TestVersion, TestVersion.id == Review.version_id)
         .where(Review.test_id == tid)
         .order_by(Review.created_at, Review.id)
     ).all()
     known: Questions = {}
-    flat = [(review, email, started, _answers(session, review, test, known)) for review, email, started in found]
+    flat = [
+        (review, email, started, number, _answers(session, review, test, known))
+        for review, email, started, number in found
+    ]
     columns: dict[str, str] = {}
     for *_rest, answers in flat:
         for a in answers:
             columns.setdefault(a.column, a.question)
     header = [
         "review_id",
+        "test_version",
         "participant",
         "submitted_at",
         "status",
@@ -331,11 +343,12 @@ def export_csv(session: Session, *, actor_id: Caller, test_id: Any) -> tuple[str
         *columns.values(),
     ]
     rows = []
-    for review, email, started, answers in flat:
+    for review, email, started, number, answers in flat:
         by_column = {a.column: a.text for a in answers}
         rows.append(
             [
                 review.id,
+                number or "",
                 email or review.respondent_key,
                 review.created_at.isoformat() if review.created_at else "",
                 review.status,

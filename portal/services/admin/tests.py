@@ -1,7 +1,10 @@
-"""Staff: the tests list of /admin/tests with live counts (part 2 adds editing and import)."""
+"""Staff: the tests list of /admin/tests with live counts; a new test, and a copy of one (portal/domain/staff/
+new_tests.py)."""
 
 from __future__ import annotations
 
+import copy
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import func, or_, select
@@ -11,12 +14,16 @@ from portal.domain import invites as invite_rules
 from portal.domain import table as rules
 from portal.domain.reference_data import PRODUCT_TYPES
 from portal.domain.staff import roles
-from portal.domain.staff.editing import PANEL_LABELS, SESSION_LABELS, STATUS_LABELS, quotas_text
+from portal.domain.staff.editing import PANEL_LABELS, SESSION_LABELS, STATUS_LABELS, exclusion_text, quotas_text
+from portal.domain.staff.new_tests import copy_base, copy_name, new_test_problems, starting_document
 from portal.domain.taking.kinds import KINDS as KIND_REGISTRY
 from portal.domain.taking.kinds import kind_of
-from portal.models import Invite, Review, ReviewSession, Test
+from portal.models import Invite, Review, ReviewSession, Test, TestQualification
+from portal.services.admin import audit
+from portal.services.admin.editing import NAME_TAKEN, NO_TEST
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
+from portal.services.definition_import import document_for, find_test_by_name
 from portal.services.errors import ServiceError
 from portal.services.tables import Options, Own, TablePage, TableQuery, TableSpec, contains
 
@@ -116,4 +123,84 @@ def test_summary(session: Session, *, actor_id: Caller, test_id: Any) -> dict[st
         "status": test.status,
         "type": invite_rules.product_type_label(test.product_type),
         "limit": str(test.participant_limit) if test.participant_limit is not None else "No limit",
+        "exclusion": exclusion_text(test.exclusion_days),
     }
+
+
+# --- a new test, and a copy of one ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Created:
+    """A test made by 'New test' or 'Duplicate' (test_id), or the form's problems by field (nothing made)."""
+
+    test_id: int = 0
+    name: str = ""
+    problems: dict[str, str] = field(default_factory=dict)
+
+
+def _versioned_by(session: Session, account_id: int, source: str) -> None:
+    """Who and what makes the new test's version 1 (portal/models/test.py)."""
+    session.info["version_by"], session.info["version_source"] = account_id, source
+
+
+def create_test(session: Session, *, actor_id: Caller, form: Any) -> Created:
+    """A draft test of the chosen product type and panel: its row with the kind's empty content, and the
+    starting definition in its builder's working copy (Test.draft_document); one audit row."""
+    staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
+    form = form if isinstance(form, dict) else {}
+    problems = new_test_problems(form)
+    name = form["name"].strip() if "name" not in problems else ""
+    if name and find_test_by_name(session, name) is not None:
+        problems["name"] = NAME_TAKEN
+    if problems:
+        return Created(problems=problems)
+    _versioned_by(session, staff.account_id, "new")
+    test = Test(name=name, status="draft", product_type=form["productType"], panel=form["panel"])
+    session.add(test)
+    session.flush()
+    test.draft_document = starting_document(document_for(session, test))
+    session.add(test)
+    session.flush()
+    audit.record(
+        session,
+        staff,
+        "test.create",
+        "test",
+        test.id,
+        after={"name": name, "productType": test.product_type, "panel": test.panel},
+    )
+    return Created(test_id=test.id, name=name)
+
+
+# What a copy never takes over from the test it copies: its identity, its life (status, launch, schedule),
+# and the builder's unsaved working copy. Sessions, reviews and invites are rows of their own: never copied.
+NOT_COPIED = frozenset(
+    {"id", "name", "status", "created_at", "launched_at", "updated_at", "scheduled_at", "draft_document"}
+)
+
+
+def duplicate_test(session: Session, *, actor_id: Caller, test_id: Any) -> Created:
+    """A draft copy of a test's whole definition and settings (qualifications too) named 'Copy of <name>'
+    (' (2)' and so on when that is taken); never its sessions, reviews or invites. One audit row."""
+    staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
+    original = session.get(Test, one_id(test_id, NO_TEST))
+    if original is None:
+        raise ServiceError(NO_TEST)
+    base = copy_base(original.name)
+    taken = session.execute(select(Test.name).where(Test.name.startswith(base, autoescape=True))).scalars()
+    name = copy_name(original.name, taken)
+    _versioned_by(session, staff.account_id, "duplicate")
+    values = {k: v for k, v in original.model_dump().items() if k not in NOT_COPIED}
+    test = Test(**copy.deepcopy(values), name=name, status="draft")
+    session.add(test)
+    session.flush()
+    for (qualification_id,) in session.execute(
+        select(TestQualification.qualification_id).where(TestQualification.test_id == original.id)
+    ):
+        session.add(TestQualification(test_id=test.id, qualification_id=qualification_id))
+    session.flush()
+    audit.record(
+        session, staff, "test.duplicate", "test", test.id, before={"copyOf": original.id}, after={"name": name}
+    )
+    return Created(test_id=test.id, name=name)

@@ -1,9 +1,10 @@
-"""A test's definition as the test screens need it, kept in memory for a minute.
+"""A test's definition as the test screens need it, on a version, kept in memory for a minute.
 
 Every answer event validates against the questions; reading them from the database each time
-would add a query per keystroke-debounced event for thousands of participants. Definitions
-change rarely (staff edit a test before launch), so a copy per worker process is kept for
-CACHE_SECONDS. The kind (portal/domain/taking/kinds) says which questions a test asks.
+would add a query per keystroke-debounced event for thousands of participants. So a copy per worker
+process is kept for CACHE_SECONDS, by version: a session is always shown and checked on the version it
+started on (portal/services/taking/versions.py), whatever staff have changed since; a caller who has no
+session yet gets the newest. The kind (portal/domain/taking/kinds) says which questions a test asks.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from portal.domain.taking import kinds
 from portal.domain.taking.kinds import Kind
 from portal.domain.taking.loading import is_qualification_based
 from portal.models import Test
+from portal.services.taking import versions
 from portal.services.taking.loading import qualifications
 
 CACHE_SECONDS = 60.0
-_cache: dict[int, tuple[float, TestDefinition]] = {}
+# (test id, version id or 0 for the newest) -> (when loaded, definition)
+_cache: dict[tuple[int, int], tuple[float, TestDefinition]] = {}
 
 
 def content_of(test: Test) -> dict[str, Any]:
@@ -68,24 +71,39 @@ class TestDefinition:
     pricing_screenshot_url: str = ""
     frame_of_mind: str = ""
     welcome_modal: dict[str, Any] = field(default_factory=dict)
+    # The version it is on (0: the test's newest, as a preview of a draft has none).
+    version_id: int = 0
 
     @property
     def kind_record(self) -> Kind:
         return kinds.by_name(self.kind)
 
 
-def load_definition(session: Session, *, test_id: int) -> TestDefinition | None:
+def load_definition(session: Session, *, test_id: int, version_id: int | None = None) -> TestDefinition | None:
+    """The test on `version_id` (one of its own), else on its newest version."""
     number = whole_number(test_id)
-    test = session.get(Test, number) if number is not None else None
-    if test is None:
+    row = session.get(Test, number) if number is not None else None
+    if row is None:
         return None
+    newest = versions.newest_id(session, row.id)
+    own = version_id if isinstance(version_id, int) and version_id else newest
+    test = versions.test_on(session, row, own)
+    if own != newest and test is row:  # not a version of this test: the newest
+        own = newest
+    definition = _definition_of(session, test, own or 0)
+    _cache[(row.id, version_id or 0)] = _cache[(row.id, own or 0)] = (time.monotonic(), definition)
+    return definition
+
+
+def _definition_of(session: Session, test: Test, version_id: int) -> TestDefinition:
     any_qualification, any_public = qualifications(session, test.id)
     kind = kinds.kind_of(test.product_type)
     content = content_of(test)
     survey = content["survey"]
     pages = survey or content["preferenceTest"]  # the welcome and thank-you pages of a survey or a preference test
-    definition = TestDefinition(
+    return TestDefinition(
         test_id=test.id,
+        version_id=version_id,
         name=test.name,
         product_type=test.product_type,
         panel=test.panel,
@@ -106,13 +124,12 @@ def load_definition(session: Session, *, test_id: int) -> TestDefinition | None:
         frame_of_mind=(test.frame_of_mind or "").strip(),
         welcome_modal=_dict(test.welcome_modal),
     )
-    _cache[test.id] = (time.monotonic(), definition)
-    return definition
 
 
-def cached_definition(test_id: int) -> TestDefinition | None:
-    """The definition loaded less than CACHE_SECONDS ago in this process, else None."""
-    hit = _cache.get(test_id)
+def cached_definition(test_id: int, version_id: int | None = None) -> TestDefinition | None:
+    """The definition (on `version_id`, else the newest) loaded less than CACHE_SECONDS ago in this
+    process, else None."""
+    hit = _cache.get((test_id, version_id or 0))
     if hit is None or time.monotonic() - hit[0] > CACHE_SECONDS:
         return None
     return hit[1]

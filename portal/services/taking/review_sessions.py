@@ -43,6 +43,7 @@ from portal.models import Invite, Review, ReviewSession, Reward, Test
 from portal.services import transitions
 from portal.services.errors import ServiceError
 from portal.services.taking import access as take_access
+from portal.services.taking import versions
 from portal.services.taking.access import AccessDenied
 from portal.services.taking.definitions import content_of
 from portal.services.taking.loading import TestLoad, TestNotFound
@@ -253,8 +254,10 @@ def start_session(
     row = _latest(session, load.test_id, key, lock=True)
     if row is not None and row.status == "active" and not _expired(row, now):
         return row
+    version_id = versions.newest_id(session, load.test_id)
     row = ReviewSession(
         test_id=load.test_id,
+        version_id=version_id,
         account_id=account_id,
         respondent_key=key,
         started_at=now,
@@ -263,6 +266,10 @@ def start_session(
     )
     session.add(row)
     session.flush()
+    if version_id is not None:
+        # Sealed after the row is written: the row's key check on the test waits for a staff edit holding the
+        # test, and only then is the version locked (the same order as the edit's: never a deadlock).
+        versions.seal(session, version_id)
     return row
 
 
@@ -319,7 +326,7 @@ def save_draft(
     position = _json_dict(position, MAX_POSITION_BYTES, "position")
     test = _test(session, test_id)
     row = _active(session, test.id, key, now, lock=True)
-    _unknown_keys(test, answers)
+    _unknown_keys(versions.test_on(session, test, row.version_id), answers)
     row.draft_answers = answers
     row.draft_position = position
     row.updated_at = now
@@ -478,7 +485,8 @@ def submit_review(
     if _expired(row, now):
         raise SessionExpiredError(MSG_EXPIRED)
     _allowed(session, test.id, account_id, respondent, view or kind.view, now)
-    content = content_of(test)
+    # Checked and stored on the version the session started on, whatever staff have changed since.
+    content = content_of(versions.test_on(session, test, row.version_id))
     stored = _stored(kind, content, answers)
     # The order the server drew for this participant (what they saw), never the browser's word.
     options_order = kind.order(content, order_seed(key, test.id)) if kind.order else []
@@ -499,6 +507,7 @@ def submit_review(
         with session.begin_nested():
             review = Review(
                 test_id=test.id,
+                version_id=row.version_id,
                 account_id=account_id,
                 respondent_key=key,
                 session_id=row.id,

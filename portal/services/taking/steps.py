@@ -65,6 +65,8 @@ class TimedRun(Protocol):
     def draft_answers(self) -> dict[str, Any]: ...
     @property
     def draft_position(self) -> dict[str, Any]: ...
+    @property
+    def version_id(self) -> int | None: ...
 
 
 @dataclass(frozen=True)
@@ -113,8 +115,11 @@ def _as(session: Session, token: str | None, test_id: int, respondent: str | Non
     return {"session": session, "test_id": test_id, "account_id": who.account_id, "respondent": who.respondent}
 
 
-def definition(session: Session, *, test_id: int) -> TestDefinition:
-    found = cached_definition(test_id) or load_definition(session=session, test_id=test_id)
+def definition(session: Session, *, test_id: int, version_id: int | None = None) -> TestDefinition:
+    """The test on the version a session was started on (`version_id`), else on its newest version."""
+    found = cached_definition(test_id, version_id) or load_definition(
+        session=session, test_id=test_id, version_id=version_id
+    )
     if found is None:
         raise ServiceError(review_sessions.MSG_NO_TEST)
     return found
@@ -151,11 +156,12 @@ def enter(
         if denied.state != access.REVIEWED:
             raise
         return Entry(definition=definition(session=session, test_id=test_id), who=who, active=None, reviewed=True)
-    found = definition(session=session, test_id=test_id)
     if decided is not None:  # the decision read the session in progress in this transaction: its row
         active = session.get(ReviewSession, decided.session_id) if decided.session_id is not None else None
     else:
         active = review_sessions.active_session(**mine)
+    # A session in progress goes on on the version it started on.
+    found = definition(session=session, test_id=test_id, version_id=active.version_id if active else None)
     return Entry(definition=found, who=who, active=active, reviewed=False)
 
 

@@ -80,6 +80,9 @@ class AreasEditorState(TabOwned, rx.State):
     problems: list[dict[str, str]] = []
     dirty: bool = False
     saving: bool = False
+    # The areas change a test in use: the warning staff confirm to save them as a new version.
+    version_warning: str = ""
+    version_in_use: int = 0
 
     _test_id: int = 0
     _product_type: str = ""
@@ -286,13 +289,33 @@ class AreasEditorState(TabOwned, rx.State):
     async def save(self):
         """The server checks the areas again with the import's rules and the caller's role; nothing
         is written when anything is wrong, and every problem is listed with its path."""
+        return await self._save(None)
+
+    @rx.event
+    async def save_new_version(self):
+        """Staff confirmed the warning: the areas are saved as the next version of the test in use."""
+        confirm, self.version_warning, self.version_in_use = self.version_in_use, "", 0
+        return await self._save(confirm or None)
+
+    @rx.event
+    def keep_editing(self):
+        self.version_warning, self.version_in_use = "", 0
+
+    async def _save(self, confirm: int | None) -> Any:
         if not self.loaded or self.saving:
             return None
         self.saving = True
         try:
             stored = await db.run(
-                service.save_areas, actor_id=await caller_id(self), test_id=self._test_id, areas=self._copy()
+                service.save_areas,
+                actor_id=await caller_id(self),
+                test_id=self._test_id,
+                areas=self._copy(),
+                confirm=confirm,
             )
+        except service.NewVersion as in_use:
+            self.version_warning, self.version_in_use = in_use.message, in_use.version
+            return None
         except service.AreasRefused as refused:
             self.problems = [{"path": p.path, "message": p.message} for p in refused.problems]
             return toast("error", refused.message)

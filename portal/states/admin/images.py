@@ -28,6 +28,7 @@ MAX_MESSAGE = 300
 
 class AdminImagesState(TabOwned, rx.State):
     test_name: str = ""
+    in_use: str = ""  # the test is in use: what an upload does (a new version)
     missing: str = ""  # why there is nothing to show (no such test)
     loaded: bool = False
     # One per slot: key, label, url (current image), error (the last refusal), busy ("yes" while sending).
@@ -49,6 +50,7 @@ class AdminImagesState(TabOwned, rx.State):
             return
         errors = keep or {}
         self.test_name, self.missing, self.loaded = found["name"], "", True
+        self.in_use = found.get("in_use", "")
         self.slots = [{**s, "error": errors.get(s["key"], ""), "busy": ""} for s in found["slots"]]
 
     @rx.event

@@ -11,6 +11,7 @@ from portal.domain import upload_limits
 from portal.domain.accounts import CurrentUser
 from portal.domain.ids import whole_number
 from portal.domain.staff import incentives, roles
+from portal.domain.staff.new_tests import NEW_FIELDS, new_test_problems
 from portal.http.upload_guard import accept_upload
 from portal.services.admin import definition_files
 from portal.services.admin import invites as invite_service
@@ -32,15 +33,23 @@ class AdminTestsState(DataTableState, rx.State):
     import_open: bool = False
     importing: bool = False
     import_message: str = ""
-    import_outcome: str = ""  # created | updated | unchanged | refused
+    import_outcome: str = ""  # created | updated | unchanged | refused | confirm
     import_problems: list[str] = []
     imported_id: str = ""
+    import_version: int = 0  # outcome 'confirm': the version in use the warning names
+    _pending_file: bytes = b""  # outcome 'confirm': the file, until staff confirm or cancel
+    new_open: bool = False
+    new_form: dict[str, str] = {}
+    new_problems: dict[str, str] = {}
+    creating: bool = False
+    _new_touched: list[str] = []
 
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(service.list_tests, actor_id=caller.account_id, query=query)
 
     @rx.event
     def open_import(self):
+        self._pending_file, self.import_version = b"", 0
         self.import_open, self.import_message, self.import_outcome, self.import_problems, self.imported_id = (
             True,
             "",
@@ -66,12 +75,27 @@ class AdminTestsState(DataTableState, rx.State):
     @rx.event
     async def import_file(self, files: list[rx.UploadFile]):
         """The uploaded definition, checked whole: every problem with its path, or the test created/updated."""
-        actor = await caller_id(self)
         # A raw event can send anything in place of the uploaded files: only a real upload is read.
         upload = files[0] if isinstance(files, list) and files and isinstance(files[0], rx.UploadFile) else None
         data = await upload.read(definition_files.MAX_FILE_BYTES + 1) if upload is not None else b""
+        await self._import(data, None)
+
+    @rx.event
+    async def import_new_version(self):
+        """Staff confirmed the warning: the same file, imported as the next version of the test in use."""
+        data, confirm = self._pending_file, self.import_version
+        self._pending_file, self.import_version = b"", 0
+        if data and confirm:
+            await self._import(data, confirm)
+
+    @rx.event
+    def cancel_new_version(self):
+        self._pending_file, self.import_version, self.import_outcome, self.import_message = b"", 0, "", ""
+
+    async def _import(self, data: bytes, confirm: int | None) -> None:
+        actor = await caller_id(self)
         try:
-            result = await db.run(definition_files.import_file, actor_id=actor, data=data)
+            result = await db.run(definition_files.import_file, actor_id=actor, data=data, confirm=confirm)
         except ServiceError as refused:
             # An upload is answered over HTTP (Reflex's /_upload), not through the event handler's
             # exception hook: the refusal is shown here, in the dialog.
@@ -84,8 +108,56 @@ class AdminTestsState(DataTableState, rx.State):
             return
         self.import_outcome, self.import_message, self.import_problems = result.outcome, result.message, result.problems
         self.imported_id = str(result.test_id or "")
+        if result.outcome == "confirm":  # kept on the server until staff answer the warning
+            self._pending_file, self.import_version = data, result.version
         if result.outcome in ("created", "updated"):
             await self._reload()
+
+    @rx.event
+    def open_new(self):
+        """The 'New test' dialog, empty (a survey on the B2B panel chosen)."""
+        self.new_open, self.new_form, self.new_problems, self._new_touched = (
+            True,
+            {"name": "", "productType": "survey", "panel": "b2b"},
+            {},
+            [],
+        )
+
+    @rx.event
+    def close_new(self):
+        self.new_open = False
+
+    @rx.event
+    def set_new_field(self, key: Any, value: Any):
+        """A field of the 'New test' form typed or chosen: its live message (the server checks again)."""
+        if key not in NEW_FIELDS or not isinstance(value, str) or not self.new_open:
+            return
+        self.new_form[key] = value[:400]
+        self._new_touched = [*dict.fromkeys([*self._new_touched, key])]
+        self.new_problems = {k: m for k, m in new_test_problems(self.new_form).items() if k in self._new_touched}
+
+    @rx.event
+    async def create(self):
+        """Make the draft test and open its page; or show what is wrong."""
+        if self.creating or not self.new_open:
+            return None
+        self.creating = True
+        try:
+            made = await db.run(service.create_test, actor_id=await caller_id(self), form=dict(self.new_form))
+        finally:
+            self.creating = False
+        if made.problems:
+            self.new_problems, self._new_touched = made.problems, list(NEW_FIELDS)
+            return None
+        self.new_open = False
+        return rx.redirect(f"/admin/tests/{made.test_id}")
+
+    @rx.event
+    async def duplicate(self, test_id: Any):
+        """A draft copy of the test (settings and definition, qualifications too; never its reviews)."""
+        made = await db.run(service.duplicate_test, actor_id=await caller_id(self), test_id=test_id)
+        await self._reload()
+        return toast("success", f"Made “{made.name}”, a draft copy.")
 
     @rx.event
     async def export(self, test_id: Any):
@@ -108,6 +180,7 @@ class InviteState(ParticipantsTable, rx.State):
     matched: int = 0
     invited: int = 0
     reviewed: int = 0
+    excluded: int = 0
     unverified: int = 0
     elsewhere: int = 0
     over_quota: int = 0
@@ -157,6 +230,7 @@ class InviteState(ParticipantsTable, rx.State):
             found.to_invite,
         )
         self.unverified, self.elsewhere, self.over_quota = found.unverified, found.elsewhere, found.over_quota
+        self.excluded = found.excluded
         self.cost, self.country, self.problem = found.cost_text, found.country, found.problem
         self.places = "No limit" if found.places is None else str(found.places)
         self.payout = found.payout_range

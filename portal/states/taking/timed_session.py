@@ -124,6 +124,7 @@ class TimedSession(TabOwned, mixin=True):
     _seq: int = 0
 
     _session_id: int = 0
+    _version_id: int = 0
     _respondent: str = ""
     # Whose session this tab works on ('account:<id>' or the public respondent's key).
     _key: str = ""
@@ -177,12 +178,12 @@ class TimedSession(TabOwned, mixin=True):
     def _definition(self) -> TestDefinition | None:
         if self._preview and self._preview_definition is not None and self._preview_definition.test_id == self.test_id:
             return self._preview_definition
-        return cached_definition(self.test_id)
+        return cached_definition(self.test_id, self._version_id or None)
 
     async def _fresh_definition(self) -> TestDefinition:
         found = self._definition()
         if found is None:
-            found = await db.run(test_taking.definition, test_id=self.test_id)
+            found = await db.run(test_taking.definition, test_id=self.test_id, version_id=self._version_id or None)
         return found
 
     def _me(self) -> dict[str, Any]:
@@ -210,6 +211,8 @@ class TimedSession(TabOwned, mixin=True):
 
     def _timer(self, row: Any) -> None:
         self._session_id = int(row.id)
+        # The version of the test this session is taken on (every screen and check from now on).
+        self._version_id = int(getattr(row, "version_id", None) or 0)
         self.deadline_ms = _ms(row.deadline_at if row.deadline_at.tzinfo else row.deadline_at.replace(tzinfo=UTC))
         self.clock_ms = int(time.time() * 1000)
         self.extensions = int(row.extensions)
@@ -416,6 +419,7 @@ class TimedSession(TabOwned, mixin=True):
 
     def _entering(self, test_id: int) -> None:
         self.test_id = test_id
+        self._version_id = 0  # the newest, until a session names its own
         self.phase = LOADING
         self.errors = {}
         self.detail_errors: dict[str, str] = {}  # WorkerDetailsStep's (every kind's state mixes it in)
