@@ -38,7 +38,14 @@ def _header() -> rx.Component:
         ready_marker(),
         rx.box(
             logo(),
-            rx.badge("Staff · ", StaffState.role_label, color_scheme="amber", variant="soft", id="admin-role"),
+            rx.badge(
+                "Staff · ",
+                StaffState.role_label,
+                color_scheme="amber",
+                variant="soft",
+                high_contrast=True,
+                id="admin-role",
+            ),
             rx.spacer(),
             rx.link("Participant view", href="/", size="2", class_name="portal-desktop-only"),
             user_menu(),

@@ -10,6 +10,7 @@ from portal.states.auth import current_path
 # (key, label, path under /admin/tests/{id}); "" is the test's own page (details and edit).
 TEST_PAGES = (
     ("details", "Details", ""),
+    ("build", "Build", "/build"),
     ("images", "Images", "/images"),
     ("areas", "Highlight areas", "/areas"),
     ("preview", "Preview", "/preview"),

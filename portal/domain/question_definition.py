@@ -12,6 +12,7 @@ from typing import Any
 
 from portal.domain.definition_checks import Checker, count, is_empty, is_int, is_number, is_web_url_or_path, join
 from portal.domain.reference_data import QUESTION_TYPES
+from portal.domain.video_links import NOT_A_VIDEO_SITE, is_allowed
 
 END_OF_SURVEY_PAGE = 999
 MAX_OPTIONS = 50
@@ -114,7 +115,9 @@ def _check_common(ck: Checker, question: dict[str, Any], qpath: str, qtype: str)
     ck.string(question, "text", qpath, required=not elements, max_length=5000)
     ck.texts(question, qpath, ("description", "hint"))
     if question.get("embeddedLink") not in (None, ""):
-        ck.url(question, "embeddedLink", qpath)
+        link = ck.url(question, "embeddedLink", qpath)
+        if link is not None and not is_allowed(link):
+            ck.add(join(qpath, "embeddedLink"), NOT_A_VIDEO_SITE)
     for i, image in enumerate(ck.array(question, "images", qpath, what="images")):
         url = image.get("url") if isinstance(image, dict) else image
         if not is_web_url_or_path(url):

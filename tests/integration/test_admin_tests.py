@@ -211,7 +211,6 @@ def test_editing_the_common_fields_saves_them_and_exports_them(session, admin):
         ("session", "600", "must be one of"),
         ("name", "", "is required"),
         ("country", "XX", "must be an ISO 3166 alpha-2 country code"),
-        ("screener", "{oops", "The screener is not valid JSON"),
         ("status", "draft", "A running test can become stopped or completed, not draft."),
         ("status", "launched", "Choose one of the listed statuses."),
     ],

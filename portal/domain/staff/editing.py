@@ -6,7 +6,6 @@ an edit exactly as they judge an uploaded file. The live messages and the server
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -123,11 +122,9 @@ FORM_FIELDS: dict[str, str] = {
     "qualifications": "qualifications",
     "frame": "frameOfMind",
     **{f"welcome.{p}": "welcomeModal" for p in WELCOME_PARTS},
-    "screener": "screenerQuestion",
 }
 NOT_A_SUM = "Enter an amount in dollars, e.g. 20 or 20.50."
 NOT_A_NUMBER = "Enter a whole number, or leave it empty for no limit."
-NOT_JSON = "The screener is not valid JSON: {detail}."
 # When a scheduled test starts: a date and a time, in UTC (not part of the definition document).
 SCHEDULE_FIELDS = ("scheduled.date", "scheduled.time")
 FORM_KEYS = (*FORM_FIELDS, *SCHEDULE_FIELDS)
@@ -152,7 +149,6 @@ def form_of(doc: Mapping[str, Any], scheduled_at: datetime | None = None) -> dic
     """The form's text for a test's definition document (document_of) and its scheduled start (UTC)."""
     limits = doc.get("seniorityLimits") or {}
     welcome = doc.get("welcomeModal") or {}
-    screener = doc.get("screenerQuestion")
     when = scheduled_at.astimezone(UTC) if scheduled_at is not None and scheduled_at.tzinfo else scheduled_at
     return {
         "name": doc.get("name", ""),
@@ -169,7 +165,6 @@ def form_of(doc: Mapping[str, Any], scheduled_at: datetime | None = None) -> dic
         "qualifications": "\n".join(doc.get("qualifications") or []),
         "frame": doc.get("frameOfMind") or "",
         **{f"welcome.{p}": welcome.get(p, "") for p in WELCOME_PARTS},
-        "screener": json.dumps(screener, indent=2, ensure_ascii=False) if screener else "",
     }
 
 
@@ -240,13 +235,6 @@ def document_with(doc: Mapping[str, Any], form: Mapping[str, Any]) -> tuple[dict
     _put(out, "qualifications", [q.strip() for q in text["qualifications"].split("\n") if q.strip()])
     _put(out, "frameOfMind", text["frame"].strip())
     _put(out, "welcomeModal", {p: text[f"welcome.{p}"].strip() for p in WELCOME_PARTS if text[f"welcome.{p}"].strip()})
-    if text["screener"].strip():
-        try:
-            out["screenerQuestion"] = json.loads(text["screener"])
-        except ValueError as e:
-            problems["screener"] = NOT_JSON.format(detail=str(e))
-    else:
-        out.pop("screenerQuestion", None)
     return out, problems
 
 

@@ -4,6 +4,7 @@ the order of the admin menu."""
 from portal.pages.admin import (  # noqa: F401 - each module declares its pages
     areas,
     audit,
+    builder,
     editing,
     flags,
     images,

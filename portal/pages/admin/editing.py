@@ -206,12 +206,12 @@ def _form() -> rx.Component:
                 width="100%",
             ),
             _area("Welcome modal: body", "welcome.body", rows="3"),
-            _area(
-                "Screener question (JSON)",
-                "screener",
-                "Empty: no screener. The format is in docs/test-format.md (screenerQuestion).",
-                rows="8",
-                font_family="var(--code-font-family)",
+            rx.text(
+                "The screener, the questions and the pages are built on the ",
+                rx.el.a("Build tab", href="/admin/tests/" + S.test_id + "/build", id="edit-build-link"),
+                ".",
+                size="2",
+                color="var(--gray-11)",
             ),
             section_id="edit-content",
         ),

@@ -17,7 +17,7 @@ from portal.components.taking.screens import screens
 from portal.domain.taking.access import TIME_UP
 from portal.pages.not_found import not_found_page
 from portal.states.admin.guard import StaffState
-from portal.states.admin.preview import NOT_FOUND, NOT_TAKEN, UNAVAILABLE
+from portal.states.admin.preview import DRAFT_INVALID, NOT_FOUND, NOT_TAKEN, UNAVAILABLE
 from portal.states.admin.preview import PreviewState as P
 from portal.states.taking.timed_session import EXPIRED, THANK_YOU
 
@@ -31,7 +31,12 @@ def _bar() -> rx.Component:
         ready_marker(),
         rx.box(
             rx.badge(
-                rx.icon("eye", size=14), "Preview", color_scheme="amber", variant="solid", size="3", id="preview-marker"
+                rx.icon("eye", size=14),
+                rx.cond(P.draft, "Preview of the draft", "Preview"),
+                color_scheme="amber",
+                variant="solid",
+                size="3",
+                id="preview-marker",
             ),
             rx.text(
                 P.name, weight="bold", size="2", id="preview-test-name", style={"minWidth": "0", "flex": "1 1 160px"}
@@ -84,7 +89,7 @@ def _end(S) -> rx.Component:
             rx.hstack(
                 rx.el.a(
                     rx.button("Preview again", size="3"),
-                    href="/admin/tests/" + P.shown_id.to_string() + "/preview",
+                    href="/admin/tests/" + P.shown_id.to_string() + "/preview" + rx.cond(P.draft, "?draft=1", ""),
                     id="preview-again",
                 ),
                 rx.el.a(rx.button("Back to the test", size="3", variant="soft"), href=test_base_path()),
@@ -128,6 +133,17 @@ def preview_page() -> rx.Component:
             *[(s.view, _kind(s.state, s.component)) for s in screens()],
             (UNAVAILABLE, _message(NOT_TAKEN, "preview-unavailable")),
             (NOT_FOUND, _message("This test does not exist.", "preview-not-found")),
+            (
+                DRAFT_INVALID,
+                rx.callout.root(
+                    rx.callout.icon(rx.icon("triangle-alert")),
+                    rx.callout.text(P.problem),
+                    rx.el.a("Back to the builder", href=test_base_path() + "/build", id="preview-to-builder"),
+                    color_scheme="amber",
+                    id="preview-draft-invalid",
+                    style=_CARD,
+                ),
+            ),
             rx.center(rx.spinner(size="3"), padding="64px", aria_label="Loading"),
         ),
         key=P.loads.to_string(),

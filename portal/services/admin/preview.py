@@ -13,6 +13,10 @@ changes nothing).
 
 Who may take the test (invite, verification, status, screener, quota, deadline of the test) is not
 asked: staff preview tests in any status, before anyone is invited; and none of it is changed.
+
+With `draft=True` the preview takes the test builder's unsaved working copy (`Test.draft_document`,
+merged into the saved test as the builder shows it) instead of the saved definition: the builder's
+'Preview draft' (issue 34). A draft the import would refuse has no preview (DRAFT_INVALID).
 """
 
 from __future__ import annotations
@@ -23,20 +27,26 @@ from typing import Any
 
 from sqlmodel import Session
 
+from portal.domain.authoring.document import merged
+from portal.domain.definition import TestDefinitionError, parse_test_definition
 from portal.domain.ids import whole_number
 from portal.domain.staff import roles
 from portal.domain.taking import kinds, worker_details
 from portal.domain.taking.access import EXTENSION_SECONDS, MAX_EXTENSIONS
+from portal.domain.taking.loading import is_qualification_based
 from portal.models import Test
 from portal.services.admin.guard import Caller, require_staff
+from portal.services.definition_import import document_for
 from portal.services.errors import ServiceError
 from portal.services.taking import review_sessions
 from portal.services.taking import steps as test_taking
-from portal.services.taking.definitions import TestDefinition, load_definition
-from portal.services.taking.review_sessions import PendingReview, SubmitResult
+from portal.services.taking.definitions import TestDefinition, content_of, load_definition
+from portal.services.taking.loading import qualifications
+from portal.services.taking.review_sessions import MSG_FIX_ANSWERS, AnswersError, PendingReview, SubmitResult
 
 NO_TEST = "This test does not exist."
 NOT_THIS_KIND = "This screen does not take this kind of test."
+DRAFT_INVALID = "The draft has {count} to fix in the builder before it can be previewed."
 # The run's id in the screens (the timed session's session id): never a review session's.
 RUN_ID = 1
 
@@ -84,12 +94,65 @@ def _test(session: Session, test_id: Any) -> Test:
     return test
 
 
-def _definition(session: Session, test_id: Any, view: Any) -> TestDefinition:
-    """The test's definition, read fresh (staff may have just edited it), when `view` is its kind's screen."""
+def _draft_row(session: Session, test: Test) -> Test:
+    """The test as its builder draft would make it (with no draft kept, as saved): a row kept out of the
+    session (never written)."""
+    saved = document_for(session, test)
+    draft = test.draft_document
+    try:
+        parsed = parse_test_definition(merged(saved, draft) if isinstance(draft, dict) else saved)
+    except TestDefinitionError as error:
+        many = len(error.errors)
+        raise ServiceError(DRAFT_INVALID.format(count=f"{many} problem{'s' if many != 1 else ''}")) from error
+    row = Test(**parsed.columns)
+    row.id = test.id
+    return row
+
+
+def draft_definition(session: Session, test: Test) -> TestDefinition:
+    """The definition the screens take, of the test's builder draft (the saved test's audience)."""
+    row = _draft_row(session, test)
+    kind = kinds.kind_of(row.product_type)
+    content = content_of(row)
+    pages = content["survey"] or content["preferenceTest"]
+    any_qualification, any_public = qualifications(session, test.id)
+    return TestDefinition(
+        test_id=test.id,
+        name=row.name,
+        product_type=row.product_type,
+        panel=row.panel,
+        kind=kind.name,
+        content=content,
+        questions=kind.questions(content),
+        conditional=bool(row.is_surveys_conditional_enabled),
+        welcome=_dict(pages.get("welcomePage")),
+        thank_you=_dict(pages.get("thankYouPage")),
+        session_seconds=row.session_seconds,
+        payout_cents=row.payout_cents,
+        qualification_based=is_qualification_based(panel=row.panel, has_qualifications=any_qualification),
+        public=any_public,
+        url=row.url or "",
+        screenshot_url=row.screenshot_url or "",
+        pricing_url=row.pricing_url or "",
+        pricing_screenshot_url=row.pricing_screenshot_url or "",
+        frame_of_mind=(row.frame_of_mind or "").strip(),
+        welcome_modal=_dict(row.welcome_modal),
+    )
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _definition(session: Session, test_id: Any, view: Any, draft: bool = False) -> TestDefinition:
+    """The test's definition, read fresh (staff may have just edited it), when `view` is its kind's screen;
+    with `draft`, the builder's working copy."""
     test = _test(session, test_id)
     kind = kinds.kind_of(test.product_type)
     if not kind.taken_in_portal or view != kind.view:
         raise ServiceError(NOT_THIS_KIND)
+    if draft is True:
+        return draft_definition(session, test)
     found = load_definition(session=session, test_id=test.id)
     if found is None:
         raise PreviewNotFound(NO_TEST)
@@ -122,32 +185,50 @@ def personal_fields(definition: TestDefinition) -> tuple[str, ...]:
     )
 
 
-def open_preview(session: Session, *, actor_id: Caller, test_id: Any) -> PreviewTarget:
-    """The preview page of a test, for staff with VIEW (StaffRefused otherwise; PreviewNotFound for no such test)."""
+def open_preview(session: Session, *, actor_id: Caller, test_id: Any, draft: bool = False) -> PreviewTarget:
+    """The preview page of a test, for staff with VIEW (StaffRefused otherwise; PreviewNotFound for no such test;
+    with `draft`, ServiceError when the builder's draft has problems)."""
     require_staff(session, actor_id, roles.VIEW)
     test = _test(session, test_id)
     kind = kinds.kind_of(test.product_type)
+    if draft is True:
+        _draft_row(session, test)
     return PreviewTarget(
         test_id=test.id, name=test.name, view=kind.view if kind.taken_in_portal else "", kind=kind.name
     )
 
 
 def enter(
-    session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any = None, now: datetime | None = None
+    session: Session,
+    *,
+    actor_id: Caller,
+    test_id: Any,
+    view: Any,
+    run: Any = None,
+    now: datetime | None = None,
+    draft: bool = False,
 ) -> test_taking.Entry:
-    """The test as the preview opens it: its definition and the tab's run when it is still going."""
+    """The test as the preview opens it: its definition (or its builder draft's) and the tab's run when it
+    is still going."""
     staff = require_staff(session, actor_id, roles.VIEW)
-    found = _definition(session, test_id, view)
+    found = _definition(session, test_id, view, draft)
     who = test_taking.Who(None, f"preview:{staff.account_id}")
     return test_taking.Entry(definition=found, who=who, active=running(run, found.test_id, now), reviewed=False)
 
 
 def start(
-    session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any = None, now: datetime | None = None
+    session: Session,
+    *,
+    actor_id: Caller,
+    test_id: Any,
+    view: Any,
+    run: Any = None,
+    now: datetime | None = None,
+    draft: bool = False,
 ) -> PreviewRun:
     """The run going on, else a new one whose deadline is the test's session length away."""
     require_staff(session, actor_id, roles.VIEW)
-    found = _definition(session, test_id, view)
+    found = _definition(session, test_id, view, draft)
     now = _now(now)
     going = running(run, found.test_id, now)
     if going is not None:
@@ -156,11 +237,18 @@ def start(
 
 
 def extend(
-    session: Session, *, actor_id: Caller, test_id: Any, view: Any, run: Any, now: datetime | None = None
+    session: Session,
+    *,
+    actor_id: Caller,
+    test_id: Any,
+    view: Any,
+    run: Any,
+    now: datetime | None = None,
+    draft: bool = False,
 ) -> PreviewRun:
     """One extension, as a participant gets it (review_sessions.extend_session's rule)."""
     require_staff(session, actor_id, roles.VIEW)
-    found = _definition(session, test_id, view)
+    found = _definition(session, test_id, view, draft)
     going = _running(run, found.test_id, _now(now))
     if going.extensions >= MAX_EXTENSIONS:
         raise ServiceError(review_sessions.MSG_EXTENDED)
@@ -188,13 +276,20 @@ def submit(
     submission_id: Any,
     signals: Any = None,
     now: datetime | None = None,
+    draft: bool = False,
 ) -> SubmitResult:
     """The submission checked exactly as a participant's would be, then nothing is stored: the result
     names no review or reward (ids 0) and the amount a participant without an invite would get."""
     require_staff(session, actor_id, roles.VIEW)
-    found = _definition(session, test_id, view)
+    found = _definition(session, test_id, view, draft)
     _running(run, found.test_id, _now(now))
     details = test_taking.checked_details(personal_fields(found), worker_data, different_payment_email)
+    if draft is True:  # the draft's own questions judge the answers (the kind's rules, as for a submission)
+        rules = found.kind_record.validate
+        errors = rules(found.content, answers) if rules is not None else {"answers": NOT_THIS_KIND}
+        if errors:
+            raise AnswersError(MSG_FIX_ANSWERS, errors=errors)
+        return SubmitResult(review_id=0, reward_id=0, created=False, amount_cents=found.payout_cents)
     review_sessions.check_submission(
         session=session,
         test_id=found.test_id,

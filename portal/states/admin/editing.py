@@ -19,7 +19,7 @@ from portal.states.admin.guard import caller_id, staff_load
 from portal.states.browser import toast
 from portal.states.tab_owner import TabOwned
 
-MAX_FIELD = 20_000  # the screener's JSON is the longest field
+MAX_FIELD = 20_000  # the frame of mind and the welcome modal's body are the longest fields
 
 
 class TestEditState(TabOwned, rx.State):

@@ -38,6 +38,14 @@ def preview_path(test_id: int) -> str:
     return f"/admin/tests/{test_id}/preview"
 
 
+def is_draft_preview(state: Any) -> bool:
+    """Whether the page is the preview of the builder's draft (/admin/tests/{id}/preview?draft=1)."""
+    try:
+        return state.router.url.query_parameters.get("draft") == "1"
+    except AttributeError:
+        return False
+
+
 class ServerCore:
     """A participant's own review session on the server."""
 
@@ -97,24 +105,34 @@ class PreviewCore:
     def path(self) -> str:
         return preview_path(self.state.test_id)
 
+    def _draft(self) -> bool:
+        """The builder's 'Preview draft' (the page's address ends in ?draft=1): the unsaved working copy."""
+        return is_draft_preview(self.state)
+
     async def _who(self) -> dict[str, Any]:
         return {"actor_id": await caller_id(self.state), "test_id": self.state.test_id}
+
+    async def _drafted(self) -> dict[str, Any]:
+        return {**await self._who(), "draft": self._draft()}
 
     def _keep(self, run: preview.PreviewRun) -> preview.PreviewRun:
         self.state._preview_run = run
         return run
 
     async def enter(self, view: str) -> test_taking.Entry:
-        return await db.run(preview.enter, **await self._who(), view=view, run=self.state._preview_run)
+        entry = await db.run(preview.enter, **await self._drafted(), view=view, run=self.state._preview_run)
+        # The screens' answer events read this definition (a draft is in no cache).
+        self.state._preview_definition = entry.definition
+        return entry
 
     async def start(self, view: str) -> preview.PreviewRun:
-        return self._keep(await db.run(preview.start, **await self._who(), view=view, run=self.state._preview_run))
+        return self._keep(await db.run(preview.start, **await self._drafted(), view=view, run=self.state._preview_run))
 
     async def active(self) -> preview.PreviewRun | None:
         return preview.running(self.state._preview_run, self.state.test_id)
 
     async def extend(self, view: str) -> preview.PreviewRun:
-        return self._keep(await db.run(preview.extend, **await self._who(), view=view, run=self.state._preview_run))
+        return self._keep(await db.run(preview.extend, **await self._drafted(), view=view, run=self.state._preview_run))
 
     async def check(self) -> PendingReview:
         return await db.run(preview.check, **await self._who(), run=self.state._preview_run)
@@ -123,7 +141,9 @@ class PreviewCore:
         self.state._preview_run = None
 
     async def submit(self, view: str, **payload: Any) -> SubmitResult:
-        result = await db.run(preview.submit, **await self._who(), view=view, run=self.state._preview_run, **payload)
+        result = await db.run(
+            preview.submit, **await self._drafted(), view=view, run=self.state._preview_run, **payload
+        )
         self.state._preview_run = None  # the preview ended: opening it again starts afresh
         return result
 

@@ -134,6 +134,8 @@ class TimedSession(TabOwned, mixin=True):
     # whose run (deadline, extension, draft) is kept here and nothing is stored.
     _preview: bool = False
     _preview_run: PreviewRun | None = None
+    # The definition the preview entered (the saved test's, or the builder draft's, which no cache holds).
+    _preview_definition: TestDefinition | None = None
 
     # --- hooks (overridden by the kind's state) --------------------------------------------------
     def _show_kind(self, definition: TestDefinition) -> None:
@@ -174,6 +176,8 @@ class TimedSession(TabOwned, mixin=True):
         return PreviewCore(self) if self._preview else ServerCore(self)
 
     def _definition(self) -> TestDefinition | None:
+        if self._preview and self._preview_definition is not None and self._preview_definition.test_id == self.test_id:
+            return self._preview_definition
         return cached_definition(self.test_id, self._version_id or None)
 
     async def _fresh_definition(self) -> TestDefinition:
@@ -411,7 +415,7 @@ class TimedSession(TabOwned, mixin=True):
             return await self._enter(test_id)
         finally:
             if self.phase == LOADING:  # refused (or failed): nothing shown, and no preview mode kept
-                self._preview, self._preview_run = False, None
+                self._preview, self._preview_run, self._preview_definition = False, None, None
 
     def _entering(self, test_id: int) -> None:
         self.test_id = test_id
