@@ -20,6 +20,7 @@ from PIL import Image, UnidentifiedImageError
 from sqlmodel import Session
 
 from portal.domain import images as rules
+from portal.domain.authoring import document
 from portal.domain.ids import whole_number
 from portal.domain.staff import roles
 from portal.models import Test
@@ -129,14 +130,18 @@ def set_image(session: Session, *, actor_id: Caller, test_id: Any, slot: Any, ur
         raise ServiceError("The image address is not valid.")
     before = found.url
     versions.mark(session, staff.account_id, "images")
+    concept_key = None
     if found.key == rules.SCREENSHOT:
-        test.screenshot_url = url
+        test.screenshot_url, field = url, "screenshotUrl"
     elif found.key == rules.PRICING_SCREENSHOT:
-        test.pricing_screenshot_url = url
+        test.pricing_screenshot_url, field = url, "pricingScreenshotUrl"
     else:
         preference = copy.deepcopy(test.preference_test)
         preference["images"][found.concept_index]["url"] = url
-        test.preference_test = preference  # a new value, so the JSON column is written
+        concept_key = preference["images"][found.concept_index].get("key")
+        test.preference_test, field = preference, "preferenceTest.images"  # a new value: the JSON column is written
+    if isinstance(test.draft_document, dict):  # the builder's working copy shows the upload and keeps it on save
+        test.draft_document = document.with_image(test.draft_document, field, url, concept_key)
     test.updated_at = utcnow()
     session.add(test)
     audit.record(session, staff, "test.image", "test", test.id, {found.key: before}, {found.key: url})
