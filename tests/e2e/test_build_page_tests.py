@@ -383,7 +383,7 @@ def landing_page_test(browser: Browser, app_server) -> Built:
 
     # The builder: the page's address and its questions; the screenshot is still to come.
     open_build_tab(page, name)
-    expect(page.locator("#builder-kind")).to_contain_text("landing-page")
+    expect(page.locator("#builder-kind")).to_contain_text("Highlight · Landing page")
     expect(page.locator("#b-url-error")).to_have_text("Is required")
     typed(page, "#b-url", LANDING_URL)
     expect(page.locator("#b-url-error")).to_have_count(0)

@@ -46,7 +46,9 @@ class QuestionKind:
         return self.type != "description"
 
     def new_question(self, key: str) -> dict[str, Any]:
-        return {"key": key, "type": self.type, "text": "", **copy.deepcopy(dict(self.starts_with))}
+        """A new question: required when it asks for an answer (as a new test's first question is; staff untick it)."""
+        required = {"isRequired": True} if self.answered else {}
+        return {"key": key, "type": self.type, "text": "", **required, **copy.deepcopy(dict(self.starts_with))}
 
 
 KINDS: tuple[QuestionKind, ...] = (

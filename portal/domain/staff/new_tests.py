@@ -34,7 +34,7 @@ STARTING_CONTENT: dict[str, dict[str, Any]] = {
     "survey": {
         "survey": {
             "questions": [
-                {"key": "q1", "type": "short-text", "page": 1, "text": FIRST_QUESTION_TEXT, "isRequired": True}
+                {"key": "q-1", "type": "short-text", "page": 1, "text": FIRST_QUESTION_TEXT, "isRequired": True}
             ]
         }
     },
@@ -42,7 +42,7 @@ STARTING_CONTENT: dict[str, dict[str, Any]] = {
         "questions": {
             "first-impression": [
                 {
-                    "key": "q1",
+                    "key": "q-1",
                     "type": "long-text",
                     "text": "In your own words, what does this page offer?",
                     "isRequired": True,

@@ -12,6 +12,7 @@ from sqlmodel import Session
 from portal.domain import highlight_areas as rules
 from portal.domain.definition_checks import DefinitionError
 from portal.domain.staff import roles
+from portal.domain.staff.editing import STATUS_LABELS
 from portal.models import Test
 from portal.models._base import utcnow
 from portal.services import row_locks
@@ -65,7 +66,7 @@ def load_areas(session: Session, *, actor_id: Caller, test_id: Any) -> dict[str,
         "id": test.id,
         "name": test.name,
         "product_type": test.product_type,
-        "status": test.status,
+        "status": STATUS_LABELS.get(test.status, test.status),
         "screenshot": rules.area_screenshot(test.product_type, test.screenshot_url, test.pricing_screenshot_url),
         "areas": _areas_of(test),
         "blocks": copy.deepcopy(test.questions) if isinstance(test.questions, dict) else {},

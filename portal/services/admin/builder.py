@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlmodel import Session
 
+from portal.domain import invites as invite_rules
 from portal.domain import json_text, upload_limits
 from portal.domain.authoring.document import builder_part, merged
 from portal.domain.staff import roles
@@ -72,7 +73,7 @@ def _view(session: Session, test: Test) -> BuilderView:
         test_id=test.id,
         name=test.name,
         kind=kinds.kind_of(test.product_type).name,
-        product_type=test.product_type,
+        product_type=invite_rules.product_type_label(test.product_type),
         status=test.status,
         document=merged(saved, draft) if draft is not None else saved,
         saved=saved,
