@@ -234,3 +234,21 @@ def test_a_preference_and_a_landing_page_builder_with_the_screener(page: Page, a
     typed(page, "#questions-post-test-0-text", "How clear is the page?")
     expect(page.locator("#builder-status")).to_have_text("No problems")
     shots(page, "landing")
+
+
+def test_a_video_test_is_built_with_its_recorder_address(page: Page, app_server, db):
+    test = a_test(db, product_type="video-test")
+    me = staff(db, roles.TEAM_MANAGER)
+    sign_in(page, app_server.url, me.email, STAFF_PASSWORD)
+    open_builder(page, app_server.url, test)
+    expect(page.locator("#builder-video")).to_contain_text("The recording")
+    typed(page, "#b-videoTest-recorderUrl", "not an address")
+    expect(page.locator("#b-videoTest-recorderUrl-error")).to_be_visible()
+    typed(page, "#b-videoTest-recorderUrl", "https://record.example.com/start")
+    expect(page.locator("#b-videoTest-recorderUrl-error")).to_have_count(0)
+    assert_accessible(page, "the video builder")
+    shots(page, "video")
+    page.click("#builder-save")
+    expect(page.locator("#builder-saved")).to_be_visible()
+    db.expire_all()
+    assert db.get(Test, test.id).video_recorder_url == "https://record.example.com/start"

@@ -346,3 +346,16 @@ def test_an_uploaded_image_goes_into_the_draft_without_changing_the_argument():
     assert draft == kept
     with pytest.raises(d.EditRefused):
         d.with_image(draft, "name", "/m/5.png")
+
+
+def test_a_video_test_is_built_with_its_recorder_address():
+    from portal.domain.authoring.view import build
+
+    doc = {"name": "Video", "productType": "video-test", "videoTest": {"recorderUrl": ""}}
+    shown = build(doc)
+    assert shown.kind == "video" and shown.errors["videoTest.recorderUrl"]
+    doc = d.set_field(doc, "videoTest.recorderUrl", "https://record.example.com/start")
+    shown = build(doc)
+    assert shown.fields["videoTest.recorderUrl"] == "https://record.example.com/start"
+    assert shown.errors["videoTest.recorderUrl"] == "" and shown.problem_count == 0
+    assert d.builder_part(doc)["videoTest"] == {"recorderUrl": "https://record.example.com/start"}

@@ -42,6 +42,7 @@ BUILDER_FIELDS = (
     "screenshotUrl",
     "pricingUrl",
     "pricingScreenshotUrl",
+    "videoTest",
 )
 
 
@@ -108,6 +109,7 @@ _FIELDS = re.compile(
             r"preferenceTest\.isLimited",
             r"preferenceTest\.images\[\d+\]\.(?:key|name|url)",
             r"preferenceTest\.textOptions\.(?:optionOne|optionTwo|optionThree)",
+            r"videoTest\.recorderUrl",
         )
     )
     + ")$"

@@ -271,6 +271,7 @@ SURVEY_FIELDS = (
 )
 PAGE_FIELDS = ("url", "screenshotUrl")
 PRICING_FIELDS = ("pricingUrl", "pricingScreenshotUrl")
+VIDEO_FIELDS = ("videoTest.recorderUrl",)
 PREFERENCE_FIELDS = (
     "preferenceTest.preferenceType",
     "preferenceTest.welcomePage.title",
@@ -325,7 +326,7 @@ def build(document: Any) -> BuilderView:
     claims = _Claims(problems)
     product_type = _text(doc.get("productType"))
     kind = kinds.kind_of(product_type).name if product_type else ""
-    paths = (*SURVEY_FIELDS, *PAGE_FIELDS, *PRICING_FIELDS, *PREFERENCE_FIELDS, *SCREENER_FIELDS)
+    paths = (*SURVEY_FIELDS, *PAGE_FIELDS, *PRICING_FIELDS, *PREFERENCE_FIELDS, *SCREENER_FIELDS, *VIDEO_FIELDS)
     fields = {p: _text(get(doc, p)) for p in paths}
     flags = {p: get(doc, p) is True for p in BOOLEAN_FIELDS}
     flags["preferenceTest.isLimited"] = get(doc, "preferenceTest.isLimited") is True

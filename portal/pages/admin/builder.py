@@ -559,6 +559,19 @@ def _page_link(label: str, href: Any, link_id: str) -> rx.Component:
     return rx.el.a(label, href=href, id=link_id, class_name="admin-back-link")
 
 
+def _video() -> rx.Component:
+    return _section(
+        "The recording",
+        _text(
+            "Recorder address",
+            "videoTest.recorderUrl",
+            "Where participants record themselves: they are sent there with their e-mail and first name.",
+            placeholder="https://",
+        ),
+        section_id="builder-video",
+    )
+
+
 def _highlight() -> rx.Component:
     base = test_base_path()
     pricing = S.kind == "pricing"
@@ -947,6 +960,7 @@ def builder_page() -> rx.Component:
                     ("highlight", _highlight()),
                     ("pricing", _highlight()),
                     ("preference", _preference()),
+                    ("video", _video()),
                     rx.callout(
                         "This kind of test has no content to build here: its fields are on the details page.",
                         icon="info",
