@@ -384,6 +384,52 @@ def test_a_concept_image_changes_only_its_concept(session: Session, tmp_path: Pa
     assert (entry.before, entry.after) == ({"concept-2": before["images"][1]["url"]}, {"concept-2": url})
 
 
+def test_while_the_builder_keeps_a_draft_an_upload_goes_into_the_draft(session: Session, tmp_path: Path):
+    """A concept added in the builder (not saved yet) has its slot, and its image goes into the draft, so saving the
+    draft keeps it; a landing page's screenshot likewise. The saved test is untouched until then."""
+    staff = account(session, roles.TEAM_MANAGER)
+    test = demo(session, "04-preference-image.json")
+    saved = json.loads(json.dumps(test.preference_test))
+    draft = {"preferenceTest": {**saved, "images": [*saved["images"], {"key": "concept-4", "name": "New", "url": ""}]}}
+    test.draft_document = draft
+    session.add(test)
+    session.commit()
+    page = service.images_of_test(session=session, actor_id=staff, test_id=test.id)
+    assert [s["key"] for s in page["slots"]] == ["concept-1", "concept-2", "concept-3", "concept-4"]
+    assert page["draft"] == rules.IN_DRAFT
+    url = service.keep_upload(
+        session_factory=factory_of(session),
+        actor_id=staff,
+        test_id=test.id,
+        slot="concept-4",
+        upload=upload(tmp_path, png(1200)),
+        storage=LocalStorage(tmp_path / "media"),
+    )
+    now = fresh(session, test)
+    assert now.preference_test == saved
+    assert now.draft_document["preferenceTest"]["images"][3] == {"key": "concept-4", "name": "New", "url": url}
+    assert now.draft_document["preferenceTest"]["images"][:3] == saved["images"]
+    [entry] = audits(session)
+    assert (entry.before, entry.after) == ({"concept-4": ""}, {"concept-4": url, "draft": True})
+
+    landing = demo(session, "02-landing-page.json")
+    landing.draft_document = {"url": landing.url}  # the builder's copy: its screenshot emptied
+    session.add(landing)
+    session.commit()
+    assert service.images_of_test(session=session, actor_id=staff, test_id=landing.id)["slots"][0]["url"] == ""
+    shot = service.keep_upload(
+        session_factory=factory_of(session),
+        actor_id=staff,
+        test_id=landing.id,
+        slot="screenshot",
+        upload=upload(tmp_path, png(1400)),
+        storage=LocalStorage(tmp_path / "media"),
+    )
+    kept = fresh(session, landing)
+    assert kept.draft_document == {"url": landing.url, "screenshotUrl": shot} and kept.screenshot_url != shot
+    assert service.images_of_test(session=session, actor_id=staff, test_id=landing.id)["draft"] == rules.IN_DRAFT
+
+
 def test_the_images_page_data_lists_the_slots_of_the_kind(session: Session):
     staff = account(session, roles.TEAM_MANAGER)
     pricing = service.images_of_test(session=session, actor_id=staff, test_id=demo(session, "03-pricing.json").id)
@@ -392,7 +438,7 @@ def test_the_images_page_data_lists_the_slots_of_the_kind(session: Session):
         session=session, actor_id=staff, test_id=str(demo(session, "04-preference-image.json").id)
     )
     assert [s["key"] for s in preference["slots"]] == ["concept-1", "concept-2", "concept-3"]
-    assert preference["slots"][0]["url"] == "/demo/concept-a.png"
+    assert preference["slots"][0]["url"] == "/demo/concept-a.png" and preference["draft"] == ""
     survey = service.images_of_test(session=session, actor_id=staff, test_id=demo(session, "01-survey.json").id)
     assert survey["slots"] == []
 

@@ -5,6 +5,10 @@ read) -> the bytes arrive on disk with their size counted (portal/http/image_rou
 `keep_upload` (the image rule on the file's header, the storage, then `set_image` in its own
 short transaction with its audit row). Only the slots that fit the test's kind exist
 (portal/domain/images.py).
+
+While the builder keeps a draft of the test (`Test.draft_document`), the slots are the draft's and an upload goes
+into the draft: the builder shows it, and 'Save changes' saves it with the rest. So a concept added in the builder
+gets its image before its first save, and saving the draft never puts back the image an upload replaced.
 """
 
 from __future__ import annotations
@@ -65,7 +69,20 @@ def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
     return test
 
 
+def _draft(test: Test) -> dict[str, Any] | None:
+    """The builder's working copy of the test, when one is kept."""
+    return test.draft_document if isinstance(test.draft_document, dict) else None
+
+
 def _slots(test: Test) -> list[rules.Slot]:
+    draft = _draft(test)
+    if draft is not None:  # what the builder shows (a field the draft does not have is empty there)
+        return rules.slots(
+            test.product_type,
+            draft.get("screenshotUrl"),
+            draft.get("pricingScreenshotUrl"),
+            draft.get("preferenceTest"),
+        )
     return rules.slots(test.product_type, test.screenshot_url, test.pricing_screenshot_url, test.preference_test)
 
 
@@ -85,6 +102,7 @@ def images_of_test(session: Session, *, actor_id: Caller, test_id: Any) -> dict[
         "name": test.name,
         "slots": [{"key": s.key, "label": s.label, "url": s.url} for s in _slots(test)],
         "in_use": versions.in_use_note(session, test),
+        "draft": rules.IN_DRAFT if _draft(test) is not None else "",
     }
 
 
@@ -128,6 +146,15 @@ def set_image(session: Session, *, actor_id: Caller, test_id: Any, slot: Any, ur
     if not isinstance(url, str) or not url or len(url) > 2000:
         raise ServiceError("The image address is not valid.")
     before = found.url
+    draft = _draft(test)
+    if draft is not None:
+        test.draft_document = rules.with_image(draft, found, url)  # a new value, so the JSON column is written
+        session.add(test)
+        audit.record(
+            session, staff, "test.image", "test", test.id, {found.key: before}, {found.key: url, "draft": True}
+        )
+        session.flush()
+        return url
     versions.mark(session, staff.account_id, "images")
     if found.key == rules.SCREENSHOT:
         test.screenshot_url = url
