@@ -102,8 +102,9 @@ def confirm_dialog(
 ) -> rx.Component:
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title(title, id=f"{dialog_id}-title"),
-            rx.alert_dialog.description(body, size="2", id=f"{dialog_id}-body"),
+            # The ids go on the texts: Radix names the dialog by the title's and description's own ids.
+            rx.alert_dialog.title(rx.el.span(title, id=f"{dialog_id}-title")),
+            rx.alert_dialog.description(rx.el.span(body, id=f"{dialog_id}-body"), size="2"),
             rx.hstack(
                 rx.alert_dialog.cancel(
                     rx.button(
@@ -145,4 +146,4 @@ def status_badge(text: Any) -> rx.Component:
         ("Pending", "amber"),
         "gray",
     )
-    return rx.badge(text, color_scheme=color, variant="soft")
+    return rx.badge(text, color_scheme=color, variant="soft", high_contrast=True)

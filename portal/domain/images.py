@@ -10,7 +10,6 @@ server's re-check.
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -112,21 +111,9 @@ def slots(
 
 
 IN_DRAFT = (
-    "The Build tab has unsaved changes: an image uploaded here goes into that draft and is saved with "
-    "'Save changes' on the Build tab."
+    "The Build tab has unsaved changes: an image uploaded here goes into that draft too (a concept added there "
+    "gets its image), and is kept with 'Save changes' on the Build tab."
 )
-
-
-def with_image(document: dict[str, Any], slot: Slot, url: str) -> dict[str, Any]:
-    """A copy of a definition document (the builder's draft) with `slot`'s image at `url`."""
-    doc = copy.deepcopy(document)
-    if slot.key == SCREENSHOT:
-        doc["screenshotUrl"] = url
-    elif slot.key == PRICING_SCREENSHOT:
-        doc["pricingScreenshotUrl"] = url
-    elif slot.concept_index is not None:
-        doc["preferenceTest"]["images"][slot.concept_index]["url"] = url
-    return doc
 
 
 def slot_named(available: list[Slot], key: Any) -> Slot | None:

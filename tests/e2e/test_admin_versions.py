@@ -22,6 +22,7 @@ from portal.models import Test, TestVersion
 from portal.services.definition_import import import_test
 from portal.services.taking import review_sessions as rs
 from tests.e2e.helpers import sign_in
+from tests.e2e.test_accessibility import assert_accessible
 from tests.e2e.test_admin import STAFF_PASSWORD, open_admin, row, staff
 from tests.e2e.test_admin_tests import UPLOAD_TIMEOUT_MS, upload
 from tests.e2e.test_survey import shot
@@ -122,4 +123,28 @@ def test_the_versions_page_at_phone_and_desktop_width(page: Page, app_server, db
     expect(page.locator("#versions-table #version-2")).to_be_visible()
     expect(page.locator("#versions-changes")).to_contain_text("A second version")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    assert_accessible(page, f"the versions page at {width} px")
     shot(page, f"admin-versions-{width}")
+
+
+def test_the_new_version_warning_on_the_details_page(page: Page, app_server, db):
+    """An edit of what a test in use asks: the dialog says how many are taking it and submitted, Keep editing
+    writes nothing, Save as version 2 makes it; the dialog passes axe."""
+    me = staff(db, roles.TEAM_OWNER)
+    test, _review_id, _document = a_test_in_use(db)
+    sign_in(page, app_server.url, me.email, STAFF_PASSWORD)
+    open_admin(page, app_server.url, f"/admin/tests/{test.id}")
+    frame = page.locator("#edit-frame")
+    frame.fill("Imagine your team has just doubled in size.")
+    frame.blur()
+    page.click("#edit-save")
+    dialog = page.locator("#edit-new-version")
+    expect(dialog).to_contain_text("1 person is taking version 1 now and 1 review was submitted on it.")
+    assert_accessible(page, "the new-version warning")
+    page.click("#edit-new-version-dismiss")
+    expect(dialog).to_have_count(0)
+    assert numbers(db, test.id) == [1]
+    page.click("#edit-save")
+    page.click("#edit-new-version-confirm")
+    expect(page.get_by_text("Saved.")).to_be_visible()
+    assert numbers(db, test.id) == [1, 2]

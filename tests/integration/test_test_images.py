@@ -24,7 +24,9 @@ from portal.domain.staff import roles
 from portal.http import media_routes
 from portal.models import AuditEntry, Test
 from portal.models._base import utcnow
+from portal.services.admin import builder
 from portal.services.admin import images as service
+from portal.services.admin import tests as tests_service
 from portal.services.admin.guard import NOT_ALLOWED, StaffRefused
 from portal.services.definition_import import import_test
 from portal.services.storage import LocalStorage, S3Storage, Storage, StorageError, read_all, valid_key
@@ -386,7 +388,7 @@ def test_a_concept_image_changes_only_its_concept(session: Session, tmp_path: Pa
 
 def test_while_the_builder_keeps_a_draft_an_upload_goes_into_the_draft(session: Session, tmp_path: Path):
     """A concept added in the builder (not saved yet) has its slot, and its image goes into the draft, so saving the
-    draft keeps it; a landing page's screenshot likewise. The saved test is untouched until then."""
+    draft keeps it. The saved test, which has no such concept yet, is untouched."""
     staff = account(session, roles.TEAM_MANAGER)
     test = demo(session, "04-preference-image.json")
     saved = json.loads(json.dumps(test.preference_test))
@@ -412,22 +414,36 @@ def test_while_the_builder_keeps_a_draft_an_upload_goes_into_the_draft(session: 
     [entry] = audits(session)
     assert (entry.before, entry.after) == ({"concept-4": ""}, {"concept-4": url, "draft": True})
 
-    landing = demo(session, "02-landing-page.json")
-    landing.draft_document = {"url": landing.url}  # the builder's copy: its screenshot emptied
-    session.add(landing)
+
+def test_an_upload_shows_in_the_builders_draft_and_saving_the_builder_keeps_it(session: Session, tmp_path: Path):
+    """A new page test's builder keeps a working copy from its first visit: a screenshot uploaded afterwards
+    is in it, so the builder shows it and 'Save changes' does not put the draft's empty screenshot back."""
+    staff = account(session, roles.TEAM_MANAGER)
+    made = tests_service.create_test(
+        session,
+        actor_id=staff,
+        form={"name": f"Upload {uuid.uuid4().hex[:8]}", "productType": "landing-page", "panel": "b2b"},
+    )
     session.commit()
-    assert service.images_of_test(session=session, actor_id=staff, test_id=landing.id)["slots"][0]["url"] == ""
-    shot = service.keep_upload(
+    assert made.test_id is not None
+    before = builder.open_builder(session, actor_id=staff, test_id=made.test_id)
+    assert before.has_draft and "screenshotUrl" not in before.document
+    url = service.keep_upload(
         session_factory=factory_of(session),
         actor_id=staff,
-        test_id=landing.id,
+        test_id=made.test_id,
         slot="screenshot",
         upload=upload(tmp_path, png(1400)),
         storage=LocalStorage(tmp_path / "media"),
     )
-    kept = fresh(session, landing)
-    assert kept.draft_document == {"url": landing.url, "screenshotUrl": shot} and kept.screenshot_url != shot
-    assert service.images_of_test(session=session, actor_id=staff, test_id=landing.id)["draft"] == rules.IN_DRAFT
+    session.expire_all()
+    shown = builder.open_builder(session, actor_id=staff, test_id=made.test_id)
+    assert shown.has_draft and shown.document["screenshotUrl"] == url
+    document = {**shown.document, "url": "https://acme-analytics.example.com/"}
+    outcome = builder.save(session, actor_id=staff, test_id=made.test_id, document=document)
+    assert outcome.saved, outcome.problems
+    session.expire_all()
+    assert session.get(Test, made.test_id).screenshot_url == url
 
 
 def test_the_images_page_data_lists_the_slots_of_the_kind(session: Session):

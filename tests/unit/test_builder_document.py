@@ -333,3 +333,16 @@ def test_highlight_blocks_have_no_pages_or_branching():
     doc = d.add_question({"productType": "landing-page"}, "questions.post-test", "single-choice")
     row = view.build(doc).lists["questions.post-test"][0]
     assert not row.has_page and not row.has_conditional
+
+
+def test_an_uploaded_image_goes_into_the_draft_without_changing_the_argument():
+    draft = {"url": "https://a.example.com/", "preferenceTest": {"images": [{"key": "a", "url": ""}, {"key": "b"}]}}
+    kept = copy.deepcopy(draft)
+    assert d.with_image(draft, "screenshotUrl", "/media/images/1.png")["screenshotUrl"] == "/media/images/1.png"
+    assert d.with_image(draft, "pricingScreenshotUrl", "/m/2.png")["pricingScreenshotUrl"] == "/m/2.png"
+    concepts = d.with_image(draft, "preferenceTest.images", "/m/3.png", "b")["preferenceTest"]["images"]
+    assert concepts == [{"key": "a", "url": ""}, {"key": "b", "url": "/m/3.png"}]
+    assert d.with_image(draft, "preferenceTest.images", "/m/4.png", "gone") == draft  # not in the draft any more
+    assert draft == kept
+    with pytest.raises(d.EditRefused):
+        d.with_image(draft, "name", "/m/5.png")

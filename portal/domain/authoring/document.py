@@ -58,6 +58,25 @@ def merged(saved: Mapping[str, Any], draft: Mapping[str, Any]) -> Document:
     return doc
 
 
+def with_image(draft: Mapping[str, Any], field: str, url: str, concept_key: Any = None) -> Document:
+    """The builder's working copy with an image uploaded on the Images tab in it, so that the builder shows the
+    upload and saving the builder keeps it (a draft made before the upload would otherwise put its own, older
+    address back). `field` is 'screenshotUrl', 'pricingScreenshotUrl' or 'preferenceTest.images' (then the
+    concept whose key is `concept_key`; a concept the draft no longer has is left alone)."""
+    doc = copy.deepcopy(dict(draft))
+    if field in ("screenshotUrl", "pricingScreenshotUrl"):
+        doc[field] = url
+    elif field == "preferenceTest.images":
+        preference = doc.get("preferenceTest")
+        images = preference.get("images") if isinstance(preference, dict) else None
+        for image in images if isinstance(images, list) else []:
+            if isinstance(image, dict) and concept_key is not None and image.get("key") == concept_key:
+                image["url"] = url
+    else:
+        raise EditRefused(f"not an image field: {field!r}")
+    return doc
+
+
 # --- paths ---------------------------------------------------------------------------------------
 
 _SEGMENT = re.compile(r"([A-Za-z][A-Za-z-]*)((?:\[\d{1,4}\])*)")

@@ -570,14 +570,14 @@ def _highlight() -> rx.Component:
                 _text(
                     rx.cond(pricing, "Home page screenshot", "Screenshot"),
                     "screenshotUrl",
-                    "Upload one on the Images tab, then paste its address here.",
+                    "Upload it on the Images tab: its address shows here.",
                 ),
             ),
             rx.cond(
                 pricing,
                 _grid(
                     _text("Pricing page address", "pricingUrl", placeholder="https://"),
-                    _text("Pricing page screenshot", "pricingScreenshotUrl", "From the Images tab as well."),
+                    _text("Pricing page screenshot", "pricingScreenshotUrl", "Upload it on the Images tab as well."),
                 ),
             ),
             rx.hstack(

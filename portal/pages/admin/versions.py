@@ -12,34 +12,42 @@ from portal.components.admin_test import test_tabs
 from portal.components.form import select_field
 from portal.states.admin.versions import TestVersionsState as S
 
-HEADERS = ("Version", "Saved", "By", "From", "Taking it now", "Submitted", "")
+HEADERS = ("Version", "Saved", "By", "From", "Taking it now", "Submitted", "State")
 
 
 def _row(row: Any) -> rx.Component:
-    return rx.table.row(
-        rx.table.row_header_cell(rx.text("Version ", row["number"], weight="medium")),
-        rx.table.cell(row["created"]),
-        rx.table.cell(row["by"]),
-        rx.table.cell(row["source"]),
-        rx.table.cell(row["in_progress"]),
-        rx.table.cell(row["done"]),
-        rx.table.cell(
-            rx.badge(row["state"], color_scheme=rx.cond(row["state"] == "In use", "green", "gray"), variant="soft")
+    return rx.el.tr(
+        rx.el.th(rx.text("Version ", row["number"], weight="medium", size="2"), scope="row"),
+        rx.el.td(row["created"]),
+        rx.el.td(row["by"]),
+        rx.el.td(row["source"]),
+        rx.el.td(row["in_progress"]),
+        rx.el.td(row["done"]),
+        rx.el.td(
+            rx.badge(
+                row["state"],
+                color_scheme=rx.cond(row["state"] == "In use", "green", "gray"),
+                variant="soft",
+                high_contrast=True,
+            )
         ),
         id="version-" + row["number"],
     )
 
 
 def _versions() -> rx.Component:
+    """A plain table in a scroll box that the keyboard can reach (it scrolls sideways on a phone)."""
     return rx.box(
-        rx.table.root(
-            rx.table.header(rx.table.row(*[rx.table.column_header_cell(h) for h in HEADERS])),
-            rx.table.body(rx.foreach(S.rows, _row)),
-            variant="surface",
-            size="2",
+        rx.el.table(
+            rx.el.thead(rx.el.tr(*[rx.el.th(h, scope="col") for h in HEADERS])),
+            rx.el.tbody(rx.foreach(S.rows, _row)),
+            class_name="versions-table",
             id="versions-table",
         ),
-        overflow_x="auto",
+        class_name="versions-scroll",
+        tab_index=0,
+        role="region",
+        aria_label="Versions of this test",
         width="100%",
     )
 
@@ -51,6 +59,7 @@ def _change(change: Any) -> rx.Component:
                 change["kind"],
                 color_scheme=rx.match(change["kind"], ("added", "green"), ("removed", "red"), "amber"),
                 variant="soft",
+                high_contrast=True,
             ),
             rx.code(change["path"], size="2", variant="ghost", word_break="break-all"),
             spacing="2",

@@ -24,6 +24,7 @@ from portal.domain.staff import roles
 from portal.domain.taking import kinds
 from portal.domain.text import MAX_DEPTH
 from portal.models import Test, TestVersion
+from portal.services import row_locks
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
 from portal.services.admin.versions import SaveOutcome, save_document
@@ -52,7 +53,8 @@ class BuilderView:
 
 
 def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
-    test = session.get(Test, one_id(test_id, NO_TEST), with_for_update=lock)
+    number = one_id(test_id, NO_TEST)
+    test = row_locks.locked(session, Test, number) if lock else session.get(Test, number)
     if test is None:
         raise ServiceError(NO_TEST)
     return test
