@@ -110,6 +110,12 @@ def slots(
     return found
 
 
+IN_DRAFT = (
+    "The Build tab has unsaved changes: an image uploaded here goes into that draft too (a concept added there "
+    "gets its image), and is kept with 'Save changes' on the Build tab."
+)
+
+
 def slot_named(available: list[Slot], key: Any) -> Slot | None:
     """The slot `key` names among a test's slots (None for anything else a browser may send)."""
     if not isinstance(key, str) or len(key) > 40:

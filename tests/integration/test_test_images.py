@@ -386,6 +386,35 @@ def test_a_concept_image_changes_only_its_concept(session: Session, tmp_path: Pa
     assert (entry.before, entry.after) == ({"concept-2": before["images"][1]["url"]}, {"concept-2": url})
 
 
+def test_while_the_builder_keeps_a_draft_an_upload_goes_into_the_draft(session: Session, tmp_path: Path):
+    """A concept added in the builder (not saved yet) has its slot, and its image goes into the draft, so saving the
+    draft keeps it. The saved test, which has no such concept yet, is untouched."""
+    staff = account(session, roles.TEAM_MANAGER)
+    test = demo(session, "04-preference-image.json")
+    saved = json.loads(json.dumps(test.preference_test))
+    draft = {"preferenceTest": {**saved, "images": [*saved["images"], {"key": "concept-4", "name": "New", "url": ""}]}}
+    test.draft_document = draft
+    session.add(test)
+    session.commit()
+    page = service.images_of_test(session=session, actor_id=staff, test_id=test.id)
+    assert [s["key"] for s in page["slots"]] == ["concept-1", "concept-2", "concept-3", "concept-4"]
+    assert page["draft"] == rules.IN_DRAFT
+    url = service.keep_upload(
+        session_factory=factory_of(session),
+        actor_id=staff,
+        test_id=test.id,
+        slot="concept-4",
+        upload=upload(tmp_path, png(1200)),
+        storage=LocalStorage(tmp_path / "media"),
+    )
+    now = fresh(session, test)
+    assert now.preference_test == saved
+    assert now.draft_document["preferenceTest"]["images"][3] == {"key": "concept-4", "name": "New", "url": url}
+    assert now.draft_document["preferenceTest"]["images"][:3] == saved["images"]
+    [entry] = audits(session)
+    assert (entry.before, entry.after) == ({"concept-4": ""}, {"concept-4": url, "draft": True})
+
+
 def test_an_upload_shows_in_the_builders_draft_and_saving_the_builder_keeps_it(session: Session, tmp_path: Path):
     """A new page test's builder keeps a working copy from its first visit: a screenshot uploaded afterwards
     is in it, so the builder shows it and 'Save changes' does not put the draft's empty screenshot back."""
@@ -425,7 +454,7 @@ def test_the_images_page_data_lists_the_slots_of_the_kind(session: Session):
         session=session, actor_id=staff, test_id=str(demo(session, "04-preference-image.json").id)
     )
     assert [s["key"] for s in preference["slots"]] == ["concept-1", "concept-2", "concept-3"]
-    assert preference["slots"][0]["url"] == "/demo/concept-a.png"
+    assert preference["slots"][0]["url"] == "/demo/concept-a.png" and preference["draft"] == ""
     survey = service.images_of_test(session=session, actor_id=staff, test_id=demo(session, "01-survey.json").id)
     assert survey["slots"] == []
 

@@ -396,10 +396,12 @@ def test_flatten_highlight_block_lists_with_question_keys():
     ]
 
 
-def test_flatten_preference_answer():
+def test_flatten_preference_answer_under_the_questions_the_participant_read():
     content = {
-        "initialQuestion": "Which design do you prefer?",
-        "followUpQuestion": "Why this one?",
+        "preferenceType": "image",
+        "initialQuestion": "Not shown to participants",
+        "customInitialQuestion": "Which design do you prefer?",
+        "customFollowUpQuestion": "Why this one?",
         "images": [{"key": "c1", "name": "Blue"}, {"key": "c2", "name": "Green"}],
     }
     stored = {"selectedConcept": "c2", "answer": "It looks calm and friendly", "pasteMetadata": {"wasPasted": True}}
@@ -408,9 +410,35 @@ def test_flatten_preference_answer():
         ("selectedConcept", "Which design do you prefer?", "Green", 0, False),
         ("answer", "Why this one?", "It looks calm and friendly", 5, True),
     ]
+    # No custom wording: the defaults participants read, with the chosen concept's letter in the order they saw.
+    plain = {k: v for k, v in content.items() if not k.startswith("custom")}
+    flat = answers.flatten(stored, [], plain, ["c2", "c1"])
+    assert [(a.question, a.text) for a in flat] == [
+        ("Which one do you like better?", "Green"),
+        ("Why did you choose concept A?", "It looks calm and friendly"),
+    ]
+    # A text test: the concept is its text, in the test's order.
+    texts = {"preferenceType": "text", "textOptions": {"optionOne": "Fast", "optionTwo": "Clear"}}
+    flat = answers.flatten({"selectedConcept": "Clear", "answer": "Short"}, [], texts)
+    assert [(a.question, a.text) for a in flat] == [
+        ("Read these options and choose one of them.", "Clear"),
+        ("Why did you choose concept B?", "Short"),
+    ]
     # Without the test's content: the concept's key and default titles.
     bare = answers.flatten({"selectedConcept": "c9", "answer": None}, [])
     assert [(a.question, a.text, a.words) for a in bare] == [("Chosen concept", "c9", 0), ("Why", "", 0)]
+
+
+def test_flatten_matrix_answers_in_labels():
+    question = {
+        "key": "m",
+        "type": "matrix",
+        "text": "How much do you agree?",
+        "statements": [{"value": "s1", "label": "Easy to use"}, {"value": "s2", "label": "Good value"}],
+        "answers": [{"value": "a1", "label": "Disagree"}, {"value": "a2", "label": "Agree"}],
+    }
+    [one] = answers.flatten({"m": {"value": {"s2": ["a1"], "s1": ["a2", "a1"]}}}, [question])
+    assert (one.question, one.text) == ("How much do you agree?", "Easy to use: Agree, Disagree; Good value: Disagree")
 
 
 def test_flatten_empty_answers():

@@ -1,7 +1,8 @@
 """A review's answers as staff read them: each answer under its question, with word counts and paste flags.
 
-Works on every kind's stored answers (survey: by question key or index; highlight and pricing: lists
-of answers by block with their questionKey; preference: the chosen concept and the typed answer).
+Works on every kind's stored answers (survey: by question key or index, a matrix as 'statement: answer' in
+labels; highlight and pricing: lists of answers by block with their questionKey; preference: the chosen concept
+and the typed answer, under the prompt and the follow-up as the participant read them).
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any
+
+from portal.domain.taking.kinds import preference
 
 
 @dataclass(frozen=True)
@@ -20,12 +23,32 @@ class Answer:
     column: str  # a stable key for the CSV column
 
 
-def _text(value: Any, question: dict[str, Any] | None) -> str:
-    labels = {
-        str(o.get("value")): o.get("label") or o.get("text")
-        for o in (question or {}).get("options") or []
+def _labels(question: dict[str, Any] | None, *lists: str) -> dict[str, str]:
+    """Each entry's label by its stored value, from the question's lists named."""
+    return {
+        str(o.get("value")): str(o.get("label") or o.get("text") or o.get("value"))
+        for name in lists
+        for o in (question or {}).get(name) or []
         if isinstance(o, dict)
     }
+
+
+def _matrix(value: dict[str, Any], question: dict[str, Any]) -> str:
+    """A matrix answer as 'statement: answer' for each statement, in the question's order (labels, not keys)."""
+    statements, answers = _labels(question, "statements"), _labels(question, "answers")
+    order = [*statements, *(k for k in value if k not in statements)]
+    parts = []
+    for key in order:
+        if key in value:
+            chosen = value[key] if isinstance(value[key], list) else [value[key]]
+            parts.append(f"{statements.get(key, key)}: {', '.join(answers.get(str(c), str(c)) for c in chosen)}")
+    return "; ".join(parts)
+
+
+def _text(value: Any, question: dict[str, Any] | None) -> str:
+    if isinstance(value, dict) and (question or {}).get("statements"):
+        return _matrix(value, question or {})
+    labels = _labels(question, "options")
     if isinstance(value, str):
         return labels.get(value) or value
     if isinstance(value, bool):
@@ -59,35 +82,44 @@ def _one(column: str, question: dict[str, Any] | None, answer: Any) -> Answer:
     )
 
 
+def _preference(answers: dict[str, Any], content: dict[str, Any] | None, order: list[str]) -> list[Answer]:
+    """The chosen concept and the reason, each under the question the participant read: the prompt and the
+    follow-up as the test shows them (its custom wording, else the defaults, with the chosen concept's letter
+    in the order this participant saw); `content` is the test's preferenceTest, `order` the review's."""
+    test = {"preferenceTest": content} if content else None
+    chosen = str(answers.get("selectedConcept"))
+    labels = {c["key"]: c["label"] for c in preference.concepts(test or {})}
+    shown = order or list(labels)
+    letter = preference.letter(shown.index(chosen)) if chosen in shown else "?"
+    text = got if isinstance(got := answers.get("answer"), str) else ""
+    return [
+        Answer(
+            preference.prompt(test) if test else "Chosen concept",
+            labels.get(chosen) or chosen,
+            0,
+            False,
+            "selectedConcept",
+        ),
+        Answer(
+            preference.follow_up(test, letter) if test else "Why",
+            text,
+            words(text),
+            bool((answers.get("pasteMetadata") or {}).get("wasPasted")),
+            "answer",
+        ),
+    ]
+
+
 def flatten(
-    answers: dict[str, Any], questions: list[dict[str, Any]], content: dict[str, Any] | None = None
+    answers: dict[str, Any],
+    questions: list[dict[str, Any]],
+    content: dict[str, Any] | None = None,
+    order: list[str] | None = None,
 ) -> list[Answer]:
     by_key = {str(q.get("key")): q for q in questions if isinstance(q, dict) and q.get("key")}
     out: list[Answer] = []
     if "selectedConcept" in answers:  # preference
-        concepts = (content or {}).get("images") or (content or {}).get("texts") or []
-        names = {c.get("key"): c.get("name") or c.get("text") for c in concepts if isinstance(c, dict)}
-        chosen = answers.get("selectedConcept")
-        out.append(
-            Answer(
-                (content or {}).get("initialQuestion") or "Chosen concept",
-                str(names.get(chosen) or chosen),
-                0,
-                False,
-                "selectedConcept",
-            )
-        )
-        text = got if isinstance(got := answers.get("answer"), str) else ""
-        out.append(
-            Answer(
-                (content or {}).get("followUpQuestion") or "Why",
-                text,
-                words(text),
-                bool((answers.get("pasteMetadata") or {}).get("wasPasted")),
-                "answer",
-            )
-        )
-        return out
+        return _preference(answers, content, order or [])
     for key, value in answers.items():
         if isinstance(value, list) and all(isinstance(v, dict) and "questionKey" in v for v in value):
             for index, item in enumerate(value):

@@ -684,12 +684,26 @@ def _preference() -> rx.Component:
         _section(
             "Questions",
             _grid(
-                _text("Initial question", "preferenceTest.initialQuestion", "Empty: the default prompt."),
-                _text("Custom initial question", "preferenceTest.customInitialQuestion", "Overrides the initial one."),
                 _text(
-                    "Follow-up question", "preferenceTest.followUpQuestion", "Empty: 'Why did you choose concept A?'"
+                    "Initial question",
+                    "preferenceTest.initialQuestion",
+                    "Kept in the test's file; participants read the custom one, else the kind's default prompt.",
                 ),
-                _text("Custom follow-up question", "preferenceTest.customFollowUpQuestion", "Overrides the follow-up."),
+                _text(
+                    "Custom initial question",
+                    "preferenceTest.customInitialQuestion",
+                    "What participants read over the concepts. Empty: the default prompt.",
+                ),
+                _text(
+                    "Follow-up question",
+                    "preferenceTest.followUpQuestion",
+                    "Kept in the test's file; participants read the custom one, else the default.",
+                ),
+                _text(
+                    "Custom follow-up question",
+                    "preferenceTest.customFollowUpQuestion",
+                    "What participants are asked. Empty: 'Why did you choose concept A?'",
+                ),
             ),
             _check(
                 "The follow-up answer needs at least 15 words",

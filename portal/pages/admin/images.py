@@ -110,8 +110,12 @@ def images_page() -> rx.Component:
                 rx.vstack(
                     rx.text("Test: ", rx.text.strong(S.test_name, id="images-test-name"), size="3"),
                     rx.cond(
-                        S.in_use != "",
-                        rx.callout(S.in_use, icon="git-branch", color_scheme="amber", id="images-in-use"),
+                        S.in_draft != "",
+                        rx.callout(S.in_draft, icon="pencil", color_scheme="blue", id="images-draft"),
+                        rx.cond(
+                            S.in_use != "",
+                            rx.callout(S.in_use, icon="git-branch", color_scheme="amber", id="images-in-use"),
+                        ),
                     ),
                     _slots(),
                     spacing="3",

@@ -5,6 +5,11 @@ read) -> the bytes arrive on disk with their size counted (portal/http/image_rou
 `keep_upload` (the image rule on the file's header, the storage, then `set_image` in its own
 short transaction with its audit row). Only the slots that fit the test's kind exist
 (portal/domain/images.py).
+
+While the builder keeps a draft of the test (`Test.draft_document`), the slots are the draft's, and an upload goes
+into the draft as well as into the saved test when it has that slot: the builder shows it, and 'Save changes' keeps
+it. So a concept added in the builder gets its image before its first save, and saving the draft never puts back
+the image an upload replaced.
 """
 
 from __future__ import annotations
@@ -66,8 +71,26 @@ def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
     return test
 
 
-def _slots(test: Test) -> list[rules.Slot]:
+def _draft(test: Test) -> dict[str, Any] | None:
+    """The builder's working copy of the test, when one is kept."""
+    return test.draft_document if isinstance(test.draft_document, dict) else None
+
+
+def _saved_slots(test: Test) -> list[rules.Slot]:
     return rules.slots(test.product_type, test.screenshot_url, test.pricing_screenshot_url, test.preference_test)
+
+
+def _slots(test: Test) -> list[rules.Slot]:
+    """The slots the Images tab shows: the draft's while the builder keeps one, else the saved test's."""
+    draft = _draft(test)
+    if draft is not None:  # what the builder shows (a field the draft does not have is empty there)
+        return rules.slots(
+            test.product_type,
+            draft.get("screenshotUrl"),
+            draft.get("pricingScreenshotUrl"),
+            draft.get("preferenceTest"),
+        )
+    return _saved_slots(test)
 
 
 def _slot(test: Test, slot: Any) -> rules.Slot:
@@ -86,6 +109,7 @@ def images_of_test(session: Session, *, actor_id: Caller, test_id: Any) -> dict[
         "name": test.name,
         "slots": [{"key": s.key, "label": s.label, "url": s.url} for s in _slots(test)],
         "in_use": versions.in_use_note(session, test),
+        "draft": rules.IN_DRAFT if _draft(test) is not None else "",
     }
 
 
@@ -122,31 +146,56 @@ def image_problem(path: Path, size: int) -> tuple[str, int] | None:
 
 
 def set_image(session: Session, *, actor_id: Caller, test_id: Any, slot: Any, url: str) -> str:
-    """Point a slot of the test at `url` (a stored image), with its audit row; returns the URL."""
+    """Point a slot of the test at `url` (a stored image), with its audit row; returns the URL. The saved test
+    changes when it has the slot (a concept: one with the same key); the builder's draft, when one is kept, too
+    (a concept only the draft has so far gets its image there, saved with the draft)."""
     staff = require_staff(session, actor_id, roles.MANAGE_TESTS)
     test = _test(session, test_id, lock=True)
     found = _slot(test, slot)
     if not isinstance(url, str) or not url or len(url) > 2000:
         raise ServiceError("The image address is not valid.")
     before = found.url
-    versions.mark(session, staff.account_id, "images")
-    concept_key = None
+    draft = _draft(test)
+    concept_key: Any = None
     if found.key == rules.SCREENSHOT:
-        test.screenshot_url, field = url, "screenshotUrl"
+        field = "screenshotUrl"
     elif found.key == rules.PRICING_SCREENSHOT:
-        test.pricing_screenshot_url, field = url, "pricingScreenshotUrl"
+        field = "pricingScreenshotUrl"
     else:
-        preference = copy.deepcopy(test.preference_test)
-        preference["images"][found.concept_index]["url"] = url
-        concept_key = preference["images"][found.concept_index].get("key")
-        test.preference_test, field = preference, "preferenceTest.images"  # a new value: the JSON column is written
-    if isinstance(test.draft_document, dict):  # the builder's working copy shows the upload and keeps it on save
-        test.draft_document = document.with_image(test.draft_document, field, url, concept_key)
-    test.updated_at = utcnow()
+        field = "preferenceTest.images"
+        shown = (draft or {}).get("preferenceTest") if draft is not None else test.preference_test
+        concept_key = shown["images"][found.concept_index].get("key") if isinstance(shown, dict) else None
+    saved = _saved_slot(test, found.key, concept_key)
+    if saved is not None:
+        versions.mark(session, staff.account_id, "images")
+        if found.key == rules.SCREENSHOT:
+            test.screenshot_url = url
+        elif found.key == rules.PRICING_SCREENSHOT:
+            test.pricing_screenshot_url = url
+        else:
+            preference = copy.deepcopy(test.preference_test)
+            preference["images"][saved]["url"] = url
+            test.preference_test = preference  # a new value: the JSON column is written
+        test.updated_at = utcnow()
+    if draft is not None:  # the builder's working copy shows the upload and keeps it on save
+        test.draft_document = document.with_image(draft, field, url, concept_key)
     session.add(test)
-    audit.record(session, staff, "test.image", "test", test.id, {found.key: before}, {found.key: url})
+    after: dict[str, Any] = {found.key: url} if saved is not None else {found.key: url, "draft": True}
+    audit.record(session, staff, "test.image", "test", test.id, {found.key: before}, after)
     session.flush()
     return url
+
+
+def _saved_slot(test: Test, key: str, concept_key: Any) -> int | None:
+    """Whether the saved test has the slot: 0 for a screenshot of its kind, a concept's index (by key) in its
+    preferenceTest.images; None when only the draft has it."""
+    if key in (rules.SCREENSHOT, rules.PRICING_SCREENSHOT):
+        return 0 if any(s.key == key for s in _saved_slots(test)) else None
+    images = (test.preference_test or {}).get("images") if isinstance(test.preference_test, dict) else None
+    for index, image in enumerate(images if isinstance(images, list) else []):
+        if isinstance(image, dict) and concept_key is not None and image.get("key") == concept_key:
+            return index
+    return None
 
 
 def storage_key(upload: ImageFile, pillow_format: str) -> str:

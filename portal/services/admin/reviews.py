@@ -78,7 +78,7 @@ def _answers(session: Session, review: Review, test: Test, known: Questions | No
         content = content_of(versions.test_on(session, test, review.version_id))
         known[key] = (kinds.kind_of(test.product_type).questions(content), content.get("preferenceTest"))
     questions, preference = known[key]
-    return flatten(review.answers or {}, questions, preference)
+    return flatten(review.answers or {}, questions, preference, review.options_order or [])
 
 
 def _signals(signals: dict[str, Any]) -> list[dict[str, str]]:

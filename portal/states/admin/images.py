@@ -29,6 +29,7 @@ MAX_MESSAGE = 300
 class AdminImagesState(TabOwned, rx.State):
     test_name: str = ""
     in_use: str = ""  # the test is in use: what an upload does (a new version)
+    in_draft: str = ""  # the builder keeps a draft: an upload goes into it
     missing: str = ""  # why there is nothing to show (no such test)
     loaded: bool = False
     # One per slot: key, label, url (current image), error (the last refusal), busy ("yes" while sending).
@@ -50,7 +51,7 @@ class AdminImagesState(TabOwned, rx.State):
             return
         errors = keep or {}
         self.test_name, self.missing, self.loaded = found["name"], "", True
-        self.in_use = found.get("in_use", "")
+        self.in_use, self.in_draft = found.get("in_use", ""), found.get("draft", "")
         self.slots = [{**s, "error": errors.get(s["key"], ""), "busy": ""} for s in found["slots"]]
 
     @rx.event
