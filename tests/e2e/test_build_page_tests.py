@@ -24,11 +24,11 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from sqlalchemy import text
 from sqlmodel import select
 
 from portal.domain.staff import roles
-from portal.models import Account, Invite, Review, ReviewSession, Test, TestVersion
+from portal.models import Invite, Review, ReviewSession, Test, TestVersion
+from tests.e2e.building import choose, new_test, open_build_tab, panelist
 from tests.e2e.helpers import animations_finished, sign_in
 from tests.e2e.taking import invited
 from tests.e2e.test_admin import STAFF_PASSWORD, open_admin, row, staff, table_search
@@ -36,7 +36,6 @@ from tests.e2e.test_admin_areas import drag, png
 from tests.e2e.test_admin_builder import typed
 from tests.e2e.test_highlight import OTHER_WORDS
 from tests.e2e.test_survey import FIFTEEN_WORDS, PASSWORD
-from tests.support.factories import make_participant
 
 SHOTS = Path("/work/shots")
 LANDING_URL = "https://acme-analytics.example.com/"
@@ -81,13 +80,6 @@ def shots_at_both_widths(page: Page, name: str, top: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
-def choose(page: Page, trigger: str, label: str) -> None:
-    """Pick `label` in the select whose trigger is `trigger`."""
-    page.click(trigger)
-    page.get_by_role("option", name=label, exact=True).click()
-    expect(page.locator(trigger)).to_have_text(label)
-
-
 def browser_of(browser: Browser) -> tuple[BrowserContext, Page]:
     """A browser of one's own (a participant's, or staff's), at desktop width."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -97,41 +89,7 @@ def browser_of(browser: Browser) -> tuple[BrowserContext, Page]:
     return context, page
 
 
-def a_panelist(db, tag: str) -> Account:
-    """A verified, senior panelist in the United States (a new test's audience), last name 'Panel<tag>'."""
-    account = make_participant(db, password=PASSWORD, first_name="Pat", last_name=f"Panel{tag}")
-    db.execute(
-        text(
-            "UPDATE participant_profile SET experience_levels = :levels, job_title = 'Head of Data', country = 'US' "
-            "WHERE account_id = :id"
-        ),
-        {"levels": '["senior"]', "id": account.id},
-    )
-    db.commit()
-    return account
-
-
 # --- staff: New test, the builder, images, areas, launch, invite, the review ----------------------------------
-
-
-def new_test(page: Page, base: str, name: str, kind_label: str) -> int:
-    """'New test' on the tests list: the draft's page opens; returns its id."""
-    open_admin(page, base, "/admin/tests")
-    page.click("#tests-new")
-    expect(page.locator("#new-test-dialog").get_by_role("heading", name="New test")).to_be_visible()
-    page.fill("#new-test-name", name)
-    choose(page, "#new-test-type", kind_label)
-    page.click("#new-test-create")
-    expect(page).to_have_url(re.compile(r"/admin/tests/\d+$"))
-    expect(page.locator("#edit-test-name")).to_have_text(name)
-    expect(page.locator("#edit-status-badge")).to_have_text("Draft")
-    return int(re.search(r"/admin/tests/(\d+)$", page.url).group(1))
-
-
-def open_build_tab(page: Page, name: str) -> None:
-    page.click("#test-tab-build")
-    expect(page.locator("#test-tab-build")).to_have_attribute("aria-current", "page")
-    expect(page.locator("#builder-test-name")).to_have_text(name)
 
 
 def add_question(page: Page, block: str, kind_label: str, number: int, question: str) -> str:
@@ -209,7 +167,7 @@ def invite(page: Page, tag: str, name: str) -> None:
     """The invite page, filtered to one panelist by their last name: one invite sent."""
     page.click("#test-tab-invite")
     expect(page.locator("#invite-test-name")).to_have_text(name)
-    table_search(page, "invite-participants", f"Panel{tag}")
+    table_search(page, "invite-participants", tag)
     expect(page.locator("#invite-matched")).to_have_text("1")
     expect(page.locator("#invite-to-invite")).to_have_text("1")
     page.click("#invite-send")
@@ -376,7 +334,7 @@ def landing_page_test(browser: Browser, app_server) -> Built:
     name = f"Flow landing {tag}"
     with app_server.db() as db:
         me = staff(db, roles.TEAM_MANAGER)
-        taker = a_panelist(db, tag)
+        taker = panelist(db, tag)
     staff_context, page = browser_of(browser)
     sign_in(page, base, me.email, STAFF_PASSWORD)
     test_id = new_test(page, base, name, "Highlight · Landing page")
@@ -472,7 +430,7 @@ def test_a_pricing_test_built_from_nothing_with_its_home_and_pricing_pages(
     base, tag = app_server.url, uuid.uuid4().hex[:6]
     name = f"Flow pricing {tag}"
     me = staff(db, roles.TEAM_OWNER)
-    taker = a_panelist(db, tag)
+    taker = panelist(db, tag)
     sign_in(page, base, me.email, STAFF_PASSWORD)
     test_id = new_test(page, base, name, "Pricing · Pricing test")
 

@@ -11,7 +11,7 @@ from typing import Any
 import reflex as rx
 from reflex.vars import ArrayVar
 
-from portal.components.admin import admin_layout
+from portal.components.admin import admin_layout, confirm_dialog
 from portal.components.admin_pages import staff_page
 from portal.components.admin_test import test_base_path, test_tabs
 from portal.components.form import (
@@ -930,28 +930,15 @@ def _other_problems() -> rx.Component:
 
 
 def _confirm() -> rx.Component:
-    return rx.alert_dialog.root(
-        rx.alert_dialog.content(
-            rx.alert_dialog.title("Save as a new version?"),
-            rx.alert_dialog.description(S.warning, id="builder-warning"),
-            rx.flex(
-                rx.alert_dialog.cancel(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.cancel_save)
-                ),
-                rx.alert_dialog.action(
-                    rx.button(
-                        "Save as version ",
-                        (S.confirm_version + 1).to_string(),
-                        on_click=S.confirm_save,
-                        id="builder-confirm",
-                    )
-                ),
-                gap="12px",
-                justify="end",
-                margin_top="16px",
-            ),
-        ),
-        open=S.warning != "",
+    return confirm_dialog(
+        S.warning != "",
+        "Save as a new version?",
+        S.warning,
+        "Save as version " + (S.confirm_version + 1).to_string(),
+        S.confirm_save,
+        S.cancel_save,
+        "builder-new-version",
+        dismiss_label="Keep editing",
     )
 
 

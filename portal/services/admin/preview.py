@@ -33,15 +33,13 @@ from portal.domain.ids import whole_number
 from portal.domain.staff import roles
 from portal.domain.taking import kinds, worker_details
 from portal.domain.taking.access import EXTENSION_SECONDS, MAX_EXTENSIONS
-from portal.domain.taking.loading import is_qualification_based
 from portal.models import Test
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.definition_import import document_for
 from portal.services.errors import ServiceError
 from portal.services.taking import review_sessions
 from portal.services.taking import steps as test_taking
-from portal.services.taking.definitions import TestDefinition, content_of, load_definition
-from portal.services.taking.loading import qualifications
+from portal.services.taking.definitions import TestDefinition, definition_of, load_definition
 from portal.services.taking.review_sessions import MSG_FIX_ANSWERS, AnswersError, PendingReview, SubmitResult
 
 NO_TEST = "This test does not exist."
@@ -111,37 +109,7 @@ def _draft_row(session: Session, test: Test) -> Test:
 
 def draft_definition(session: Session, test: Test) -> TestDefinition:
     """The definition the screens take, of the test's builder draft (the saved test's audience)."""
-    row = _draft_row(session, test)
-    kind = kinds.kind_of(row.product_type)
-    content = content_of(row)
-    pages = content["survey"] or content["preferenceTest"]
-    any_qualification, any_public = qualifications(session, test.id)
-    return TestDefinition(
-        test_id=test.id,
-        name=row.name,
-        product_type=row.product_type,
-        panel=row.panel,
-        kind=kind.name,
-        content=content,
-        questions=kind.questions(content),
-        conditional=bool(row.is_surveys_conditional_enabled),
-        welcome=_dict(pages.get("welcomePage")),
-        thank_you=_dict(pages.get("thankYouPage")),
-        session_seconds=row.session_seconds,
-        payout_cents=row.payout_cents,
-        qualification_based=is_qualification_based(panel=row.panel, has_qualifications=any_qualification),
-        public=any_public,
-        url=row.url or "",
-        screenshot_url=row.screenshot_url or "",
-        pricing_url=row.pricing_url or "",
-        pricing_screenshot_url=row.pricing_screenshot_url or "",
-        frame_of_mind=(row.frame_of_mind or "").strip(),
-        welcome_modal=_dict(row.welcome_modal),
-    )
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
+    return definition_of(session, _draft_row(session, test))
 
 
 def _definition(session: Session, test_id: Any, view: Any, draft: bool = False) -> TestDefinition:

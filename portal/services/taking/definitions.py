@@ -90,12 +90,13 @@ def load_definition(session: Session, *, test_id: int, version_id: int | None = 
     test = versions.test_on(session, row, own)
     if own != newest and test is row:  # not a version of this test: the newest
         own = newest
-    definition = _definition_of(session, test, own or 0)
+    definition = definition_of(session, test, own or 0)
     _cache[(row.id, version_id or 0)] = _cache[(row.id, own or 0)] = (time.monotonic(), definition)
     return definition
 
 
-def _definition_of(session: Session, test: Test, version_id: int) -> TestDefinition:
+def definition_of(session: Session, test: Test, version_id: int = 0) -> TestDefinition:
+    """The definition the screens take of a test row as given (a version's, or a draft's never written)."""
     any_qualification, any_public = qualifications(session, test.id)
     kind = kinds.kind_of(test.product_type)
     content = content_of(test)
