@@ -21,7 +21,7 @@ from portal.domain.taking.access import HIGHLIGHT_VIEW
 from portal.models import Test, TestVersion
 from portal.services.definition_import import import_test
 from portal.services.taking import review_sessions as rs
-from tests.e2e.helpers import sign_in
+from tests.e2e.helpers import animations_finished, sign_in
 from tests.e2e.test_accessibility import assert_accessible
 from tests.e2e.test_admin import STAFF_PASSWORD, open_admin, row, staff
 from tests.e2e.test_admin_tests import UPLOAD_TIMEOUT_MS, upload
@@ -140,6 +140,7 @@ def test_the_new_version_warning_on_the_details_page(page: Page, app_server, db)
     page.click("#edit-save")
     dialog = page.locator("#edit-new-version")
     expect(dialog).to_contain_text("1 person is taking version 1 now and 1 review was submitted on it.")
+    animations_finished(page, "#edit-new-version")  # axe reads colours: not halfway through the fade-in
     assert_accessible(page, "the new-version warning")
     page.click("#edit-new-version-dismiss")
     expect(dialog).to_have_count(0)
