@@ -8,6 +8,7 @@ and the typed answer, under the prompt and the follow-up as the participant read
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,13 +67,31 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-def _one(column: str, question: dict[str, Any] | None, answer: Any) -> Answer:
+def question_title(question: Mapping[str, Any] | None, fallback: str) -> str:
+    """The question as the participant read it: its text, its title, or an editable question's text elements."""
+    found = question or {}
+    elements = found.get("textElements")
+    typed = " ".join(
+        str(e.get("value")).strip() for e in (elements if isinstance(elements, list) else []) if isinstance(e, dict)
+    )
+    return str(found.get("text") or found.get("title") or typed.strip() or fallback).strip()
+
+
+def answer_text(question: Mapping[str, Any] | None, answer: Any) -> str:
+    """One stored answer as a person reads it: labels, not keys; a matrix as 'statement: answer'; the typed
+    'other' text after the choices."""
     item = answer if isinstance(answer, dict) else {"value": answer}
-    text = _text(item.get("value"), question)
+    text = _text(item.get("value"), dict(question) if question is not None else None)
     if item.get("isOther") and item.get("otherText"):
         text = f"{text} (other: {item['otherText']})"
+    return text
+
+
+def _one(column: str, question: dict[str, Any] | None, answer: Any) -> Answer:
+    item = answer if isinstance(answer, dict) else {"value": answer}
+    text = answer_text(question, item)
     typed = isinstance(item.get("value"), str) and not (question or {}).get("options")
-    title = (question or {}).get("text") or (question or {}).get("title") or column
+    title = question_title(question, column)
     return Answer(
         question=str(title),
         text=text,
