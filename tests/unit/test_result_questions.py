@@ -45,6 +45,26 @@ def test_multi_choice_shares_are_of_the_people_who_answered():
     ]
 
 
+def test_a_multi_choice_other_counts_beside_the_options_and_alone():
+    question = {"type": "multi-choice", "options": OPTIONS, "withOtherOption": True}
+    answers = [
+        {"value": ["a"], "isOther": True, "otherText": "Looker"},  # an option and 'Other'
+        {"value": [], "isOther": True, "otherText": "Tableau"},  # 'Other' alone
+        {"value": None, "isOther": True, "otherText": "Metabase"},
+        {"value": ["b"], "isOther": True, "otherText": "  "},  # 'Other' ticked, nothing typed: not counted
+        {"value": [], "isOther": False},  # not answered
+    ]
+    found = summarize(question, answers)
+    assert found.answered == 4
+    assert [(s.key, s.count, s.share) for s in found.shares] == [
+        ("a", 1, 0.25),
+        ("b", 1, 0.25),
+        ("c", 0, 0.0),
+        (OTHER, 3, 0.75),
+    ]
+    assert found.labels[OTHER] == "Other"
+
+
 def test_rating_mean_and_distribution_over_its_scale():
     scale = [{"value": v, "label": str(v)} for v in range(1, 6)]
     found = summarize({"type": "rating", "scales": scale}, [{"value": 4}, {"value": 5}, {"value": 4}, {"value": None}])

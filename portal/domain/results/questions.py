@@ -81,10 +81,16 @@ def _number(value: Any) -> float | None:
     return float(value) if value == value and abs(value) != float("inf") else None
 
 
+def _typed_other(answer: Any) -> bool:
+    """A multi choice's 'Other' with its text typed: the text is `otherText`, beside the options chosen (if any)."""
+    text = answer.get("otherText") if isinstance(answer, dict) and answer.get("isOther") else None
+    return isinstance(text, str) and bool(text.strip())
+
+
 def summarize(question: Mapping[str, Any], answers: Iterable[Any]) -> Summary:
     """The summary of one question's answers (one per review that has it; None or missing ones are skipped)."""
     shape = SHAPE_OF.get(str(question.get("type")), NONE)
-    given = [a for a in answers if _value(a) not in (None, "", [], {})]
+    given = [a for a in answers if _value(a) not in (None, "", [], {}) or (shape == MULTI and _typed_other(a))]
     if shape in (CHOICE, MULTI):
         return _choices(question, given, shape)
     if shape == RATING:
@@ -107,12 +113,12 @@ def _choices(question: Mapping[str, Any], given: Sequence[Any], shape: str) -> S
     counts: Counter[str] = Counter()
     for answer in given:
         chosen = _value(answer)
-        picked = chosen if isinstance(chosen, list) else [chosen]
-        other = isinstance(answer, dict) and bool(answer.get("isOther"))
+        # A single choice's 'Other' is its typed value; a multi choice's comes beside its list (maybe empty).
+        picked = chosen if isinstance(chosen, list) else [chosen] if chosen not in (None, "") else []
         for value in picked:
             key = str(value)
             counts[key if key in labels else OTHER] += 1
-        if other and not picked:
+        if shape == MULTI and _typed_other(answer):
             counts[OTHER] += 1
     keys = [value for value, _ in options] + ([OTHER] if counts[OTHER] else [])
     if counts[OTHER]:
