@@ -99,3 +99,8 @@ def test_text_answers_are_listed_with_their_word_counts_and_a_description_has_no
     found = summarize({"type": "long-text"}, [{"value": "Clear pricing and a fast setup"}, {"value": "  "}])
     assert found.answered == 1 and found.texts == [("Clear pricing and a fast setup", 6)]  # blank: not an answer
     assert summarize({"type": "description"}, [{"value": "x"}]).answered == 0
+
+
+def test_a_number_stored_as_text_counts_as_the_number() -> None:
+    found = summarize({"type": "number"}, [{"value": "25000"}, {"value": 5000}, {"value": "lots"}, {"value": " 10 "}])
+    assert (found.answered, found.low, found.high, found.median) == (3, 10, 25000, 5000)

@@ -76,6 +76,12 @@ def _value(answer: Any) -> Any:
 
 
 def _number(value: Any) -> float | None:
+    """A number answer as a float: a number, or the numeric text the answer rules also accept ("25000")."""
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return float(value) if value == value and abs(value) != float("inf") else None
