@@ -35,7 +35,10 @@ def wilson(successes: int, n: int, z: float = Z95) -> Interval | None:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return Interval(max(0.0, centre - half), min(1.0, centre + half))
+    # 0 of n and n of n have exact bounds (0 and 1); rounding would leave them a hair off.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Interval(low, high)
 
 
 @dataclass(frozen=True)
