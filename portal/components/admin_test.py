@@ -15,6 +15,7 @@ TEST_PAGES = (
     ("areas", "Highlight areas", "/areas"),
     ("preview", "Preview", "/preview"),
     ("invite", "Invite", "/invite"),
+    ("results", "Results", "/results"),
     ("versions", "Versions", "/versions"),
 )
 

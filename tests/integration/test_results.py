@@ -249,3 +249,27 @@ def test_preference_shares_and_order_from_the_stored_order(session: Session) -> 
     rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
     assert rows[1]["Shown order"] == "Stop guessing | Know your buyers | Real answers"
     assert [r["Which one do you like better?"] for r in rows].count("Know your buyers") == 2
+
+
+@pytest.mark.parametrize(
+    ("chosen", "field"),
+    [
+        ({"seniority": "boss"}, "seniority"),
+        ({"country": "XX"}, "country"),
+        ({"company_size": ["small"]}, "company_size"),
+        ({"version": "7"}, "version"),
+        ({"version": "-1"}, "version"),
+        ({"since": "yesterday"}, "since"),
+        ({"until": ["2030-03-01"]}, "until"),
+        ({"since": "2030-03-05", "until": "2030-03-01"}, "until"),
+    ],
+)
+def test_a_bad_filter_names_its_field(session: Session, world, chosen, field) -> None:
+    """The results page shows a bad filter's message under the control that caused it."""
+    test, actor = world
+    with pytest.raises(ServiceError) as refused:
+        service.results_view(session, actor_id=actor, test_id=test.id, filters=chosen)
+    assert refused.value.field == field
+    with pytest.raises(ServiceError) as missing:
+        service.results_view(session, actor_id=actor, test_id="abc")
+    assert missing.value.field not in rules.Filters.__dataclass_fields__

@@ -71,8 +71,10 @@ def question_title(question: Mapping[str, Any] | None, fallback: str) -> str:
     """The question as the participant read it: its text, its title, or an editable question's text elements."""
     found = question or {}
     elements = found.get("textElements")
-    typed = " ".join(
-        str(e.get("value")).strip() for e in (elements if isinstance(elements, list) else []) if isinstance(e, dict)
+    typed = " ".join(  # each element is a text or an object with a text 'value' (question_definition.py)
+        str(e.get("value") if isinstance(e, dict) else e).strip()
+        for e in (elements if isinstance(elements, list) else [])
+        if isinstance(e, (dict, str))
     )
     return str(found.get("text") or found.get("title") or typed.strip() or fallback).strip()
 

@@ -12,6 +12,7 @@ from portal.pages.admin import (  # noqa: F401 - each module declares its pages
     participants,
     preview,
     profile,
+    results,
     reviews,
     rewards,
     tests,

@@ -74,7 +74,7 @@ def _filters(raw: Mapping[str, Any] | Filters | None) -> Filters:
     try:
         return filtering.read(raw)
     except FilterError as bad:
-        raise ServiceError(bad.message) from None
+        raise ServiceError(bad.message, field=bad.field) from None  # the page shows it by its control
 
 
 def _day_start(day: Any) -> datetime:
@@ -210,7 +210,7 @@ def build(session: Session, test: Test, chosen: Filters, *, industries: bool = F
     found_versions = _versions(session, test)
     numbers = [n for n, _ in found_versions]
     if chosen.version is not None and chosen.version not in numbers:
-        raise ServiceError(filtering.BAD_VERSION)
+        raise ServiceError(filtering.BAD_VERSION, field="version")
     rows, excluded = read_rows(session, test, chosen, industries=industries)
     # The questions as the chosen version (else the newest) words them; older versions' own questions after.
     shown = [(n, as_of(test, columns)) for n, columns in found_versions]
