@@ -66,7 +66,15 @@ def _chart(rows: Any, height: Any, axis: Any, *, percent: bool = True, errors: b
     bar_children: list[rx.Component] = []
     if errors:  # the interval's line through the bar's end (the table above the chart says the numbers)
         bar_children.append(
-            rx.recharts.error_bar(data_key="err", width=8, stroke="var(--gray-12)", stroke_width=1.5, direction="x")
+            rx.recharts.error_bar(
+                data_key="err",
+                width=8,
+                stroke="var(--gray-12)",
+                stroke_width=1.5,
+                direction="x",
+                # Drawn at once, as the bars are (Recharts 3 grows an error bar from its centre by default).
+                custom_attrs={"isAnimationActive": False},
+            )
         )
     else:  # each bar's count and share beside it
         bar_children.append(rx.recharts.label_list(data_key="text", position="right", fill="var(--gray-12)"))
