@@ -39,6 +39,9 @@ def handlers() -> dict[str, list[str]]:
     from reflex_base.utils.format import format_event_handler
 
     import portal.portal  # noqa: F401 - registers the app's states
+    from portal.states.taking.views import view_states
+
+    view_states()  # the kinds' states, imported when the rating page is built (not when the app module is)
 
     found: dict[str, list[str]] = {}
 
