@@ -266,7 +266,10 @@ def test_four_people_take_the_demo_tests_and_the_results_and_exports_agree(brows
         order = page.locator("#results-order tbody tr")
         expect(order).to_have_count(3)
         for position, row in enumerate(table):
-            cells = "".join(f"{row[k].chosen} of {row[k].shown} chosen ({pct(row[k].share)})" for k in keys)
+            cells = "".join(
+                f"{row[k].chosen} of {row[k].shown} chosen ({pct(row[k].share)})" if row[k].shown else "Not shown"
+                for k in keys
+            )
             at = sum(cell.chosen for cell in row.values())
             expect(order.nth(position)).to_have_text(
                 f"{['1st', '2nd', '3rd'][position]}{cells}{at} of 4 ({pct(at / 4)})"
