@@ -2,7 +2,10 @@
 
 Pure: the reader takes what a Review row holds (`answers`, `signals`), the questions of the version it was given
 on, its total seconds and the participant's earlier decisions. A signal that is missing is "not measured" (None),
-never 0 (the signals' contract: /work/brief36.md, "The signals a review carries").
+never 0. The signals read: 'question:<key>' and 'block:<key>' (seconds on a question or block), 'typing:<key>'
+(seconds of typing a free-text answer), 'leaves:<key>' and 'away:<key>' (leaving the tab while on it, count and
+seconds); a highlight test's keys are '<block key>.<questionKey>'. The pasted length is on the answer
+(`pasteMetadata.pastedLength`).
 """
 
 from __future__ import annotations
