@@ -120,6 +120,8 @@ def test_the_image_preference_test_end_to_end(page: Page, app_server, db):
     review = db.exec(select(Review).where(Review.test_id == test.id, Review.account_id == account.id)).one()
     assert review.kind == "preference" and review.options_order == order
     assert review.answers == {"selectedConcept": order[1], "answer": FIFTEEN_WORDS, "isLimited": True}
+    # The seconds on each step, measured on the server (issue 36).
+    assert 0 <= review.signals["step:choose"] < 600 and 0 <= review.signals["step:answer"] < 600, review.signals
     # the local copy is cleared by the submission's browser call, which may run just after the thank-you shows
     page.wait_for_function(f"() => window.localStorage.getItem('{test.id}-preference-answer') === null")
     page.goto(f"{app_server.url}/")
