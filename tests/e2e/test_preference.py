@@ -174,13 +174,15 @@ def test_the_text_preference_test_with_the_font_size_switch(page: Page, app_serv
     page.locator("label[for=concept-1]").click()
     page.click("#preference-continue")
     expect(page.locator("#follow-up")).to_have_text("What made this tagline stand out for you?")  # the custom follow-up
-    page.fill("#preference-answer", "Short and clear.")  # not limited: a short answer is fine
+    page.locator("#preference-answer").press_sequentially("Short and clear.", delay=20)  # not limited: short is fine
+    expect(page.locator("#preference-answer")).to_have_value("Short and clear.")
     page.click("#preference-next")
     page.click("#details-submit")
     expect(page.locator("#thank-you-title")).to_be_visible()
     assert counts(db, test.id, account.id) == (1, 1, "completed")
     review = db.exec(select(Review).where(Review.test_id == test.id, Review.account_id == account.id)).one()
     assert review.answers["selectedConcept"] == "Stop guessing. Ask your market." and review.options_order == []
+    assert 0 < review.signals["typing:answer"] < 60 and "leaves:answer" not in review.signals, review.signals
     page.goto(f"{app_server.url}/")
     page.click("#tab-rewards")
     expect(page.locator("[data-testid=rewards-row]")).to_have_count(1)
