@@ -425,6 +425,7 @@
     // Everything this browser keeps of a test; the server names the keys (its kinds registry):
     // {answers: ['{testId}-survey-answers', ...], places: ['highlight-areas-answers', ...]}.
     clear(testId, keys) {
+      try { window.sessionStorage.removeItem(measuresKey(testId)); } catch (e) { /* storage off */ }
       try {
         ((keys && keys.answers) || []).forEach((key) => window.localStorage.removeItem(key));
         ((keys && keys.places) || []).forEach((key) => {
@@ -500,6 +501,80 @@
     send({ kind: "paste", testId: Number(el.dataset.testId), key: el.dataset.answerKey,
            length: text.length, at: new Date().toISOString() });
   }, true);
+
+  // The free-text answers' measures (issue 36; the keys are portal/domain/taking/signals.py's): typing
+  // time (the gaps between keystrokes, a gap over TYPING_GAP_MS is a pause and does not count), and
+  // leaving the tab or window while on the answer (how often, and the seconds away). Totals per test,
+  // kept in session storage (a reload of the tab keeps them); window.portalTaking.measures() is read
+  // by the answer's own events (set_text / set_answer_text carry it), never an event of their own.
+  const TYPING_GAP_MS = 5000;
+  const lastKeystroke = {};
+  let focusedAnswer = null; // the free-text answer the participant is on (kept while the window is left)
+  let awayFrom = null; // {testId, key, since}: the tab or window was left while on that answer
+  function textAnswer(el) {
+    if (!el || !el.dataset || !el.dataset.answerKey) return null;
+    return el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && (!el.type || el.type === "text")) ? el : null;
+  }
+  function measuresKey(testId) { return `portalMeasures:${testId}`; }
+  function readMeasures(testId) {
+    try {
+      const value = JSON.parse(window.sessionStorage.getItem(measuresKey(testId)) || "{}");
+      return value && typeof value === "object" ? value : {};
+    } catch (e) { return {}; }
+  }
+  function addMeasure(testId, name, amount) {
+    if (!testId || !(amount > 0)) return;
+    const all = readMeasures(testId);
+    all[name] = (Number(all[name]) || 0) + amount;
+    try { window.sessionStorage.setItem(measuresKey(testId), JSON.stringify(all)); } catch (e) { /* storage off */ }
+  }
+  document.addEventListener("input", (event) => {
+    const el = textAnswer(event.target);
+    const testId = activeTestId();
+    if (!el || !testId) return;
+    const key = `${testId}:${el.dataset.answerKey}`;
+    const now = Date.now();
+    if (lastKeystroke[key] && now - lastKeystroke[key] <= TYPING_GAP_MS) {
+      addMeasure(testId, `typing:${el.dataset.answerKey}`, now - lastKeystroke[key]);
+    }
+    lastKeystroke[key] = now;
+  }, true);
+  document.addEventListener("focusin", (event) => { if (textAnswer(event.target)) focusedAnswer = event.target; }, true);
+  document.addEventListener("focusout", () => {
+    // Moving elsewhere on the page ends it; the window losing focus (leaving) does not.
+    setTimeout(() => {
+      if (document.hasFocus() && document.visibilityState === "visible" && !textAnswer(document.activeElement)) {
+        focusedAnswer = null;
+      }
+    }, 0);
+  }, true);
+  function leave() {
+    const el = textAnswer(document.activeElement) || (focusedAnswer && focusedAnswer.isConnected ? focusedAnswer : null);
+    const testId = activeTestId();
+    if (awayFrom || !el || !testId) return;
+    awayFrom = { testId, key: el.dataset.answerKey, since: Date.now() };
+    addMeasure(testId, `leaves:${awayFrom.key}`, 1);
+  }
+  function comeBack() {
+    if (!awayFrom) return;
+    addMeasure(awayFrom.testId, `away:${awayFrom.key}`, Date.now() - awayFrom.since);
+    awayFrom = null;
+  }
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") leave(); else comeBack(); });
+  window.addEventListener("blur", (event) => { if (event.target === window) leave(); });
+  window.addEventListener("focus", (event) => { if (event.target === window && document.visibilityState === "visible") comeBack(); });
+  // The totals of the test shown, in the server's units: seconds (to 0.1) and counts.
+  window.portalTaking.measures = function () {
+    const testId = activeTestId();
+    if (!testId) return null;
+    const out = {};
+    Object.entries(readMeasures(testId)).forEach(([name, value]) => {
+      const number = Number(value);
+      if (!Number.isFinite(number)) return;
+      out[name] = name.startsWith("leaves:") ? Math.round(number) : Math.round(number / 100) / 10;
+    });
+    return out;
+  };
 
   // Another tab saved (a confirmed save, not a keystroke): this tab takes that copy when newer.
   window.addEventListener("storage", (event) => {

@@ -132,7 +132,8 @@ def test_the_landing_page_test_end_to_end(page: Page, app_server, db):
     pick(page, "Fast results")
     page.click("#highlight-next")
     at_block(page, "Offering 3 of 3")
-    write(page, OTHER_WORDS)
+    page.locator("#survey-text").press_sequentially(OTHER_WORDS, delay=5)  # typed: its typing time is measured
+    expect(page.locator("#survey-text")).to_have_value(OTHER_WORDS)
     next_is(page, "Proceed")
     # Back from an area's first question: the previous area's last question, its answer kept.
     page.click("#highlight-back")
@@ -158,6 +159,9 @@ def test_the_landing_page_test_end_to_end(page: Page, app_server, db):
     assert [a["value"] for a in stored.answers["post-test"]] == [4, "demo"]
     assert set(stored.answers) == {"first-impression", "highlight-1", "highlight-2", "highlight-3", "post-test"}
     assert stored.signals.get("precheck:page", -1) >= 0 and "block:highlight-1" in stored.signals
+    # A block question's typing time is named '<block>.<question key>' (issue 36); the tab was never left.
+    assert 0 < stored.signals["typing:highlight-3.lp-cta"] < 120, stored.signals
+    assert not any(k.startswith(("leaves:", "away:")) for k in stored.signals), stored.signals
     assert stored.signals.get("scroll:page", 0) >= 90  # the screenshot was read to its end
     # the local copy is cleared by the submission's browser call, which may run just after the thank-you shows
     page.wait_for_function(f"() => window.localStorage.getItem('{test.id}-answers') === null")

@@ -120,6 +120,8 @@ def test_the_image_preference_test_end_to_end(page: Page, app_server, db):
     review = db.exec(select(Review).where(Review.test_id == test.id, Review.account_id == account.id)).one()
     assert review.kind == "preference" and review.options_order == order
     assert review.answers == {"selectedConcept": order[1], "answer": FIFTEEN_WORDS, "isLimited": True}
+    # The seconds on each step, measured on the server (issue 36).
+    assert 0 <= review.signals["step:choose"] < 600 and 0 <= review.signals["step:answer"] < 600, review.signals
     # the local copy is cleared by the submission's browser call, which may run just after the thank-you shows
     page.wait_for_function(f"() => window.localStorage.getItem('{test.id}-preference-answer') === null")
     page.goto(f"{app_server.url}/")
@@ -172,13 +174,15 @@ def test_the_text_preference_test_with_the_font_size_switch(page: Page, app_serv
     page.locator("label[for=concept-1]").click()
     page.click("#preference-continue")
     expect(page.locator("#follow-up")).to_have_text("What made this tagline stand out for you?")  # the custom follow-up
-    page.fill("#preference-answer", "Short and clear.")  # not limited: a short answer is fine
+    page.locator("#preference-answer").press_sequentially("Short and clear.", delay=20)  # not limited: short is fine
+    expect(page.locator("#preference-answer")).to_have_value("Short and clear.")
     page.click("#preference-next")
     page.click("#details-submit")
     expect(page.locator("#thank-you-title")).to_be_visible()
     assert counts(db, test.id, account.id) == (1, 1, "completed")
     review = db.exec(select(Review).where(Review.test_id == test.id, Review.account_id == account.id)).one()
     assert review.answers["selectedConcept"] == "Stop guessing. Ask your market." and review.options_order == []
+    assert 0 < review.signals["typing:answer"] < 60 and "leaves:answer" not in review.signals, review.signals
     page.goto(f"{app_server.url}/")
     page.click("#tab-rewards")
     expect(page.locator("[data-testid=rewards-row]")).to_have_count(1)

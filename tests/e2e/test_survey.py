@@ -168,6 +168,9 @@ def test_survey_through_a_branch_to_the_end_gives_one_review_and_one_reward(page
     assert stored.answers["last-purchase"]["value"] == FIFTEEN_WORDS
     assert stored.answers["last-purchase"]["pasteMetadata"]["wasPasted"] is True
     assert stored.answers["last-purchase"]["pasteMetadata"]["pastedLength"] == len(FIFTEEN_WORDS)
+    # The seconds on each question answered, measured on the server (issue 36), to 0.1 s.
+    seconds = {k: stored.signals.get(f"question:{k}") for k in stored.answers}
+    assert all(isinstance(v, float) and 0 <= v < 600 for v in seconds.values()), seconds
     # The rewards table shows the completed review once.
     page.goto(f"{app_server.url}/")
     page.click("#tab-rewards")
@@ -178,6 +181,46 @@ def test_survey_through_a_branch_to_the_end_gives_one_review_and_one_reward(page
     # Opening the test again: already reviewed.
     page.goto(f"{app_server.url}/test/{test.id}/rate")
     expect(page.locator("#access-text")).to_have_text("You've already reviewed this test.")
+
+
+def set_hidden(page: Page, hidden: bool) -> None:
+    """The tab is left (or shown again): the document says so and tells its listeners."""
+    page.evaluate(
+        """(hidden) => {
+        const state = hidden ? 'hidden' : 'visible';
+        Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => state});
+        Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""",
+        hidden,
+    )
+
+
+def test_typing_time_and_leaving_the_tab_are_stored_with_the_review(page: Page, app_server, db):
+    """Issue 36: the free-text answer's typing time and the tab left while on it (count and seconds away)
+    reach the review with the answer's own events (no event of their own)."""
+    test, account = begin(page, app_server, db)
+    answer_influencer_route_up_to_job_title(page)
+    box = page.locator("#survey-text")
+    box.press_sequentially(FIFTEEN_WORDS, delay=15)
+    expect(box).to_have_value(FIFTEEN_WORDS)
+    set_hidden(page, True)
+    page.wait_for_function("() => (window.portalTaking.measures() || {})['leaves:last-purchase'] === 1")
+    # Away for at least a second and a half (the measure is the time until the tab shows again).
+    page.evaluate("() => { window.__leftAt = Date.now(); }")
+    page.wait_for_function("() => Date.now() - window.__leftAt >= 1500")
+    set_hidden(page, False)
+    page.wait_for_function("() => (window.portalTaking.measures() || {})['away:last-purchase'] >= 1.5")
+    continue_to(page, "Question 13/13")
+    page.click("#survey-submit")
+    expect(page.locator("#thank-you-title")).to_have_text("Thank you!")
+    db.expire_all()
+    stored = db.exec(select(Review).where(Review.test_id == test.id, Review.account_id == account.id)).one()
+    signals = stored.signals
+    assert 0.5 < signals["typing:last-purchase"] < 120, signals
+    assert signals["leaves:last-purchase"] == 1, signals
+    assert 1.5 <= signals["away:last-purchase"] < 120, signals
+    assert "question:last-purchase" in signals and "leaves:job-title" not in signals
 
 
 def test_the_end_page_branch_submits_at_once_and_drops_nothing_else(page: Page, app_server, db):

@@ -128,7 +128,7 @@ def test_grouping_a_draft_gives_one_answer_per_question_of_each_block():
 
 def test_reading_signals_add_up_and_keep_the_deepest_scroll():
     signals = hl.add_seconds(hl.add_seconds({}, "block:x", 2.4), "block:x", 3.6)
-    assert signals == {"block:x": 6}  # whole seconds: 2 + 4
+    assert signals == {"block:x": 6.0}  # to 0.1 s
     assert hl.add_seconds({}, "b", -5) == {"b": 0}
     assert hl.deepest_scroll(hl.deepest_scroll({}, "scroll:page", 70), "scroll:page", 40) == {"scroll:page": 70}
     assert hl.deepest_scroll({}, "scroll:page", 250) == {"scroll:page": 100}

@@ -12,7 +12,7 @@ import reflex as rx
 from reflex.vars import NumberVar, ObjectVar
 
 from portal.components.icons import icon_switch
-from portal.components.taking.questions import INPUT, TEXT_DEBOUNCE_MS
+from portal.components.taking.questions import INPUT, MEASURES, TEXT_DEBOUNCE_MS
 from portal.components.taking.screens import screen
 from portal.components.taking.thank_you import thank_you
 from portal.components.taking.timed_session import bridge, timeout_modal, timer
@@ -235,8 +235,8 @@ def answer() -> rx.Component:
             rx.text_area(
                 default_value=S.answer_text,
                 key=S.test_id.to_string() + "-" + S.selected + "-" + S.epoch.to_string(),
-                on_change=lambda v: S.set_answer_text(S.selected, v, S.epoch).debounce(TEXT_DEBOUNCE_MS),
-                on_blur=lambda v: S.set_answer_text(S.selected, v, S.epoch),
+                on_change=lambda v: S.set_answer_text(S.selected, v, S.epoch, MEASURES).debounce(TEXT_DEBOUNCE_MS),
+                on_blur=lambda v: S.set_answer_text(S.selected, v, S.epoch, MEASURES),
                 placeholder=rules.PLACEHOLDER,
                 rows="7",
                 max_length=10000,

@@ -2,7 +2,8 @@
 
 Every input is labelled and keyboard operable (native radios, checkboxes, buttons and text boxes).
 Text answers are sent 400 ms after typing stops; window.portalTaking keeps each keystroke in local
-storage meanwhile (data-answer-key, data-store-key), and reports pastes.
+storage meanwhile (data-answer-key, data-store-key), and reports pastes; the answer's events carry the
+browser's typing and leaving measures (MEASURES).
 """
 
 from __future__ import annotations
@@ -12,6 +13,12 @@ import reflex as rx
 from portal.domain.taking import survey_view as view
 
 TEXT_DEBOUNCE_MS = 400
+# The browser's measures of the free-text answers (typing time, leaving the tab: assets/portal.js), read
+# when a text answer's event is sent and carried by it: no event of their own (issue 36).
+MEASURES: rx.Var = rx.Var(
+    _js_expr="((window.portalTaking && window.portalTaking.measures) ? window.portalTaking.measures() : null)",
+    _var_type=dict,
+)
 _OPTION = {
     "display": "flex",
     "alignItems": "center",
@@ -140,9 +147,9 @@ def _text(S, long: bool) -> rx.Component:
     common = dict(
         default_value=S.text_value,
         key=S.text_key,
-        on_change=lambda v: S.set_text(_key(S), v).debounce(TEXT_DEBOUNCE_MS),
+        on_change=lambda v: S.set_text(_key(S), v, MEASURES).debounce(TEXT_DEBOUNCE_MS),
         # Leaving the box (e.g. clicking Continue) sends the text at once, before the click's event.
-        on_blur=lambda v: S.set_text(_key(S), v),
+        on_blur=lambda v: S.set_text(_key(S), v, MEASURES),
         placeholder=view.TEXT_PLACEHOLDER,
         id="survey-text",
         aria_labelledby="question-text",

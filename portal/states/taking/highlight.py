@@ -12,7 +12,6 @@ server's clock and kept with the draft, then stored with the review.
 
 from __future__ import annotations
 
-import time
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -20,7 +19,7 @@ import reflex as rx
 from portal.domain.taking import kinds
 from portal.domain.taking import survey_view as view
 from portal.domain.taking.kinds import highlight as rules
-from portal.domain.taking.survey_answers import SUMMARY
+from portal.domain.taking.survey_answers import SUMMARY, TEXT
 from portal.services.error_reporting import report_browser_error
 from portal.services.taking.definitions import TestDefinition
 from portal.states.browser import portal_call, run_script, toast
@@ -67,8 +66,6 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
     _frame_seen: bool = False
     _place_key: str = ""
     _instructions_seen: bool = False
-    _signals: dict[str, Any] = {}
-    _since: float = 0.0
 
     # --- the timed session's hooks -------------------------------------------------------------
     def _show_kind(self, definition: TestDefinition) -> None:
@@ -108,9 +105,6 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         self.read_confirmed = position.get("confirmed") is True and self.phase == PRECHECK
         self._frame_seen = position.get("frameSeen") is True
         self._instructions_seen = position.get("instructionsSeen") is True
-        signals = position.get("signals")
-        self._signals = dict(signals) if isinstance(signals, dict) else {}
-        self._since = time.time()
         self.frame_open = self.phase == PRECHECK and bool(self.frame_of_mind) and not self._frame_seen
         self.instructions_open = self.phase == QUESTIONS and not self._instructions_seen
 
@@ -121,7 +115,6 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
             "confirmed": self.read_confirmed,
             "frameSeen": self._frame_seen,
             "instructionsSeen": self._instructions_seen,
-            "signals": self._signals,
         }
 
     def _url_step(self) -> str:
@@ -133,9 +126,6 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
 
     def _payload(self, definition: TestDefinition) -> dict[str, Any]:
         return rules.group(definition.content, self._answers)
-
-    def _signals_out(self) -> dict[str, Any]:
-        return dict(self._signals)
 
     def _answer_errors(self, errors: dict[str, str], definition: TestDefinition) -> None:
         """Errors by 'answers.<block>.<index>.value': shown on their questions; the form goes back
@@ -180,11 +170,14 @@ class HighlightState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         }
 
     # --- reading signals -----------------------------------------------------------------------
-    def _spent(self, name: str) -> None:
-        now = time.time()
-        if self._since:
-            self._signals = rules.add_seconds(self._signals, name, now - self._since)
-        self._since = now
+    def _measure_parts(self, definition: TestDefinition) -> dict[str, str]:
+        """A block question's free-text signals are named '<block key>.<question key>'."""
+        where = rules.places(definition.content)
+        return {
+            str(q.get("key")): f"{where[i][0]}.{q.get('key')}"
+            for i, q in enumerate(definition.questions)
+            if i < len(where) and q.get("type") in TEXT
+        }
 
     def _block_name(self, definition: TestDefinition) -> str:
         where = rules.places(definition.content)

@@ -16,6 +16,7 @@ reason names the concept it was typed for: a reason is never applied to another 
 
 from __future__ import annotations
 
+import time
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -30,6 +31,7 @@ from portal.states.taking.timed_session import END, THANK_YOU, TimedSession
 from portal.states.taking.worker_details_step import WorkerDetailsStep
 
 WELCOME, CHOOSE, ANSWER = "welcome", "choose", "answer"
+STEP_CHOOSE, STEP_ANSWER = "step:choose", "step:answer"  # the seconds on each step (signals)
 CHOICE, REASON = rules.CHOICE, rules.REASON
 
 
@@ -112,6 +114,10 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
 
     def _back_from_details(self) -> None:
         self.phase = CHOOSE  # the confirm step's Cancel goes back to choosing
+        self._since = time.time()  # the confirm step's time is no step's
+
+    def _measure_parts(self, definition: TestDefinition) -> dict[str, str]:
+        return {REASON: REASON}
 
     def _show_answer(self, definition: TestDefinition) -> None:
         self.selected = str(self._answers.get(CHOICE) or "")
@@ -234,6 +240,7 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
         if not self._answers.get(CHOICE):
             self.choose_error = rules.NOT_AN_OPTION
             return []
+        self._spent(STEP_CHOOSE)
         self.phase = ANSWER
         self.answer_error = ""
         events = await self._save()
@@ -243,15 +250,17 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
     async def back_to_choose(self):
         if self.phase != ANSWER:
             return
+        self._spent(STEP_ANSWER)
         self.phase = CHOOSE
         events = await self._save()
         return [self._url_script(), *events]
 
     @rx.event
-    async def set_answer_text(self, concept: str, text: str, epoch: Any = None):
+    async def set_answer_text(self, concept: str, text: str, epoch: Any = None, measured: Any = None):
         """The typed answer, named with the concept and the choice (epoch) it was typed for: a debounced
         edit that arrives after the participant went back and chose again, another concept or the same
         one anew (which cleared the answer), is dropped, not given to the new choice."""
+        await self._measured(measured)  # the browser's typing and leaving measures, sent along
         if self.phase != ANSWER or not isinstance(text, str) or concept != self._answers.get(CHOICE):
             return
         if epoch is not None and epoch != self.epoch:
@@ -291,6 +300,7 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
         self.answer_error = message or ""
         if message:
             return []
+        self._spent(STEP_ANSWER)
         return await self._to_details()
 
     @rx.event

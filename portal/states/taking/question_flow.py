@@ -257,7 +257,10 @@ class QuestionFlow(_Host, mixin=True):
         return await self._edit(key, change)
 
     @rx.event
-    async def set_text(self, key: str, text: str):
+    async def set_text(self, key: str, text: str, measured: Any = None):
+        """A text answer (`measured`: the browser's typing and leaving measures, sent along; never required)."""
+        await self._measured(measured)
+
         def change(question: dict[str, Any], answer: dict[str, Any]) -> bool:
             if not isinstance(text, str):
                 return False

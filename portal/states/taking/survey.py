@@ -15,7 +15,7 @@ import reflex as rx
 from portal.domain.taking import kinds
 from portal.domain.taking import survey_branching as branching
 from portal.domain.taking import survey_view as view
-from portal.domain.taking.survey_answers import SUMMARY
+from portal.domain.taking.survey_answers import SUMMARY, TEXT
 from portal.services.taking.definitions import TestDefinition
 from portal.states.browser import run_script, toast
 from portal.states.taking.question_flow import QuestionFlow
@@ -59,6 +59,9 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
 
     def _kind_position(self) -> dict[str, Any]:
         return {"index": self.index, "navigationHistory": list(self._read("_history"))}
+
+    def _measure_parts(self, definition: TestDefinition) -> dict[str, str]:
+        return {str(q.get("key")): str(q.get("key")) for q in definition.questions if q.get("type") in TEXT}
 
     def _url_step(self) -> str:
         if self.phase == view.QUESTIONS:
@@ -133,7 +136,9 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
             return None
         if target == branching.END:
             self._history = history
+            self._spent(f"question:{key}")
             return await self._finish(definition)
+        self._spent(f"question:{key}")
         self._history, self.index = history, int(target)
         self._refresh(definition)
         events = await self._save()
@@ -147,6 +152,7 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         previous, history = branching.go_back(self._history)
         if previous is None:
             return
+        self._spent(f"question:{self._current_key_and_answer()[0]}")
         self.index, self._history = previous, history
         self._refresh(definition)
         events = await self._save()
@@ -160,6 +166,7 @@ class SurveyState(QuestionFlow, WorkerDetailsStep, TimedSession, rx.State):
         definition = await self._fresh_definition()
         if not self._check_current():
             return
+        self._spent(f"question:{self._current_key_and_answer()[0]}")
         self._history = branching.history_add(branching.history_truncate(self._history, self.index), self.index)
         self.submitting = True
         yield

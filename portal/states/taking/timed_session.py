@@ -31,6 +31,7 @@ from portal import db
 from portal.domain.ids import whole_number
 from portal.domain.invites import rating_path
 from portal.domain.taking import access as test_access
+from portal.domain.taking import signals as signal_rules
 from portal.domain.taking import worker_details
 from portal.domain.taking.access import respondent_key
 from portal.domain.taking.survey_answers import SUMMARY
@@ -123,6 +124,11 @@ class TimedSession(TabOwned, mixin=True):
     _seqs: dict[str, int] = {}
     _seq: int = 0
 
+    # The signals recorded while the test is taken (portal/domain/taking/signals.py), kept in the draft's
+    # position ('signals') and stored with the review; `_since`: when the shown step began (server clock).
+    _signals: dict[str, Any] = {}
+    _since: float = 0.0
+
     _session_id: int = 0
     _version_id: int = 0
     _respondent: str = ""
@@ -158,7 +164,11 @@ class TimedSession(TabOwned, mixin=True):
         return {}
 
     def _signals_out(self) -> dict[str, Any]:
-        """The reading signals stored with the review."""
+        """The signals stored with the review."""
+        return dict(self._read("_signals"))
+
+    def _measure_parts(self, definition: TestDefinition) -> dict[str, str]:
+        """The free-text answers the browser may report on (answer key -> the signal's part)."""
         return {}
 
     def _answer_errors(self, errors: dict[str, str], definition: TestDefinition) -> None:
@@ -239,6 +249,9 @@ class TimedSession(TabOwned, mixin=True):
             self.details = {**(self.details or worker_details.empty_details()), **typed_details}
         if typed_different is not None:
             self.different_payment = typed_different
+        # The larger of this tab's and the draft's (every signal only grows); the step's clock restarts.
+        self._signals = signal_rules.merged(self._read("_signals"), signal_rules.clean(position.get("signals")))
+        self._since = time.time()
         self._restore_kind(answers, position, definition)
         if position.get("step") == END and self.personal_fields:
             self.phase = END
@@ -251,10 +264,34 @@ class TimedSession(TabOwned, mixin=True):
         return self.get_value(name)
 
     def _position(self) -> dict[str, Any]:
-        position = {"step": self.phase, "rev": self._rev, "seqs": dict(self._read("_seqs")), **self._kind_position()}
+        position = {
+            "step": self.phase,
+            "rev": self._rev,
+            "seqs": dict(self._read("_seqs")),
+            "signals": self._read("_signals"),
+            **self._kind_position(),
+        }
         if self.personal_fields:
             position.update(details=self.details, differentPayment=self.different_payment)
         return position
+
+    def _spent(self, name: str) -> None:
+        """The seconds since the shown step began added to the signal `name`; the next step's clock starts."""
+        now = time.time()
+        if self._since:
+            self._signals = signal_rules.add_seconds(self._read("_signals"), name, now - self._since)
+        self._since = now
+
+    async def _measured(self, measured: Any) -> None:
+        """The browser's measures of the free-text answers, sent with an answer event (assets/portal.js,
+        window.portalTaking.measures): checked and merged; kept with the draft when they changed."""
+        if not measured or not self._in_progress():
+            return
+        before = self._read("_signals")
+        after = signal_rules.merge_measured(before, measured, self._measure_parts(await self._fresh_definition()))
+        if after != before:
+            self._signals = after
+            self._queue()
 
     def _next_seq(self) -> int:
         """A larger sequence number than any before in this session: the time in microseconds, or one
@@ -420,6 +457,7 @@ class TimedSession(TabOwned, mixin=True):
     def _entering(self, test_id: int) -> None:
         self.test_id = test_id
         self._version_id = 0  # the newest, until a session names its own
+        self._signals, self._since = {}, 0.0  # a session's own, from its draft
         self.phase = LOADING
         self.errors = {}
         self.detail_errors: dict[str, str] = {}  # WorkerDetailsStep's (every kind's state mixes it in)

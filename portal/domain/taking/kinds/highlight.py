@@ -16,6 +16,7 @@ from typing import Any
 
 from portal.domain.definition_checks import Checker, is_number, join
 from portal.domain.question_definition import check_questions
+from portal.domain.taking import signals as signal_rules
 from portal.domain.taking import survey_view
 from portal.domain.taking.kinds.base import HIGHLIGHT_VIEW, Content, Kind
 from portal.domain.taking.survey_answers import clean_answer, validate_answer
@@ -260,11 +261,8 @@ MAX_SIGNAL_SECONDS = 24 * 3600
 
 
 def add_seconds(signals: dict[str, Any], name: str, seconds: float) -> dict[str, Any]:
-    """signals with `seconds` added to the counter `name` (whole seconds, capped)."""
-    kept = dict(signals)
-    before = got if isinstance(got := kept.get(name), int) else 0
-    kept[name] = min(MAX_SIGNAL_SECONDS, before + max(0, int(round(seconds))))
-    return kept
+    """signals with `seconds` added to the counter `name` (0.1 s, capped: portal/domain/taking/signals.py)."""
+    return signal_rules.add_seconds(signals, name, seconds)
 
 
 def deepest_scroll(signals: dict[str, Any], name: str, percent: Any) -> dict[str, Any]:
