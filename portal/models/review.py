@@ -71,7 +71,7 @@ class Review(SQLModel, table=True):
     # seconds per block): quality signals for staff. {} for reviews stored before they existed.
     signals: dict[str, Any] = json_field(dict)
     created_at: datetime = created_field()
-    # Staff's decision (portal/domain/staff/reviews.py): submitted | approved | rejected.
+    # Staff's decision (portal/domain/staff/reviews.py): submitted | approved | excluded | rejected.
     status: str = Field(default="submitted", max_length=16, sa_column_kwargs={"server_default": "submitted"})
     decided_at: datetime | None = None
     decided_by_id: int | None = None  # the staff account (no foreign key: the decision outlives it)

@@ -285,11 +285,21 @@ def test_note_limit():
         ("PENDING", "submitted", True, "Approved"),
         ("PENDING", "approved", False, "Approved"),
         ("PENDING", "submitted", False, "Submitted"),
+        ("PENDING", "excluded", True, "Approved"),  # excluded: paid like an approval
+        ("PENDING", "excluded", False, "Approved"),
+        ("EXECUTED", "excluded", True, "Paid"),
         (None, None, False, "Submitted"),
     ],
 )
 def test_reward_stage(reward, review, approved, stage):
     assert decisions.reward_stage(reward, review, approved) == stage
+
+
+def test_exclude_is_a_third_decision_paid_like_an_approval():
+    assert decisions.STATUSES == ("submitted", "approved", "excluded", "rejected")
+    assert decisions.STATUS_LABELS["excluded"] == "Excluded"
+    assert decisions.PAID_DECISIONS == {"approved", "excluded"}
+    assert decisions.REJECTED not in decisions.PAID_DECISIONS
 
 
 # --- CSV cells ------------------------------------------------------------------------------------

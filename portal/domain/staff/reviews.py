@@ -1,7 +1,10 @@
 """Deciding reviews: statuses, rejection reasons, automatic approval and when a reward is expected to be paid.
 
 Decisions (docs/decisions.md, 'Reviews and rewards'):
-- A review is 'submitted' until staff approve or reject it. Rejecting needs one reason from
+- A review is 'submitted' until staff approve, exclude or reject it (issue 36). Excluding pays the
+  participant exactly like approving (the reward becomes payable) but leaves the review out of results and
+  exports by default (portal/domain/results/filters.EXCLUDED): the answer to a doubtful review, rather than a
+  rejection. Rejecting needs one reason from
   REJECTION_REASONS and may carry a note; the participant sees the reason's label. Rejecting cancels
   the reward (CANCELED); approving makes it payable (PENDING with approved_at).
 - A review nobody decided within AUTO_APPROVE_DAYS (settings: AUTO_APPROVE_DAYS, default 14) is
@@ -14,9 +17,11 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-SUBMITTED, APPROVED, REJECTED = "submitted", "approved", "rejected"
-STATUSES = (SUBMITTED, APPROVED, REJECTED)
-STATUS_LABELS = {SUBMITTED: "Submitted", APPROVED: "Approved", REJECTED: "Rejected"}
+SUBMITTED, APPROVED, EXCLUDED, REJECTED = "submitted", "approved", "excluded", "rejected"
+STATUSES = (SUBMITTED, APPROVED, EXCLUDED, REJECTED)
+STATUS_LABELS = {SUBMITTED: "Submitted", APPROVED: "Approved", EXCLUDED: "Excluded", REJECTED: "Rejected"}
+# The decisions whose reward becomes payable (PENDING with approved_at); a rejection cancels it.
+PAID_DECISIONS = frozenset({APPROVED, EXCLUDED})
 
 REJECTION_REASONS: dict[str, str] = {
     "low-effort": "Low effort answers",
@@ -84,4 +89,5 @@ def reward_stage(reward_status: str | None, review_status: str | None, approved:
         return STAGE_REJECTED
     if reward_status == "CANCELED":
         return STAGE_CANCELED
-    return STAGE_APPROVED if approved or review_status == APPROVED else STAGE_SUBMITTED
+    # An excluded review is paid like an approved one: the participant sees 'Approved' (their reward's stage).
+    return STAGE_APPROVED if approved or review_status in PAID_DECISIONS else STAGE_SUBMITTED

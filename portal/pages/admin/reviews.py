@@ -109,7 +109,21 @@ def _detail() -> rx.Component:
                             on_click=R.ask_reject(d["id"]),
                             id="detail-reject",
                         ),
-                        rx.button("Approve", color_scheme="green", on_click=R.approve(d["id"]), id="detail-approve"),
+                        rx.button(
+                            "Exclude",
+                            color_scheme="amber",
+                            variant="soft",
+                            high_contrast=True,  # amber's soft text alone is below 4.5:1
+                            on_click=R.ask_exclude(d["id"]),
+                            id="detail-exclude",
+                        ),
+                        rx.button(
+                            "Approve",
+                            color_scheme="green",
+                            high_contrast=True,  # white on Radix green-9 is 3.15:1
+                            on_click=R.approve(d["id"]),
+                            id="detail-approve",
+                        ),
                     ),
                 ),
                 justify="end",
@@ -177,6 +191,15 @@ def reviews_page() -> rx.Component:
         rx.hstack(
             rx.text(R.selected_ids.length(), " reviews selected", weight="medium", size="2"),
             rx.button("Approve", on_click=R.ask_approve, color_scheme="green", size="2", id="bulk-approve"),
+            rx.button(
+                "Exclude",
+                on_click=R.ask_exclude(None),
+                color_scheme="amber",
+                variant="soft",
+                high_contrast=True,
+                size="2",
+                id="bulk-exclude",
+            ),
             rx.button(
                 "Reject", on_click=R.ask_reject(None), color_scheme="red", variant="soft", size="2", id="bulk-reject"
             ),
@@ -247,6 +270,16 @@ def reviews_page() -> rx.Component:
             R.cancel_approve,
             "approve-confirm",
             color="green",
+        ),
+        confirm_dialog(
+            R.exclude_ids.length() > 0,
+            R.exclude_title,
+            R.exclude_text,
+            "Exclude",
+            R.exclude_selected,
+            R.cancel_exclude,
+            "exclude-confirm",
+            color="amber",
         ),
         actions=header_actions,
     )

@@ -23,6 +23,7 @@ ACTIONS: dict[str, str] = {
     "change-request.decline": "Declined change request",
     "invites.send": "Sent invites",
     "review.approve": "Approved review",
+    "review.exclude": "Excluded review",
     "review.reject": "Rejected review",
     "review.auto-approve": "Approved review automatically",
     "reviews.export": "Exported reviews",

@@ -37,6 +37,9 @@ class AdminReviewsState(DataTableState, rx.State):
     approve_ids: list[str] = []  # the reviews a bulk approval is being confirmed for
     approve_count: int = 0  # how many of them wait for a decision ...
     approve_cents: int = 0  # ... and what their rewards come to (the service's sum)
+    exclude_ids: list[str] = []  # the reviews an exclusion (one or bulk) is being confirmed for
+    exclude_count: int = 0  # how many of them wait for a decision ...
+    exclude_cents: int = 0  # ... and what their rewards (still paid) come to
 
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(service.list_reviews, actor_id=caller.account_id, query=query)
@@ -69,11 +72,14 @@ class AdminReviewsState(DataTableState, rx.State):
         count = await db.run(
             service.decide, actor_id=await caller_id(self), review_ids=ids, approve=approve, reason=reason, note=note
         )
+        return await self._decided(ids, count, "approved" if approve else "rejected")
+
+    async def _decided(self, ids: list[str], count: int, verb: str):
         self.selected_ids = [i for i in self.selected_ids if i not in ids]
         self.detail_open = False
         await self._reload()
         noun = "review" if count == 1 else "reviews"
-        return toast("success", f"{count} {noun} {'approved' if approve else 'rejected'}.")
+        return toast("success", f"{count} {noun} {verb}.")
 
     @rx.event
     async def approve(self, review_id: Any):
@@ -103,6 +109,32 @@ class AdminReviewsState(DataTableState, rx.State):
         if not ids:
             return None
         return await self._decide(ids, True)
+
+    @rx.event
+    async def ask_exclude(self, review_id: Any = None):
+        """Exclude (one review from its detail, or the selected ones) asks first: the participant is still paid,
+        the review is left out of results and exports."""
+        ids = [review_id] if isinstance(review_id, str) else list(self.selected_ids)
+        if not ids:
+            return None
+        count, cents = await db.run(service.approval_preview, actor_id=await caller_id(self), review_ids=ids)
+        if count == 0:
+            return toast("error", service.ALREADY_DECIDED)
+        self.exclude_ids, self.exclude_count, self.exclude_cents = ids, count, cents
+        return None
+
+    @rx.event
+    def cancel_exclude(self):
+        self.exclude_ids = []
+
+    @rx.event
+    async def exclude_selected(self):
+        """The confirmation's Exclude: the reviews it was asked for."""
+        ids, self.exclude_ids = list(self.exclude_ids), []
+        if not ids:
+            return None
+        count = await db.run(service.exclude, actor_id=await caller_id(self), review_ids=ids)
+        return await self._decided(ids, count, "excluded")
 
     @rx.event
     def ask_reject(self, review_id: Any = None):
@@ -159,6 +191,31 @@ class AdminReviewsState(DataTableState, rx.State):
     def approve_title(self) -> str:
         noun = "review" if self.approve_count == 1 else "reviews"
         return f"Approve {self.approve_count} {noun}?"
+
+    @rx.var
+    def exclude_title(self) -> str:
+        noun = "review" if self.exclude_count == 1 else "reviews"
+        return f"Exclude {self.exclude_count} {noun}?"
+
+    @rx.var
+    def exclude_text(self) -> str:
+        one = self.exclude_count == 1
+        money = table_rules.format_money(self.exclude_cents) or "$0"
+        text = (
+            f"The participant{'' if one else 's'} {'is' if one else 'are'} still paid: "
+            f"{'its reward' if one else 'their rewards'}, {money}{'' if one else ' in all'}, "
+            f"{'becomes' if one else 'become'} payable."
+            if self.exclude_cents
+            else f"{'It has' if one else 'They have'} no reward waiting to be paid."
+        )
+        text += f" {'It is' if one else 'They are'} left out of the results and exports by default."
+        left = len(self.exclude_ids) - self.exclude_count
+        if left > 0:
+            text += (
+                f" {left} of the {len(self.exclude_ids)} selected {'is' if left == 1 else 'are'} decided already "
+                f"and stay{'s' if left == 1 else ''} as {'it is' if left == 1 else 'they are'}."
+            )
+        return text
 
     @rx.var
     def approve_text(self) -> str:
