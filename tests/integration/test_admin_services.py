@@ -1348,12 +1348,62 @@ def test_rejecting_needs_a_listed_reason_and_cancels_the_reward(session):
         "reward": "CANCELED",
         "reason": "ai-generated",
         "note": "Same text as another review",
+        "flags": None,
+        "evidence": None,
     }
     detail = reviews.review_detail(session=session, actor_id=manager.id, review_id=review.id)
-    assert (detail["status_label"], detail["reason"], detail["note"]) == (
+    assert (detail["status_label"], detail["reason"], detail["note"], detail["evidence"]) == (
         "Rejected",
         "AI-generated answers",
         "Same text as another review",
+        "",
+    )
+    assert session.execute(sa.text(f"SELECT reject_flags FROM review WHERE id = {review.id}")).scalar() is None
+
+
+def test_a_rejection_carries_the_evidence_it_rests_on(session):
+    manager = person(session, role=TM)
+    test = a_test(session)
+    review, _ = a_review(session, test, person(session))
+    for flags, evidence, message in (
+        ("speeder", None, decisions.BAD_FLAGS),
+        (["Speeder!"], None, decisions.BAD_FLAGS),
+        ([1], None, decisions.BAD_FLAGS),
+        (["speeder"] * 21, None, decisions.BAD_FLAGS),
+        (["speeder"], "x" * 501, decisions.EVIDENCE_TOO_LONG),
+        (None, 42, decisions.EVIDENCE_TOO_LONG),
+    ):
+        with pytest.raises(ServiceError) as refused:
+            reviews.decide(
+                session=session,
+                actor_id=manager.id,
+                review_ids=[review.id],
+                approve=False,
+                reason="low-effort",
+                flags=flags,
+                evidence=evidence,
+            )
+        assert (refused.value.message, refused.value.field) == (message, "evidence")
+    assert fresh(session, Review, review.id).status == "submitted"
+
+    reviews.decide(
+        session=session,
+        actor_id=manager.id,
+        review_ids=[review.id],
+        approve=False,
+        reason="low-effort",
+        flags=["speeder", "pasted", "speeder"],
+        evidence="  43 seconds for a 15-minute test.  ",
+    )
+    session.commit()
+    stored = fresh(session, Review, review.id)
+    assert (stored.reject_flags, stored.reject_evidence) == (["speeder", "pasted"], "43 seconds for a 15-minute test.")
+    [row] = audit_rows(session, "review.reject")
+    assert (row.after["flags"], row.after["evidence"]) == (["speeder", "pasted"], "43 seconds for a 15-minute test.")
+    detail = reviews.review_detail(session=session, actor_id=manager.id, review_id=review.id)
+    assert detail["evidence"] == (
+        "Finished far faster than most participants; Pasted most of the written answers. "
+        "43 seconds for a 15-minute test."
     )
 
 

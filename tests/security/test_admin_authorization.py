@@ -333,6 +333,8 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     await send(f"{R}.cancel_reject")
     await send(f"{R}.ask_reject", {"review_id": str(w.reject_review)})
     await send(f"{R}.set_reject_reason", {"reason": "low-effort"})
+    await send(f"{R}.toggle_reject_flag", {"key": "speeder"})
+    await send(f"{R}.set_reject_evidence", {"text": "43 s for a 15-minute test"})
     await send(f"{R}.confirm_reject")
     await send(f"{R}.ask_exclude", {"review_id": str(w.exclude_review)})
     await send(f"{R}.cancel_exclude")
@@ -415,6 +417,8 @@ def _effects(db: Session, w: World) -> dict[str, bool]:
         roles.DECIDE_REVIEWS: approved.status == "approved"
         and rejected.status == "rejected"
         and rejected.reject_reason == "low-effort"
+        and rejected.reject_flags == ["speeder"]
+        and rejected.reject_evidence == "43 s for a 15-minute test"
         and excluded.status == "excluded",
         roles.CLEAR_PENDING: session.status == "cleared",
         roles.PAY: paid.status == "EXECUTED",

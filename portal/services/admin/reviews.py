@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, join, or_, select
+from sqlalchemy import and_, func, join, null, or_, select
 from sqlmodel import Session
 
 from portal.domain import table as rules
@@ -179,6 +179,7 @@ def review_detail(session: Session, *, actor_id: Caller, review_id: Any) -> dict
         "status_label": decisions.STATUS_LABELS.get(review.status, review.status),
         "reason": decisions.REJECTION_REASONS.get(review.reject_reason or "", ""),
         "note": review.reject_note or "",
+        "evidence": decisions.evidence_text(review.reject_flags, review.reject_evidence),
         "answers": [
             {
                 "question": a.question,
@@ -200,17 +201,24 @@ def decide(
     approve: Any,
     reason: Any = None,
     note: Any = None,
+    flags: Any = None,
+    evidence: Any = None,
     now: datetime | None = None,
 ) -> int:
     """Approve (the reward becomes payable) or reject with a reason (the reward is canceled) each
-    undecided review; returns how many were decided."""
+    undecided review; returns how many were decided. A rejection may attach the evidence it rests on: `flags`
+    (a list of flag keys, decisions.EVIDENCE_FLAGS) and `evidence` (a short text); the participant reads both."""
     staff = require_staff(session, actor_id, roles.DECIDE_REVIEWS)
     if not isinstance(approve, bool):
         raise ServiceError("Choose approve or reject.")
     note = note.strip() if isinstance(note, str) else None
+    evidence = evidence.strip() if isinstance(evidence, str) else evidence
     if not approve and (problem := decisions.reason_problem(reason, note)):
         raise ServiceError(problem, field="reason")
+    if not approve and (problem := decisions.evidence_problem(flags, evidence)):
+        raise ServiceError(problem, field="evidence")
     ids = parse_ids(review_ids, MAX_BULK, noun="review")
+    chosen = list(dict.fromkeys(flags)) if flags and not approve else None
     return _decide(
         session,
         staff,
@@ -220,6 +228,8 @@ def decide(
         note or None if not approve else None,
         now or utcnow(),
         strict=len(ids) == 1,
+        flags=chosen,
+        evidence=(evidence or None) if not approve else None,
     )
 
 
@@ -243,6 +253,8 @@ def _decide(
     *,
     strict: bool = False,
     action: str | None = None,
+    flags: list[str] | None = None,
+    evidence: str | None = None,
 ) -> int:
     """Decide each review of `ids` still undecided, exactly once (a write that expects 'submitted'): a
     review another tab or round decided first is left alone and not counted; with `strict` (one review
@@ -260,6 +272,8 @@ def _decide(
             "decided_by_id": staff.account_id or None,
             "reject_reason": reason,
             "reject_note": note,
+            "reject_flags": flags if flags else null(),  # SQL NULL, not JSON 'null'
+            "reject_evidence": evidence,
         },
     )
     if strict and not moved:
@@ -290,7 +304,11 @@ def _decide(
             "review",
             review_id,
             {"status": decisions.SUBMITTED, "reward": "PENDING" if reward_id in followed else reward_status},
-            {"status": status, "reward": reward_status, **({"reason": reason, "note": note} if not paid else {})},
+            {
+                "status": status,
+                "reward": reward_status,
+                **({"reason": reason, "note": note, "flags": flags, "evidence": evidence} if not paid else {}),
+            },
         )
     return len(moved)
 

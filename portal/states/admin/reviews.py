@@ -32,6 +32,8 @@ class AdminReviewsState(DataTableState, rx.State):
     reject_reason: str = ""
     reject_note: str = ""
     reject_error: str = ""
+    reject_flags: list[str] = []  # the evidence flags ticked (decisions.EVIDENCE_FLAGS keys)
+    reject_evidence: str = ""  # the evidence in words, shown to the participant
     clear_message: str = ""
     test_filter: str = ""  # the test chosen by ?test=ID (CSV export)
     approve_ids: list[str] = []  # the reviews a bulk approval is being confirmed for
@@ -141,6 +143,7 @@ class AdminReviewsState(DataTableState, rx.State):
         ids = [review_id] if isinstance(review_id, str) else list(self.selected_ids)
         if ids:
             self.reject_ids, self.reject_reason, self.reject_note, self.reject_error = ids, "", "", ""
+            self.reject_flags, self.reject_evidence = [], ""
 
     @rx.event
     def set_reject_reason(self, reason: Any):
@@ -152,17 +155,41 @@ class AdminReviewsState(DataTableState, rx.State):
         self.reject_note = note[: decisions.NOTE_MAX + 1] if isinstance(note, str) else ""
 
     @rx.event
+    def toggle_reject_flag(self, key: Any):
+        if not isinstance(key, str) or key not in decisions.EVIDENCE_FLAGS:
+            return
+        chosen = [k for k in self.reject_flags if k != key]
+        self.reject_flags = chosen if len(chosen) < len(self.reject_flags) else [*self.reject_flags, key]
+
+    @rx.event
+    def set_reject_evidence(self, text: Any):
+        self.reject_evidence = text[: decisions.EVIDENCE_MAX + 1] if isinstance(text, str) else ""
+        self.reject_error = ""
+
+    @rx.event
     def cancel_reject(self):
         self.reject_ids = []
 
     @rx.event
     async def confirm_reject(self):
-        problem = decisions.reason_problem(self.reject_reason, self.reject_note)
+        problem = decisions.reason_problem(self.reject_reason, self.reject_note) or decisions.evidence_problem(
+            self.reject_flags, self.reject_evidence
+        )
         if problem:
             self.reject_error = problem
             return None
         ids, self.reject_ids = self.reject_ids, []
-        return await self._decide(ids, False, self.reject_reason, self.reject_note)
+        count = await db.run(
+            service.decide,
+            actor_id=await caller_id(self),
+            review_ids=ids,
+            approve=False,
+            reason=self.reject_reason,
+            note=self.reject_note,
+            flags=list(self.reject_flags),
+            evidence=self.reject_evidence,
+        )
+        return await self._decided(ids, count, "rejected")
 
     @rx.event
     async def export_csv(self):
@@ -182,6 +209,10 @@ class AdminReviewsState(DataTableState, rx.State):
             self.clear_message = pending.CLEAR_FAILED
             return toast("error", pending.CLEAR_FAILED)
         return toast("success" if self.clear_message == pending.CLEARED else "info", self.clear_message)
+
+    @rx.var
+    def evidence_flags(self) -> list[list[str]]:
+        return [[key, label] for key, label in decisions.EVIDENCE_FLAGS.items()]
 
     @rx.var
     def reasons(self) -> list[list[str]]:
