@@ -44,12 +44,14 @@ CROWD_WORK_BUSINESS_DAYS = (7, 10)
 # participant in plain words. The keys are the quality flags' (portal/domain/quality/, issue 36 item 2); until they
 # are connected, EVIDENCE_FLAGS names the ones staff can choose here, each with the words the participant reads.
 EVIDENCE_FLAGS: dict[str, str] = {
+    # The keys are those of domain/quality/flags.RULES (qrules), so a flag shown to staff can be attached as it is.
+    "copied": "The same text as another participant's answers",
     "speeder": "Finished far faster than most participants",
     "pasted": "Pasted most of the written answers",
+    "repeated": "The same text for two questions",
     "left-tab": "Left the page while writing answers",
     "straight-lining": "Gave the same answer on every row of a grid",
-    "copied-text": "The same text as another participant's answers",
-    "repeats-question": "Answers repeat the question",
+    "echo": "Answers repeat the question",
     "too-short": "Answers far below the word minimum",
 }
 EVIDENCE_MAX = 500
