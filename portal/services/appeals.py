@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, exists, insert, literal, select
+from sqlalchemy import exists, insert, literal, select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 from sqlmodel.sql.sqltypes import UTCDateTime
@@ -83,17 +83,3 @@ def _why_not(session: Session, account_id: int, review_id: int, now: datetime) -
     if appealed:
         return rules.ALREADY_APPEALED
     return rules.TOO_LATE if not rules.within_window(review.decided_at, now) else rules.NOT_APPEALABLE
-
-
-def appeals_of(session: Session, account_id: int, review_ids: list[int]) -> dict[int, str]:
-    """{review id: its appeal's status} for the account's reviews among `review_ids` that were appealed."""
-    if not review_ids:
-        return {}
-    return {
-        review_id: status
-        for review_id, status in session.execute(
-            select(ReviewAppeal.review_id, ReviewAppeal.status).where(
-                and_(ReviewAppeal.account_id == account_id, ReviewAppeal.review_id.in_(review_ids))
-            )
-        )
-    }

@@ -122,8 +122,10 @@ def decide_appeal(
     if appeal.status != appeal_rules.OPEN:
         raise ServiceError(appeal_rules.ALREADY_DECIDED)
     # While its appeal is open the review stays rejected (nothing else decides a rejected review), so its
-    # decided_by_id is the staff member who rejected it.
-    if review.decided_by_id is not None and review.decided_by_id == staff.account_id:
+    # decided_by_id is the staff member who rejected it. A review read after another request overturned the
+    # appeal is approved (decided by that request's staff member): the write below then answers ALREADY_DECIDED.
+    rejected_by = review.decided_by_id if review.status == decisions.REJECTED else None
+    if rejected_by is not None and rejected_by == staff.account_id:
         raise ServiceError(appeal_rules.OWN_REJECTION)
     now = now or utcnow()
     status = appeal_rules.OVERTURNED if overturn else appeal_rules.UPHELD
