@@ -5,9 +5,11 @@ from __future__ import annotations
 import reflex as rx
 
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
+from portal.components.form import form_error, textarea_field
 from portal.domain import invites as invite_rules
 from portal.domain import table as rules
 from portal.domain.reference_data import PAYMENT_STATUSES
+from portal.domain.staff import appeals as appeal_rules
 from portal.states.table import InvitesTableState, RewardsTableState
 
 
@@ -55,6 +57,43 @@ def _stage(row) -> rx.Component:
                 size="1",
                 color="var(--gray-11)",
                 custom_attrs={"data-testid": "reward-stage-detail"},
+            ),
+        ),
+        # A rejection's evidence in plain words, its appeal's state, and 'Appeal' while one can be made.
+        rx.cond(
+            row["evidence"] != "",
+            rx.text(
+                "Evidence: ",
+                row["evidence"],
+                size="1",
+                color="var(--gray-11)",
+                max_width="280px",
+                style={"whiteSpace": "normal"},  # the table's cells do not wrap by themselves
+                custom_attrs={"data-testid": "reward-evidence"},
+            ),
+        ),
+        rx.cond(
+            row["appeal"] != "",
+            rx.text(
+                row["appeal"],
+                size="1",
+                max_width="280px",
+                style={"whiteSpace": "normal"},
+                custom_attrs={"data-testid": "reward-appeal"},
+            ),
+        ),
+        rx.cond(
+            row["can_appeal"] != "",
+            rx.vstack(
+                rx.button(
+                    "Appeal",
+                    size="1",
+                    variant="soft",
+                    on_click=RewardsTableState.ask_appeal(row["review_id"]),
+                    custom_attrs={"data-testid": "reward-appeal-button"},
+                ),
+                rx.text("Until ", row["appeal_until"], size="1", color="var(--gray-11)"),
+                spacing="1",
             ),
         ),
         spacing="1",
@@ -126,13 +165,57 @@ def invites_table() -> rx.Component:
     )
 
 
+def _appeal_dialog() -> rx.Component:
+    """The one appeal of a rejected review: a message, sent to staff (a different staff member decides it)."""
+    S = RewardsTableState
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Appeal the rejection"),
+            rx.dialog.description(
+                "Tell us why your answers should be reconsidered. You can appeal once; a staff member other than "
+                "the one who rejected them decides, and you are told by e-mail.",
+                size="2",
+            ),
+            rx.vstack(
+                textarea_field(
+                    "Your message",
+                    id="appeal-message",
+                    required=True,
+                    default_value=S.appeal_message,
+                    on_blur=S.set_appeal_message,
+                    helper=f"At most {appeal_rules.MESSAGE_MAX} characters.",
+                    rows="5",
+                    size="2",
+                    key=S.appeal_review_id,
+                ),
+                form_error(S.appeal_error, id="appeal-error"),
+                spacing="3",
+                width="100%",
+                margin_top="12px",
+            ),
+            rx.hstack(
+                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.cancel_appeal),
+                rx.button("Send appeal", on_click=S.send_appeal, id="appeal-send"),
+                justify="end",
+                spacing="3",
+                margin_top="16px",
+            ),
+        ),
+        open=S.appeal_review_id != "",
+        on_open_change=lambda _open: S.cancel_appeal(),
+    )
+
+
 def rewards_table() -> rx.Component:
-    return data_table(
-        RewardsTableState,
-        table_id="rewards",
-        columns=REWARD_COLUMNS,
-        filters=REWARD_FILTERS,
-        search_placeholder="Search rewards",
+    return rx.fragment(
+        data_table(
+            RewardsTableState,
+            table_id="rewards",
+            columns=REWARD_COLUMNS,
+            filters=REWARD_FILTERS,
+            search_placeholder="Search rewards",
+        ),
+        _appeal_dialog(),
     )
 
 

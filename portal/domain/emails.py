@@ -80,3 +80,24 @@ def test_invite(*, brand: str, test_label: str, payout: str, link: str, hours: i
             f"approved.\n\nStart it here:\n\n{link}\n\nThe invite is open for {hours} hours.\n\n{brand}\n"
         ),
     )
+
+
+def appeal_decided(*, brand: str, test_label: str, overturned: bool, note: str, link: str) -> Email:
+    """To the participant when staff decide their appeal (issue 36)."""
+    if overturned:
+        subject = f"Your appeal was accepted: {test_label}"
+        outcome = (
+            f"A staff member reviewed your appeal against the rejection of your answers to {test_label} and "
+            f"overturned it: your answers are approved and your reward is payable."
+        )
+    else:
+        subject = f"Your appeal was reviewed: {test_label}"
+        outcome = (
+            f"A staff member reviewed your appeal against the rejection of your answers to {test_label}. "
+            f"The rejection stands."
+        )
+    said = f"\n\nTheir note: {note}" if note else ""
+    return Email(
+        subject=subject,
+        body=f"Hello,\n\n{outcome}{said}\n\nYour rewards: {link}\n\n{brand}\n",
+    )

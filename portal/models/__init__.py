@@ -24,7 +24,7 @@ from portal.models.profile import (
 )
 from portal.models.reference import Audience, CompanySize, Industry, Qualification, Role
 from portal.models.referral import ReferralMember, ReferralProgram
-from portal.models.review import Review, ReviewSession, Reward, ScreenerResponse
+from portal.models.review import Review, ReviewAppeal, ReviewSession, Reward, ScreenerResponse
 from portal.models.test import Test, TestQualification, TestVersion
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "ReferralMember",
     "ReferralProgram",
     "Review",
+    "ReviewAppeal",
     "ReviewSession",
     "Reward",
     "Role",

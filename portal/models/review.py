@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Index, UniqueConstraint, event, select
+from sqlalchemy import JSON, Index, UniqueConstraint, event, select
 from sqlmodel import Field, SQLModel
 
 from portal.models._base import created_field, json_field, utcnow
@@ -71,12 +71,38 @@ class Review(SQLModel, table=True):
     # seconds per block): quality signals for staff. {} for reviews stored before they existed.
     signals: dict[str, Any] = json_field(dict)
     created_at: datetime = created_field()
-    # Staff's decision (portal/domain/staff/reviews.py): submitted | approved | rejected.
+    # Staff's decision (portal/domain/staff/reviews.py): submitted | approved | excluded | rejected.
     status: str = Field(default="submitted", max_length=16, sa_column_kwargs={"server_default": "submitted"})
     decided_at: datetime | None = None
     decided_by_id: int | None = None  # the staff account (no foreign key: the decision outlives it)
     reject_reason: str | None = Field(default=None, max_length=40)
     reject_note: str | None = Field(default=None, max_length=1000)
+    # The evidence a rejection rests on (migration 0010), shown to the participant: flag keys staff chose
+    # (portal/domain/staff/reviews.py, EVIDENCE_FLAGS) and a short text. NULL when none was given.
+    reject_flags: list[str] | None = Field(default=None, sa_type=JSON)
+    reject_evidence: str | None = Field(default=None, max_length=500)
+
+
+class ReviewAppeal(SQLModel, table=True):
+    """A participant's one appeal against a rejection (migration 0010; portal/domain/staff/appeals.py).
+    status: open | overturned | upheld. Decided by a staff member other than the one who rejected."""
+
+    __tablename__ = "review_appeal"
+    __table_args__ = (
+        UniqueConstraint("review_id", name="uq_review_appeal_review"),
+        # Staff: the open appeals, oldest first.
+        Index("ix_review_appeal_status_created", "status", "created_at"),
+    )
+
+    id: int = Field(default=None, primary_key=True)
+    review_id: int = Field(foreign_key="review.id", ondelete="CASCADE")
+    account_id: int = Field(foreign_key="account.id", index=True, ondelete="CASCADE")
+    message: str = Field(max_length=2000)
+    created_at: datetime = created_field()
+    status: str = Field(default="open", max_length=16, sa_column_kwargs={"server_default": "open"})
+    decided_by_id: int | None = None  # the staff account (no foreign key: the decision outlives it)
+    decided_at: datetime | None = None
+    decision_note: str | None = Field(default=None, max_length=1000)
 
 
 class Reward(SQLModel, table=True):

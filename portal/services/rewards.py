@@ -5,6 +5,7 @@ The account id always comes from the server-side session (the caller resolves it
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Integer, bindparam, select
@@ -13,8 +14,10 @@ from sqlmodel import Session
 from portal.domain import invites as invite_rules
 from portal.domain import table as rules
 from portal.domain.reference_data import PAYMENT_STATUSES
+from portal.domain.staff import appeals as appeal_rules
 from portal.domain.staff import reviews as decisions
-from portal.models import Review, Reward, Test
+from portal.models import Review, ReviewAppeal, Reward, Test
+from portal.models._base import utcnow
 from portal.services.tables import (
     Dates,
     Options,
@@ -48,9 +51,15 @@ TABLE = TableSpec(
         Reward.approved_at,
         Review.status,
         Review.reject_reason,
+        Review.id,
+        Review.decided_at,
+        Review.reject_flags,
+        Review.reject_evidence,
+        ReviewAppeal.status,
     )
     .join(Test, Test.id == Reward.test_id)
-    .join(Review, Review.id == Reward.review_id),
+    .join(Review, Review.id == Reward.review_id)
+    .outerjoin(ReviewAppeal, ReviewAppeal.review_id == Review.id),
 )
 clean_query = TABLE.clean
 
@@ -58,7 +67,8 @@ clean_query = TABLE.clean
 def list_rewards(session: Session, *, account_id: int, query: TableQuery) -> TablePage:
     """One page of the account's rewards, sorted and filtered in SQL, with totalAmount."""
     page, (total,) = read_page(session=session, table=TABLE, query=query, account_id=account_id)
-    return TablePage(rows=[_row(*r) for r in page], total=int(total))
+    now = utcnow()
+    return TablePage(rows=[_row(*r, now=now) for r in page], total=int(total))
 
 
 def _row(
@@ -73,10 +83,26 @@ def _row(
     approved_at: Any,
     review_status: str | None,
     reject_reason: str | None,
+    review_id: int,
+    decided_at: Any,
+    reject_flags: list[str] | None,
+    reject_evidence: str | None,
+    appeal_status: str | None,
+    *,
+    now: datetime,
 ) -> dict[str, str]:
-    """One row for the browser; the arguments are the columns of TABLE.rows, in order."""
+    """One row for the browser; the arguments are the columns of TABLE.rows, in order. A rejected review also
+    carries its reason and evidence in words, and its appeal: 'Appeal' while one can be made (appeals.py)."""
     stage = decisions.reward_stage(status, review_status, approved_at is not None)
+    rejected = review_status == decisions.REJECTED
+    appealable = appeal_rules.can_appeal(review_status, decided_at, appeal_status is not None, now)
     return {
+        "review_id": str(review_id),
+        "reason": decisions.REJECTION_REASONS.get(reject_reason or "", "") if rejected else "",
+        "evidence": decisions.evidence_text(reject_flags, reject_evidence) if rejected else "",
+        "can_appeal": "yes" if appealable else "",
+        "appeal_until": rules.format_date(appeal_rules.appeal_closes(decided_at)) if appealable else "",
+        "appeal": appeal_rules.decision_words(appeal_status or ""),
         "stage": stage,
         "stage_detail": _stage_detail(stage, paid_on, approved_at, reject_reason),
         "id": str(reward_id),

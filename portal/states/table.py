@@ -16,6 +16,8 @@ import reflex as rx
 from portal import db
 from portal.domain import table as rules
 from portal.domain.accounts import CurrentUser
+from portal.domain.staff import appeals as appeal_rules
+from portal.services import appeals as appeal_service
 from portal.services import invites as invite_service
 from portal.services import rewards as reward_service
 from portal.services.error_reporting import report_browser_error
@@ -301,5 +303,51 @@ class InvitesTableState(DataTableState, rx.State):
 class RewardsTableState(DataTableState, rx.State):
     table: ClassVar[TableSpec] = reward_service.TABLE
 
+    appeal_review_id: str = ""  # the rejected review an appeal is being written for ('' when the dialog is shut)
+    appeal_test: str = ""
+    appeal_message: str = ""
+    appeal_error: str = ""
+
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(reward_service.list_rewards, account_id=caller.account_id, query=query)
+
+    @rx.event
+    def ask_appeal(self, review_id: Any):
+        """'Appeal' on a rejected review's row: the dialog for the message (the service decides whether it may)."""
+        row = next((r for r in self.rows if r.get("review_id") == review_id), None)
+        if row is None or not row.get("can_appeal"):
+            return None
+        self.appeal_review_id, self.appeal_test = str(review_id), row.get("test_id", "")
+        self.appeal_message, self.appeal_error = "", ""
+        return None
+
+    @rx.event
+    def set_appeal_message(self, text: Any):
+        self.appeal_message = text[: appeal_rules.MESSAGE_MAX + 1] if isinstance(text, str) else ""
+        self.appeal_error = ""
+
+    @rx.event
+    def cancel_appeal(self):
+        self.appeal_review_id = ""
+
+    @rx.event
+    async def send_appeal(self):
+        if problem := appeal_rules.message_problem(self.appeal_message):
+            self.appeal_error = problem
+            return None
+        user = await current_user(self)
+        if user is None:
+            return rx.redirect("/sign-in")
+        try:
+            await db.run(
+                appeal_service.appeal,
+                account_id=user.account_id,
+                review_id=self.appeal_review_id,
+                message=self.appeal_message,
+            )
+        except ServiceError as err:
+            self.appeal_error = err.message
+            return None
+        self.appeal_review_id = ""
+        await self._reload()
+        return toast("success", appeal_rules.decision_words(appeal_rules.OPEN))

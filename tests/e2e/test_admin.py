@@ -5,9 +5,11 @@ and the guard (sign-in for visitors, the not-found page for participants)."""
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -20,6 +22,7 @@ from portal.domain.table import format_date
 from portal.models import Account, AuditEntry, Invite, ProfileChangeRequest, ReviewSession, Reward
 from portal.models._base import utcnow
 from tests.e2e.helpers import sign_in
+from tests.e2e.test_accessibility import assert_accessible
 from tests.e2e.test_survey import PASSWORD, answer_influencer_route_up_to_job_title, finish, start, survey_test
 from tests.support.factories import make_participant
 
@@ -350,6 +353,12 @@ def test_a_rejection_needs_a_reason_and_the_participant_reads_it(page: Page, bro
     page.click("#reject-reason")
     page.get_by_role("option", name=decisions.REJECTION_REASONS["low-effort"]).click()
     page.fill("#reject-note", "Three words only.")
+    # The evidence it rests on: a flag ticked, and words the participant reads.
+    page.get_by_role("checkbox", name=decisions.EVIDENCE_FLAGS["too-short"]).click()
+    expect(page.locator("#reject-flag-too-short")).to_be_checked()
+    page.fill("#reject-evidence", "Three words for a ten-question survey.")
+    assert_accessible(page, "the reject dialog with its evidence")
+    page.screenshot(path=str(Path(os.environ.get("SCREENSHOT_DIR") or app_server.log_path.parent) / "reject-1280.png"))
     page.click("#reject-confirm")
     expect(page.get_by_text("1 review rejected.")).to_be_visible()
     expect(review_row).to_contain_text("Rejected")
@@ -357,6 +366,12 @@ def test_a_rejection_needs_a_reason_and_the_participant_reads_it(page: Page, bro
     db.expire_all()
     stored = db.get(Review, review.id)
     assert (stored.status, stored.reject_reason, stored.reject_note) == ("rejected", "low-effort", "Three words only.")
+    assert (stored.reject_flags, stored.reject_evidence) == (["too-short"], "Three words for a ten-question survey.")
+    review_row.get_by_role("button", name="Open").click()
+    expect(page.locator("#review-evidence")).to_have_text(
+        "Evidence: Answers far below the word minimum. Three words for a ten-question survey."
+    )
+    page.keyboard.press("Escape")
     assert db.get(Reward, reward.id).status == "CANCELED"
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})

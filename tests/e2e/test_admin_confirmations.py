@@ -6,7 +6,9 @@ and 1280 px of the invite, rewards and reviews pages are kept beside the server 
 
 from __future__ import annotations
 
+import os
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from portal.models._base import utcnow
 from portal.services.outbox import enqueue_email
 from portal.states.admin import rewards as reward_texts
 from tests.e2e.helpers import sign_in
+from tests.e2e.test_accessibility import assert_accessible
 from tests.e2e.test_admin import STAFF_PASSWORD, open_admin, row, staff, table_search
 from tests.support.factories import make_participant
 from tests.support.people import demo_test
@@ -211,6 +214,65 @@ def test_bulk_approve_and_marking_rewards_ask_first_naming_the_count_and_the_amo
     expect(page.get_by_text("1 reward marked failed.")).to_be_visible()
     db.expire_all()
     assert (db.get(Reward, reward1.id).status, db.get(Reward, reward2.id).status) == ("EXECUTED", "FAILED")
+
+
+def test_exclude_asks_first_saying_the_participant_is_still_paid_and_pays_the_reward(page: Page, app_server, db):
+    """Exclude, from one review's detail and in bulk: the confirmation says the participant is still paid and
+    the review is left out of results; the status reads 'Excluded' and the reward becomes payable."""
+    base, tag = app_server.url, uuid.uuid4().hex[:6]
+    out = Path(os.environ.get("SCREENSHOT_DIR") or app_server.log_path.parent)
+    me = staff(db, roles.TEAM_MANAGER)
+    test = own_test(db)
+    first, second, third = panelist(db, tag, "First"), panelist(db, tag, "Second"), panelist(db, tag, "Third")
+    review1, reward1 = reviewed(db, test, first, 2500)
+    review2, reward2 = reviewed(db, test, second, 1500)
+    review3, reward3 = reviewed(db, test, third, 1000)
+
+    sign_in(page, base, me.email, STAFF_PASSWORD)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    open_admin(page, base, f"/admin/reviews?test={test.id}")
+    row(page, "admin-reviews", review1.id).get_by_role("button", name="Open").click()
+    page.click("#detail-exclude")
+    confirm_dialog_says(
+        page,
+        "exclude-confirm",
+        "Exclude 1 review?",
+        "The participant is still paid: its reward, $25, becomes payable. "
+        "It is left out of the results and exports by default.",
+    )
+    assert_accessible(page, "the exclude confirmation")
+    page.screenshot(path=str(out / "exclude-dialog-1280.png"))
+    page.click("#exclude-confirm-dismiss")  # going back decides nothing
+    expect(page.get_by_role("alertdialog")).to_have_count(0)
+    db.expire_all()
+    assert db.get(Review, review1.id).status == "submitted"
+    page.click("#detail-exclude")
+    page.click("#exclude-confirm-confirm")
+    expect(page.get_by_text("1 review excluded.")).to_be_visible()
+    expect(row(page, "admin-reviews", review1.id)).to_contain_text("Excluded")
+
+    # In bulk: the one decided already is named and left alone.
+    for review in (review1, review2, review3):
+        row(page, "admin-reviews", review.id).get_by_role("checkbox").click()
+    page.click("#bulk-exclude")
+    confirm_dialog_says(
+        page,
+        "exclude-confirm",
+        "Exclude 2 reviews?",
+        "The participants are still paid: their rewards, $25 in all, become payable. "
+        "They are left out of the results and exports by default. "
+        "1 of the 3 selected is decided already and stays as it is.",
+    )
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.screenshot(path=str(out / "exclude-dialog-375.png"))
+    page.click("#exclude-confirm-confirm")
+    expect(page.get_by_text("2 reviews excluded.")).to_be_visible()
+    expect(row(page, "admin-reviews", review2.id)).to_contain_text("Excluded")
+    page.screenshot(path=str(out / "exclude-375.png"), full_page=True)
+    db.expire_all()
+    assert {db.get(Review, r.id).status for r in (review1, review2, review3)} == {"excluded"}
+    paid = [db.get(Reward, r.id) for r in (reward1, reward2, reward3)]
+    assert {(r.status, r.approved_at is not None) for r in paid} == {("PENDING", True)}
 
 
 def in_view(page: Page, locator: Any) -> None:

@@ -60,7 +60,7 @@ def test_survey_results_filters_search_and_downloads(page: Page, app_server, db)
     for name, value in (("invited", "5"), ("started", "4"), ("submitted", "4"), ("approved", "1")):
         expect(figure(page, f"results-funnel-{name}")).to_have_text(value)
     expect(page.locator("#results-reviews")).to_have_text("3 reviews in these results")
-    expect(page.locator("#results-left-out")).to_have_text("1 rejected left out")
+    expect(page.locator("#results-left-out")).to_have_text("1 excluded or rejected review left out")
     expect(figure(page, "results-timing-median")).to_have_text("6 min 00 s")
     expect(figure(page, "results-timing-fastest")).to_have_text("4 min 00 s")
     expect(figure(page, "results-timing-slowest")).to_have_text("8 min 00 s")
@@ -110,7 +110,9 @@ def test_survey_results_filters_search_and_downloads(page: Page, app_server, db)
     # A filter changes the numbers (the funnel is the whole test's, whatever the filters).
     page.select_option("#results-filter-country", "US")
     expect(page.locator("#results-reviews")).to_have_text("2 reviews in these results")
-    expect(page.locator("#results-applied")).to_have_text("Showing: Country United States, rejected ones left out.")
+    expect(page.locator("#results-applied")).to_have_text(
+        "Showing: Country United States, excluded and rejected ones left out."
+    )
     expect(page.locator("#results-q-involvement-summary")).to_have_text(
         f"{DECIDER}: 1 of 2 (50%, 95% CI 9.5–90.5%); {INFLUENCER}: 1 of 2 (50%, 95% CI 9.5–90.5%); "
         f"{NONE}: 0 of 2 (0%, 95% CI 0.0–65.8%)."
@@ -142,7 +144,7 @@ def test_survey_results_filters_search_and_downloads(page: Page, app_server, db)
     expect(page.locator("#results-reviews")).to_have_text("3 reviews in these results")
     page.click("#results-filter-excluded")
     expect(page.locator("#results-reviews")).to_have_text("4 reviews in these results")
-    expect(page.locator("#results-left-out")).to_have_text("Rejected reviews included")
+    expect(page.locator("#results-left-out")).to_have_text("Excluded and rejected reviews included")
     expect(page.locator("#results-q-involvement-summary")).to_contain_text(f"{NONE}: 1 of 4 (25%, 95% CI 4.6–69.9%)")
     page.fill("#results-filter-since", seeds.day(2))
     expect(page.locator("#results-reviews")).to_have_text("2 reviews in these results")
@@ -150,7 +152,9 @@ def test_survey_results_filters_search_and_downloads(page: Page, app_server, db)
     expect(page.locator("#results-filter-until-error")).to_have_text("The 'From' date is after the 'To' date.")
     expect(page.locator("#results-filter-until")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#results-reviews")).to_have_text("2 reviews in these results")  # the last numbers stay
-    expect(page.locator("#results-applied")).to_contain_text(f"From {seeds.day(2)}, rejected ones included.")
+    expect(page.locator("#results-applied")).to_contain_text(
+        f"From {seeds.day(2)}, excluded and rejected ones included."
+    )
     page.fill("#results-filter-until", seeds.day(2))
     expect(page.locator("#results-filter-until-error")).to_have_count(0)
     expect(page.locator("#results-applied")).to_contain_text(f"From {seeds.day(2)} · To {seeds.day(2)}")

@@ -333,6 +333,11 @@ CALLS: list[tuple[str, str, Callable[[Session, Any, World], Any]]] = [
             session=s, actor_id=a, review_ids=[w.submitted_review], approve=False, reason="low-effort"
         ),
     ),
+    (
+        "reviews.exclude",
+        roles.DECIDE_REVIEWS,
+        lambda s, a, w: reviews.exclude(session=s, actor_id=a, review_ids=[w.submitted_review]),
+    ),
     ("reviews.export_csv", roles.EXPORT, lambda s, a, w: reviews.export_csv(session=s, actor_id=a, test_id=w.test)),
     (
         "reviews.clear_expired_pending",
@@ -1246,6 +1251,53 @@ def test_approving_a_review_makes_its_reward_payable(session):
     assert fresh(session, Review, review.id).status == "approved"
 
 
+def test_excluding_a_review_pays_it_like_an_approval_once_and_audits_it(session):
+    manager = person(session, role=TM)
+    account = person(session)
+    test = a_test(session)
+    review, reward = a_review(session, test, account)
+    other, other_reward = a_review(session, test, person(session))
+    decided_at = datetime(2026, 11, 20, 15, tzinfo=UTC)  # a Friday
+
+    assert reviews.approval_preview(session=session, actor_id=manager.id, review_ids=[review.id, other.id]) == (
+        2,
+        4000,
+    )
+    assert reviews.exclude(session=session, actor_id=manager.id, review_ids=[review.id], now=decided_at) == 1
+    session.commit()
+
+    stored = fresh(session, Review, review.id)
+    assert (stored.status, stored.decided_by_id, stored.reject_reason) == ("excluded", manager.id, None)
+    paid = fresh(session, Reward, reward.id)
+    assert (paid.status, paid.approved_at) == ("PENDING", decided_at)  # payable, exactly as on approval
+    row = participant_reward_row(session, account.id, reward.id)
+    assert (row["stage"], row["stage_detail"]) == ("Approved", "Expected by Nov 27, 2026")
+    [audit_row] = audit_rows(session, "review.exclude")
+    assert (audit_row.target_id, audit_row.before) == (str(review.id), {"status": "submitted", "reward": "PENDING"})
+    assert audit_row.after == {"status": "excluded", "reward": "PENDING"}
+    assert all(action in audit.ACTIONS for action in reviews.AUDIT_ACTIONS.values())  # the log's filter names it
+    listed = reviews.list_reviews(
+        session=session,
+        actor_id=manager.id,
+        query=reviews.clean_query(filters=[{"name": "status", "type": "list", "values": ["excluded"]}]),
+    )
+    assert [(r["id"], r["status_label"]) for r in listed.rows] == [(str(review.id), "Excluded")]
+
+    with pytest.raises(ServiceError) as twice:
+        reviews.exclude(session=session, actor_id=manager.id, review_ids=[review.id])
+    assert twice.value.message == reviews.ALREADY_DECIDED
+    with pytest.raises(ServiceError):
+        reviews.decide(session=session, actor_id=manager.id, review_ids=[review.id], approve=True)
+    # In bulk, a review decided already is left alone and not counted.
+    assert reviews.exclude(session=session, actor_id=manager.id, review_ids=[review.id, other.id]) == 1
+    session.commit()
+    assert fresh(session, Review, other.id).status == "excluded"
+    assert fresh(session, Reward, other_reward.id).approved_at is not None
+    assert len(audit_rows(session, "review.exclude")) == 2
+    with pytest.raises(ServiceError):
+        reviews.exclude(session=session, actor_id=manager.id, review_ids=[])
+
+
 def test_rejecting_needs_a_listed_reason_and_cancels_the_reward(session):
     manager = person(session, role=TM)
     account = person(session)
@@ -1296,12 +1348,62 @@ def test_rejecting_needs_a_listed_reason_and_cancels_the_reward(session):
         "reward": "CANCELED",
         "reason": "ai-generated",
         "note": "Same text as another review",
+        "flags": None,
+        "evidence": None,
     }
     detail = reviews.review_detail(session=session, actor_id=manager.id, review_id=review.id)
-    assert (detail["status_label"], detail["reason"], detail["note"]) == (
+    assert (detail["status_label"], detail["reason"], detail["note"], detail["evidence"]) == (
         "Rejected",
         "AI-generated answers",
         "Same text as another review",
+        "",
+    )
+    assert session.execute(sa.text(f"SELECT reject_flags FROM review WHERE id = {review.id}")).scalar() is None
+
+
+def test_a_rejection_carries_the_evidence_it_rests_on(session):
+    manager = person(session, role=TM)
+    test = a_test(session)
+    review, _ = a_review(session, test, person(session))
+    for flags, evidence, message in (
+        ("speeder", None, decisions.BAD_FLAGS),
+        (["Speeder!"], None, decisions.BAD_FLAGS),
+        ([1], None, decisions.BAD_FLAGS),
+        (["speeder"] * 21, None, decisions.BAD_FLAGS),
+        (["speeder"], "x" * 501, decisions.EVIDENCE_TOO_LONG),
+        (None, 42, decisions.EVIDENCE_TOO_LONG),
+    ):
+        with pytest.raises(ServiceError) as refused:
+            reviews.decide(
+                session=session,
+                actor_id=manager.id,
+                review_ids=[review.id],
+                approve=False,
+                reason="low-effort",
+                flags=flags,
+                evidence=evidence,
+            )
+        assert (refused.value.message, refused.value.field) == (message, "evidence")
+    assert fresh(session, Review, review.id).status == "submitted"
+
+    reviews.decide(
+        session=session,
+        actor_id=manager.id,
+        review_ids=[review.id],
+        approve=False,
+        reason="low-effort",
+        flags=["speeder", "pasted", "speeder"],
+        evidence="  43 seconds for a 15-minute test.  ",
+    )
+    session.commit()
+    stored = fresh(session, Review, review.id)
+    assert (stored.reject_flags, stored.reject_evidence) == (["speeder", "pasted"], "43 seconds for a 15-minute test.")
+    [row] = audit_rows(session, "review.reject")
+    assert (row.after["flags"], row.after["evidence"]) == (["speeder", "pasted"], "43 seconds for a 15-minute test.")
+    detail = reviews.review_detail(session=session, actor_id=manager.id, review_id=review.id)
+    assert detail["evidence"] == (
+        "Finished far faster than most participants; Pasted most of the written answers. "
+        "43 seconds for a 15-minute test."
     )
 
 

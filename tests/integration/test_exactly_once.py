@@ -186,6 +186,28 @@ def test_approve_against_reject_at_the_same_instant_gives_one_decision(session, 
     assert sum(decided.values()) == 8
 
 
+def test_fifty_identical_exclude_requests_give_one_decision_and_one_audit_row(session, db_url):
+    manager_id = person(session, role=TM).id
+    review, reward = a_review(session, a_test(session), person(session))
+    review_id = review.id
+
+    def exclude(s: Session) -> int:
+        return reviews.exclude(session=s, actor_id=manager_id, review_ids=[review_id])
+
+    won, lost = outcome(all_at_once(db_url, [exclude] * 50), 1)
+
+    assert (won, lost) == (1, Counter({reviews.ALREADY_DECIDED: 49}))
+    stored, paid = fresh(session, Review, review.id), fresh(session, Reward, reward.id)
+    assert (stored.status, paid.status) == ("excluded", "PENDING") and paid.approved_at is not None
+    [row] = rows_for(session, "review.exclude", review.id)
+    assert (row.actor_id, row.before, row.after) == (
+        manager_id,
+        {"status": "submitted", "reward": "PENDING"},
+        {"status": "excluded", "reward": "PENDING"},
+    )
+    assert rows_for(session, "review.approve", review.id) == rows_for(session, "review.reject", review.id) == []
+
+
 def test_bulk_approve_against_bulk_reject_decides_each_review_once_and_counts_what_it_moved(session, db_url):
     manager_id, owner_id = person(session, role=TM).id, person(session, role=TO).id
     test = a_test(session)

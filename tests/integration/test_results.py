@@ -136,6 +136,22 @@ def test_the_page_counts_each_answer_and_leaves_rejected_out(session: Session, w
     assert {s.key: s.count for s in by_key(with_rejected)["involvement"].shares}["none"] == 1
 
 
+def test_an_excluded_review_is_left_out_of_the_page_and_the_export_like_a_rejected_one(session: Session, world) -> None:
+    test, actor = world
+    e = person(session, country="US", seniority="senior", size="small")
+    review(session, test, e, survey("influencer", [], 3, 500, "Excluded but paid"), minutes=5, status="excluded")
+    found = service.results_view(session, actor_id=actor, test_id=test.id)
+    assert (found.report.reviews, found.excluded_left_out) == (3, 2)
+    _, data, _ = service.export_results(session, actor_id=actor, test_id=test.id, file_format="csv")
+    assert b"Excluded but paid" not in data and len(list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))) == 3
+    everything = service.results_view(session, actor_id=actor, test_id=test.id, filters={"excluded": "1"})
+    assert everything.report.reviews == 5
+    _, data, _ = service.export_results(
+        session, actor_id=actor, test_id=test.id, file_format="csv", filters={"excluded": "1"}
+    )
+    assert b"Excluded but paid" in data
+
+
 @pytest.mark.parametrize(
     ("chosen", "expected"),
     [

@@ -101,6 +101,7 @@ class World:
     payable_reward: int
     audit_marker: str
     expired_session: int
+    exclude_review: int
 
 
 def _review(db: Session, test_id: int, who: Account, approved: bool = False) -> tuple[Review, Reward]:
@@ -143,6 +144,7 @@ def make_world(db: Session) -> World:
     approve, _ = _review(db, test.id, reviewer1)
     reject, _ = _review(db, test.id, reviewer2)
     _, payable = _review(db, demo_test(db, "01-survey.json").id, reviewer1, approved=True)
+    exclude, _ = _review(db, demo_test(db, "01-survey.json").id, reviewer2)
     audit_marker = f"marker-{uuid.uuid4().hex[:10]}"
     db.add(
         AuditEntry(
@@ -180,6 +182,7 @@ def make_world(db: Session) -> World:
         payable.id,
         audit_marker,
         expired.id,
+        exclude.id,
     )
 
 
@@ -330,7 +333,13 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     await send(f"{R}.cancel_reject")
     await send(f"{R}.ask_reject", {"review_id": str(w.reject_review)})
     await send(f"{R}.set_reject_reason", {"reason": "low-effort"})
+    await send(f"{R}.toggle_reject_flag", {"key": "speeder"})
+    await send(f"{R}.set_reject_evidence", {"text": "43 s for a 15-minute test"})
     await send(f"{R}.confirm_reject")
+    await send(f"{R}.ask_exclude", {"review_id": str(w.exclude_review)})
+    await send(f"{R}.cancel_exclude")
+    await send(f"{R}.ask_exclude", {"review_id": str(w.exclude_review)})
+    await send(f"{R}.exclude_selected")
     tab.received.clear()
     await send(f"{R}.export_csv", settle=0.5)
     mark("reviews-csv")
@@ -396,6 +405,7 @@ def _effects(db: Session, w: World) -> dict[str, bool]:
     invite = db.exec(select(Invite).where(Invite.test_id == w.test_id, Invite.account_id == w.invitee_id)).first()
     approved = db.get(Review, w.approve_review)
     rejected = db.get(Review, w.reject_review)
+    excluded = db.get(Review, w.exclude_review)
     paid = db.get(Reward, w.payable_reward)
     session = db.get(ReviewSession, w.expired_session)
     return {
@@ -406,7 +416,10 @@ def _effects(db: Session, w: World) -> dict[str, bool]:
         roles.INVITE: invite is not None and invite.amount_cents == 3000,
         roles.DECIDE_REVIEWS: approved.status == "approved"
         and rejected.status == "rejected"
-        and rejected.reject_reason == "low-effort",
+        and rejected.reject_reason == "low-effort"
+        and rejected.reject_flags == ["speeder"]
+        and rejected.reject_evidence == "43 s for a 15-minute test"
+        and excluded.status == "excluded",
         roles.CLEAR_PENDING: session.status == "cleared",
         roles.PAY: paid.status == "EXECUTED",
     }

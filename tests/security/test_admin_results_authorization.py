@@ -90,7 +90,7 @@ def test_only_staff_see_a_tests_results_and_get_its_files(app_server, kind):
     if roles.may(kind if kind in roles.ROLES else None, roles.EXPORT):
         assert f"results-test-{test_id}.csv" in seen["exports"] and f"results-test-{test_id}.xlsx" in seen["exports"]
         csv_file = next(f for f in files if not f.startswith(b"PK"))
-        assert seeds.SURVEY_TEXTS[3].encode() in csv_file  # with the filters shown: rejected ones included
+        assert seeds.SURVEY_TEXTS[3].encode() in csv_file  # with the filters shown: excluded and rejected ones included
         assert any(f.startswith(b"PK") for f in files)  # the workbook (a zip)
     else:
         assert files == [] and f"results-test-{test_id}" not in everything, kind

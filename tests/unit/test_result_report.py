@@ -200,7 +200,7 @@ def test_bad_filters_name_their_field(raw, field, message) -> None:
 def test_the_filters_as_a_link_and_the_statuses_left_out() -> None:
     chosen = rules.Filters(country="US", version=2, since=date(2030, 1, 1), excluded=False)
     assert chosen.params() == {"country": "US", "version": "2", "since": "2030-01-01"}
-    assert chosen.statuses_left_out() == {"rejected"}
+    assert chosen.statuses_left_out() == {"excluded", "rejected"}
     assert rules.Filters(excluded=True).statuses_left_out() == set()
     assert rules.COMPANY_SIZES == {
         "solo": "1 employee",

@@ -358,7 +358,10 @@ def test_the_whole_page(survey_report):
         ("submitted", "Submitted", "4"),
         ("approved", "Approved", "1"),
     ]
-    assert (page["reviews"], page["left_out"]) == ("3 reviews in these results", "1 rejected left out")
+    assert (page["reviews"], page["left_out"]) == (
+        "3 reviews in these results",
+        "1 excluded or rejected review left out",
+    )
     assert [(f["key"], f["label"], f["value"]) for f in page["timing"]] == [
         ("median", "Median", "6 min 00 s"),
         ("fastest", "Fastest quarter: at most", "4 min 00 s"),
@@ -368,7 +371,7 @@ def test_the_whole_page(survey_report):
         "From 3 reviews: half took 6 min 00 s or less; the fastest quarter 4 min 00 s or less; "
         "the slowest quarter 8 min 00 s or more."
     )
-    assert page["applied"] == "All reviews, rejected ones left out."
+    assert page["applied"] == "All reviews, excluded and rejected ones left out."
     assert page["options"]["version"] == [["2", "Version 2"], ["1", "Version 1"]]
     assert ["senior", "Senior"] in page["options"]["seniority"]
     assert ["small", "10-49 employees"] in page["options"]["company_size"]
@@ -382,7 +385,7 @@ def test_the_filters_in_words():
     )
     assert view.filters_text(chosen) == (
         "Seniority Middle · Country United Kingdom · Company size 10-49 employees · Version 2 · From 2030-03-02, "
-        "rejected ones included."
+        "excluded and rejected ones included."
     )
-    assert view.reviews_line(4, 0, True) == ("4 reviews in these results", "Rejected reviews included")
+    assert view.reviews_line(4, 0, True) == ("4 reviews in these results", "Excluded and rejected reviews included")
     assert view.reviews_line(1, 0, False) == ("1 review in these results", "")

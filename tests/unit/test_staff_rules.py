@@ -285,11 +285,37 @@ def test_note_limit():
         ("PENDING", "submitted", True, "Approved"),
         ("PENDING", "approved", False, "Approved"),
         ("PENDING", "submitted", False, "Submitted"),
+        ("PENDING", "excluded", True, "Approved"),  # excluded: paid like an approval
+        ("PENDING", "excluded", False, "Approved"),
+        ("EXECUTED", "excluded", True, "Paid"),
         (None, None, False, "Submitted"),
     ],
 )
 def test_reward_stage(reward, review, approved, stage):
     assert decisions.reward_stage(reward, review, approved) == stage
+
+
+def test_the_evidence_of_a_rejection_and_its_words():
+    assert decisions.evidence_problem(None, None) == ""
+    assert decisions.evidence_problem([], "") == ""
+    assert decisions.evidence_problem(["speeder", "question:q1", "typing:block.q2"], "x" * 500) == ""
+    for bad in ("speeder", ["Speeder"], [""], [None], ["a" * 61], ["x"] * 21, ("speeder",)):
+        assert decisions.evidence_problem(bad, None) == decisions.BAD_FLAGS, bad
+    assert decisions.evidence_problem(None, "x" * 501) == decisions.EVIDENCE_TOO_LONG
+    assert decisions.evidence_problem(None, 3) == decisions.EVIDENCE_TOO_LONG
+    assert decisions.evidence_text(None, None) == decisions.evidence_text([], "  ") == ""
+    assert decisions.evidence_text(["speeder"], None) == "Finished far faster than most participants."
+    assert decisions.evidence_text(["left-tab", "new-flag"], " Away 3 times. ") == (
+        "Left the page while writing answers; New flag. Away 3 times."
+    )
+    assert decisions.flag_words("question:q1") == "Question: q1"
+
+
+def test_exclude_is_a_third_decision_paid_like_an_approval():
+    assert decisions.STATUSES == ("submitted", "approved", "excluded", "rejected")
+    assert decisions.STATUS_LABELS["excluded"] == "Excluded"
+    assert decisions.PAID_DECISIONS == {"approved", "excluded"}
+    assert decisions.REJECTED not in decisions.PAID_DECISIONS
 
 
 # --- CSV cells ------------------------------------------------------------------------------------

@@ -15,8 +15,8 @@ from portal.domain.geography import is_country
 from portal.domain.reference_data import COMPANY_SIZE_SEGMENTS, SENIORITY_OPTIONS
 from portal.domain.staff import reviews as decisions
 
-# Reviews left out of results and exports unless staff ask for them: rejected ones (issue 36 adds 'excluded').
-EXCLUDED = frozenset({decisions.REJECTED})
+# Reviews left out of results and exports unless staff ask for them: excluded (still paid) and rejected ones.
+EXCLUDED = frozenset({decisions.EXCLUDED, decisions.REJECTED})
 
 SENIORITIES: dict[str, str] = {o.value: o.label.split(" (")[0] for o in SENIORITY_OPTIONS}
 
@@ -51,7 +51,7 @@ class Filters:
     version: int | None = None  # a version number of the test
     since: date | None = None  # submitted on or after (UTC day)
     until: date | None = None  # submitted on or before (UTC day)
-    excluded: bool = False  # also count rejected (excluded) reviews
+    excluded: bool = False  # also count excluded and rejected reviews
 
     def params(self) -> dict[str, str]:
         """The filters as the export link's query (only the ones set)."""

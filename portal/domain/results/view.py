@@ -535,8 +535,8 @@ def filter_options(versions: Sequence[int]) -> dict[str, list[list[str]]]:
 
 
 def filters_text(chosen: Filters) -> str:
-    """The filters the numbers are for, in words: 'All reviews, rejected ones left out.' or
-    'Seniority Senior · Country United States · From 2030-03-02, rejected ones included.'"""
+    """The filters the numbers are for, in words: 'All reviews, excluded and rejected ones left out.' or
+    'Seniority Senior · Country United States · From 2030-03-02, excluded and rejected ones included.'"""
     parts = []
     if chosen.seniority:
         parts.append(f"Seniority {SENIORITIES.get(chosen.seniority, chosen.seniority)}")
@@ -550,16 +550,17 @@ def filters_text(chosen: Filters) -> str:
         parts.append(f"From {chosen.since.isoformat()}")
     if chosen.until is not None:
         parts.append(f"To {chosen.until.isoformat()}")
-    rejected = "rejected ones included" if chosen.excluded else "rejected ones left out"
+    rejected = "excluded and rejected ones included" if chosen.excluded else "excluded and rejected ones left out"
     return f"{' · '.join(parts) if parts else 'All reviews'}, {rejected}."
 
 
 def reviews_line(reviews: int, left_out: int, excluded: bool) -> tuple[str, str]:
-    """('3 reviews in these results', '1 rejected left out' or '')."""
+    """('3 reviews in these results', '1 excluded or rejected review left out' or '')."""
     head = f"{plural(reviews, 'review')} in these results"
     if excluded:
-        return head, "Rejected reviews included"
-    return head, (f"{left_out:,} rejected left out" if left_out else "")
+        return head, "Excluded and rejected reviews included"
+    noun = "review" if left_out == 1 else "reviews"
+    return head, (f"{left_out:,} excluded or rejected {noun} left out" if left_out else "")
 
 
 # --- The whole page ---------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 the order of the admin menu."""
 
 from portal.pages.admin import (  # noqa: F401 - each module declares its pages
+    appeals,
     areas,
     audit,
     builder,

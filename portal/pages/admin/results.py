@@ -431,7 +431,7 @@ def _filters() -> rx.Component:
                     aria_labelledby="results-filter-excluded-label",
                 ),
                 rx.text(
-                    "Include excluded (rejected) reviews", as_="span", size="2", id="results-filter-excluded-label"
+                    "Include excluded and rejected reviews", as_="span", size="2", id="results-filter-excluded-label"
                 ),
                 class_name="results-check",
             ),

@@ -65,6 +65,11 @@ def _detail() -> rx.Component:
                 rx.text(d["note"], size="2", color="var(--gray-11)"),
                 spacing="2",
                 margin_y="12px",
+                wrap="wrap",
+            ),
+            rx.cond(
+                d["evidence"].to(str) != "",
+                rx.text(rx.text.strong("Evidence: "), d["evidence"], size="2", id="review-evidence"),
             ),
             rx.vstack(
                 rx.foreach(
@@ -109,7 +114,21 @@ def _detail() -> rx.Component:
                             on_click=R.ask_reject(d["id"]),
                             id="detail-reject",
                         ),
-                        rx.button("Approve", color_scheme="green", on_click=R.approve(d["id"]), id="detail-approve"),
+                        rx.button(
+                            "Exclude",
+                            color_scheme="amber",
+                            variant="soft",
+                            high_contrast=True,  # amber's soft text alone is below 4.5:1
+                            on_click=R.ask_exclude(d["id"]),
+                            id="detail-exclude",
+                        ),
+                        rx.button(
+                            "Approve",
+                            color_scheme="green",
+                            high_contrast=True,  # white on Radix green-9 is 3.15:1
+                            on_click=R.approve(d["id"]),
+                            id="detail-approve",
+                        ),
                     ),
                 ),
                 justify="end",
@@ -151,6 +170,38 @@ def _reject_dialog() -> rx.Component:
                     size="2",
                     key=R.reject_ids.join(","),
                 ),
+                rx.el.fieldset(
+                    rx.el.legend(rx.text("Evidence (optional, shown to the participant)", size="2", weight="medium")),
+                    rx.foreach(
+                        R.evidence_flags,
+                        lambda f: rx.text(
+                            rx.flex(
+                                rx.checkbox(
+                                    checked=R.reject_flags.contains(f[0]),
+                                    on_change=lambda _checked: R.toggle_reject_flag(f[0]),
+                                    id="reject-flag-" + f[0],
+                                    aria_labelledby="reject-flag-label-" + f[0],
+                                ),
+                                rx.el.span(f[1], id="reject-flag-label-" + f[0]),
+                                spacing="2",
+                            ),
+                            as_="label",
+                            size="2",
+                        ),
+                    ),
+                    class_name="reject-evidence-flags",
+                    style={"border": "none", "padding": "0", "margin": "0", "display": "grid", "gap": "6px"},
+                ),
+                textarea_field(
+                    "Evidence in words",
+                    optional=True,
+                    helper="What the decision rests on, in plain words; the participant reads it.",
+                    id="reject-evidence",
+                    default_value=R.reject_evidence,
+                    on_blur=R.set_reject_evidence,
+                    size="2",
+                    key=R.reject_ids.join(",") + "-evidence",
+                ),
                 form_error(R.reject_error, id="reject-error"),
                 spacing="3",
                 width="100%",
@@ -158,7 +209,9 @@ def _reject_dialog() -> rx.Component:
             ),
             rx.hstack(
                 rx.button("Cancel", variant="soft", color_scheme="gray", on_click=R.cancel_reject),
-                rx.button("Reject", color_scheme="red", on_click=R.confirm_reject, id="reject-confirm"),
+                rx.button(
+                    "Reject", color_scheme="red", high_contrast=True, on_click=R.confirm_reject, id="reject-confirm"
+                ),
                 justify="end",
                 spacing="3",
                 margin_top="16px",
@@ -176,7 +229,18 @@ def reviews_page() -> rx.Component:
         (R.selected_ids.length() > 0) & can_decide,
         rx.hstack(
             rx.text(R.selected_ids.length(), " reviews selected", weight="medium", size="2"),
-            rx.button("Approve", on_click=R.ask_approve, color_scheme="green", size="2", id="bulk-approve"),
+            rx.button(
+                "Approve", on_click=R.ask_approve, color_scheme="green", high_contrast=True, size="2", id="bulk-approve"
+            ),
+            rx.button(
+                "Exclude",
+                on_click=R.ask_exclude(None),
+                color_scheme="amber",
+                variant="soft",
+                high_contrast=True,
+                size="2",
+                id="bulk-exclude",
+            ),
             rx.button(
                 "Reject", on_click=R.ask_reject(None), color_scheme="red", variant="soft", size="2", id="bulk-reject"
             ),
@@ -247,6 +311,16 @@ def reviews_page() -> rx.Component:
             R.cancel_approve,
             "approve-confirm",
             color="green",
+        ),
+        confirm_dialog(
+            R.exclude_ids.length() > 0,
+            R.exclude_title,
+            R.exclude_text,
+            "Exclude",
+            R.exclude_selected,
+            R.cancel_exclude,
+            "exclude-confirm",
+            color="amber",
         ),
         actions=header_actions,
     )

@@ -31,6 +31,7 @@ KINDS = {
     "email-changed": "E-mail changed",
     "password-changed": "Password changed",
     "invite": "Test invite",
+    "appeal-decided": "Appeal decided",
 }
 ERROR_SHOWN = 300
 NOT_FOUND = "This e-mail is not in the outbox."

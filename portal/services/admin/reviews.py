@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, join, or_, select
+from sqlalchemy import and_, func, join, null, or_, select
 from sqlmodel import Session
 
 from portal.domain import table as rules
@@ -28,7 +28,12 @@ from portal.services.taking.definitions import content_of
 from portal.settings import settings
 
 MAX_BULK = 500
-ALREADY_DECIDED = "Only reviews waiting for a decision can be approved or rejected."
+ALREADY_DECIDED = "Only reviews waiting for a decision can be approved, excluded or rejected."
+AUDIT_ACTIONS = {
+    decisions.APPROVED: "review.approve",
+    decisions.EXCLUDED: "review.exclude",
+    decisions.REJECTED: "review.reject",
+}
 NO_REVIEW = "This review does not exist."
 
 TABLE = TableSpec(
@@ -174,6 +179,7 @@ def review_detail(session: Session, *, actor_id: Caller, review_id: Any) -> dict
         "status_label": decisions.STATUS_LABELS.get(review.status, review.status),
         "reason": decisions.REJECTION_REASONS.get(review.reject_reason or "", ""),
         "note": review.reject_note or "",
+        "evidence": decisions.evidence_text(review.reject_flags, review.reject_evidence),
         "answers": [
             {
                 "question": a.question,
@@ -195,46 +201,66 @@ def decide(
     approve: Any,
     reason: Any = None,
     note: Any = None,
+    flags: Any = None,
+    evidence: Any = None,
     now: datetime | None = None,
 ) -> int:
     """Approve (the reward becomes payable) or reject with a reason (the reward is canceled) each
-    undecided review; returns how many were decided."""
+    undecided review; returns how many were decided. A rejection may attach the evidence it rests on: `flags`
+    (a list of flag keys, decisions.EVIDENCE_FLAGS) and `evidence` (a short text); the participant reads both."""
     staff = require_staff(session, actor_id, roles.DECIDE_REVIEWS)
     if not isinstance(approve, bool):
         raise ServiceError("Choose approve or reject.")
     note = note.strip() if isinstance(note, str) else None
+    evidence = evidence.strip() if isinstance(evidence, str) else evidence
     if not approve and (problem := decisions.reason_problem(reason, note)):
         raise ServiceError(problem, field="reason")
+    if not approve and (problem := decisions.evidence_problem(flags, evidence)):
+        raise ServiceError(problem, field="evidence")
     ids = parse_ids(review_ids, MAX_BULK, noun="review")
+    chosen = list(dict.fromkeys(flags)) if flags and not approve else None
     return _decide(
         session,
         staff,
         ids,
-        approve,
+        decisions.APPROVED if approve else decisions.REJECTED,
         reason if not approve else None,
         note or None if not approve else None,
         now or utcnow(),
         strict=len(ids) == 1,
+        flags=chosen,
+        evidence=(evidence or None) if not approve else None,
     )
+
+
+def exclude(session: Session, *, actor_id: Caller, review_ids: Any, now: datetime | None = None) -> int:
+    """Exclude each undecided review: its reward becomes payable exactly as on approval (the participant is
+    paid), but the review is left out of results and exports by default (domain/results/filters.EXCLUDED).
+    Returns how many were excluded; one review asked for and already decided answers ALREADY_DECIDED."""
+    staff = require_staff(session, actor_id, roles.DECIDE_REVIEWS)
+    ids = parse_ids(review_ids, MAX_BULK, noun="review")
+    return _decide(session, staff, ids, decisions.EXCLUDED, None, None, now or utcnow(), strict=len(ids) == 1)
 
 
 def _decide(
     session: Session,
     staff: Staff,
     ids: list[int],
-    approve: bool,
+    status: str,
     reason: str | None,
     note: str | None,
     now: datetime,
     *,
     strict: bool = False,
     action: str | None = None,
+    flags: list[str] | None = None,
+    evidence: str | None = None,
 ) -> int:
     """Decide each review of `ids` still undecided, exactly once (a write that expects 'submitted'): a
     review another tab or round decided first is left alone and not counted; with `strict` (one review
     asked for) that answers ALREADY_DECIDED. The reward of each review decided here follows it if still
-    pending: payable when approved, canceled when rejected. One audit row per review decided."""
-    status = decisions.APPROVED if approve else decisions.REJECTED
+    pending: payable when approved or excluded, canceled when rejected. One audit row per review decided."""
+    paid = status in decisions.PAID_DECISIONS
     moved = transitions.move(
         session,
         Review,
@@ -246,6 +272,8 @@ def _decide(
             "decided_by_id": staff.account_id or None,
             "reject_reason": reason,
             "reject_note": note,
+            "reject_flags": flags if flags else null(),  # SQL NULL, not JSON 'null'
+            "reject_evidence": evidence,
         },
     )
     if strict and not moved:
@@ -258,7 +286,7 @@ def _decide(
             Reward,
             Reward.review_id.in_(moved),
             Reward.status == "PENDING",
-            values={"approved_at": now} if approve else {"status": "CANCELED"},
+            values={"approved_at": now} if paid else {"status": "CANCELED"},
         )
     )
     rewards_now = {
@@ -272,11 +300,15 @@ def _decide(
         audit.record(
             session,
             staff,
-            action or ("review.approve" if approve else "review.reject"),
+            action or AUDIT_ACTIONS[status],
             "review",
             review_id,
             {"status": decisions.SUBMITTED, "reward": "PENDING" if reward_id in followed else reward_status},
-            {"status": status, "reward": reward_status, **({"reason": reason, "note": note} if not approve else {})},
+            {
+                "status": status,
+                "reward": reward_status,
+                **({"reason": reason, "note": note, "flags": flags, "evidence": evidence} if not paid else {}),
+            },
         )
     return len(moved)
 
@@ -301,7 +333,7 @@ def auto_approve(session: Session, *, now: datetime | None = None, days: int | N
     now = now or utcnow()
     total, last = 0, 0
     while ids := due_for_approval(session, now, days or auto_approve_days(), after=last):
-        total += _decide(session, audit.SYSTEM, ids, True, None, None, now, action="review.auto-approve")
+        total += _decide(session, audit.SYSTEM, ids, decisions.APPROVED, None, None, now, action="review.auto-approve")
         last = ids[-1]
     return total
 
@@ -393,8 +425,9 @@ def clear_expired_pending(session: Session, *, actor_id: Caller, now: datetime |
 
 
 def approval_preview(session: Session, *, actor_id: Caller, review_ids: Any) -> tuple[int, int]:
-    """What approving these reviews would do, for the confirmation: how many are waiting for a decision (the
-    ones `decide` approves), and the sum in cents of their rewards that would become payable (PENDING ones)."""
+    """What approving (or excluding: the same payment) these reviews would do, for the confirmation: how many
+    are waiting for a decision (the ones `decide`/`exclude` decide), and the sum in cents of their rewards that
+    would become payable (PENDING ones)."""
     require_staff(session, actor_id, roles.DECIDE_REVIEWS)
     ids = parse_ids(review_ids, MAX_BULK, noun="review")
     count, cents = session.execute(

@@ -32,11 +32,16 @@ class AdminReviewsState(DataTableState, rx.State):
     reject_reason: str = ""
     reject_note: str = ""
     reject_error: str = ""
+    reject_flags: list[str] = []  # the evidence flags ticked (decisions.EVIDENCE_FLAGS keys)
+    reject_evidence: str = ""  # the evidence in words, shown to the participant
     clear_message: str = ""
     test_filter: str = ""  # the test chosen by ?test=ID (CSV export)
     approve_ids: list[str] = []  # the reviews a bulk approval is being confirmed for
     approve_count: int = 0  # how many of them wait for a decision ...
     approve_cents: int = 0  # ... and what their rewards come to (the service's sum)
+    exclude_ids: list[str] = []  # the reviews an exclusion (one or bulk) is being confirmed for
+    exclude_count: int = 0  # how many of them wait for a decision ...
+    exclude_cents: int = 0  # ... and what their rewards (still paid) come to
 
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(service.list_reviews, actor_id=caller.account_id, query=query)
@@ -69,11 +74,14 @@ class AdminReviewsState(DataTableState, rx.State):
         count = await db.run(
             service.decide, actor_id=await caller_id(self), review_ids=ids, approve=approve, reason=reason, note=note
         )
+        return await self._decided(ids, count, "approved" if approve else "rejected")
+
+    async def _decided(self, ids: list[str], count: int, verb: str):
         self.selected_ids = [i for i in self.selected_ids if i not in ids]
         self.detail_open = False
         await self._reload()
         noun = "review" if count == 1 else "reviews"
-        return toast("success", f"{count} {noun} {'approved' if approve else 'rejected'}.")
+        return toast("success", f"{count} {noun} {verb}.")
 
     @rx.event
     async def approve(self, review_id: Any):
@@ -105,10 +113,37 @@ class AdminReviewsState(DataTableState, rx.State):
         return await self._decide(ids, True)
 
     @rx.event
+    async def ask_exclude(self, review_id: Any = None):
+        """Exclude (one review from its detail, or the selected ones) asks first: the participant is still paid,
+        the review is left out of results and exports."""
+        ids = [review_id] if isinstance(review_id, str) else list(self.selected_ids)
+        if not ids:
+            return None
+        count, cents = await db.run(service.approval_preview, actor_id=await caller_id(self), review_ids=ids)
+        if count == 0:
+            return toast("error", service.ALREADY_DECIDED)
+        self.exclude_ids, self.exclude_count, self.exclude_cents = ids, count, cents
+        return None
+
+    @rx.event
+    def cancel_exclude(self):
+        self.exclude_ids = []
+
+    @rx.event
+    async def exclude_selected(self):
+        """The confirmation's Exclude: the reviews it was asked for."""
+        ids, self.exclude_ids = list(self.exclude_ids), []
+        if not ids:
+            return None
+        count = await db.run(service.exclude, actor_id=await caller_id(self), review_ids=ids)
+        return await self._decided(ids, count, "excluded")
+
+    @rx.event
     def ask_reject(self, review_id: Any = None):
         ids = [review_id] if isinstance(review_id, str) else list(self.selected_ids)
         if ids:
             self.reject_ids, self.reject_reason, self.reject_note, self.reject_error = ids, "", "", ""
+            self.reject_flags, self.reject_evidence = [], ""
 
     @rx.event
     def set_reject_reason(self, reason: Any):
@@ -120,17 +155,41 @@ class AdminReviewsState(DataTableState, rx.State):
         self.reject_note = note[: decisions.NOTE_MAX + 1] if isinstance(note, str) else ""
 
     @rx.event
+    def toggle_reject_flag(self, key: Any):
+        if not isinstance(key, str) or key not in decisions.EVIDENCE_FLAGS:
+            return
+        chosen = [k for k in self.reject_flags if k != key]
+        self.reject_flags = chosen if len(chosen) < len(self.reject_flags) else [*self.reject_flags, key]
+
+    @rx.event
+    def set_reject_evidence(self, text: Any):
+        self.reject_evidence = text[: decisions.EVIDENCE_MAX + 1] if isinstance(text, str) else ""
+        self.reject_error = ""
+
+    @rx.event
     def cancel_reject(self):
         self.reject_ids = []
 
     @rx.event
     async def confirm_reject(self):
-        problem = decisions.reason_problem(self.reject_reason, self.reject_note)
+        problem = decisions.reason_problem(self.reject_reason, self.reject_note) or decisions.evidence_problem(
+            self.reject_flags, self.reject_evidence
+        )
         if problem:
             self.reject_error = problem
             return None
         ids, self.reject_ids = self.reject_ids, []
-        return await self._decide(ids, False, self.reject_reason, self.reject_note)
+        count = await db.run(
+            service.decide,
+            actor_id=await caller_id(self),
+            review_ids=ids,
+            approve=False,
+            reason=self.reject_reason,
+            note=self.reject_note,
+            flags=list(self.reject_flags),
+            evidence=self.reject_evidence,
+        )
+        return await self._decided(ids, count, "rejected")
 
     @rx.event
     async def export_csv(self):
@@ -152,6 +211,10 @@ class AdminReviewsState(DataTableState, rx.State):
         return toast("success" if self.clear_message == pending.CLEARED else "info", self.clear_message)
 
     @rx.var
+    def evidence_flags(self) -> list[list[str]]:
+        return [[key, label] for key, label in decisions.EVIDENCE_FLAGS.items()]
+
+    @rx.var
     def reasons(self) -> list[list[str]]:
         return [[key, label] for key, label in decisions.REJECTION_REASONS.items()]
 
@@ -159,6 +222,31 @@ class AdminReviewsState(DataTableState, rx.State):
     def approve_title(self) -> str:
         noun = "review" if self.approve_count == 1 else "reviews"
         return f"Approve {self.approve_count} {noun}?"
+
+    @rx.var
+    def exclude_title(self) -> str:
+        noun = "review" if self.exclude_count == 1 else "reviews"
+        return f"Exclude {self.exclude_count} {noun}?"
+
+    @rx.var
+    def exclude_text(self) -> str:
+        one = self.exclude_count == 1
+        money = table_rules.format_money(self.exclude_cents) or "$0"
+        text = (
+            f"The participant{'' if one else 's'} {'is' if one else 'are'} still paid: "
+            f"{'its reward' if one else 'their rewards'}, {money}{'' if one else ' in all'}, "
+            f"{'becomes' if one else 'become'} payable."
+            if self.exclude_cents
+            else f"{'It has' if one else 'They have'} no reward waiting to be paid."
+        )
+        text += f" {'It is' if one else 'They are'} left out of the results and exports by default."
+        left = len(self.exclude_ids) - self.exclude_count
+        if left > 0:
+            text += (
+                f" {left} of the {len(self.exclude_ids)} selected {'is' if left == 1 else 'are'} decided already "
+                f"and stay{'s' if left == 1 else ''} as {'it is' if left == 1 else 'they are'}."
+            )
+        return text
 
     @rx.var
     def approve_text(self) -> str:
