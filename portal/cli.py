@@ -186,6 +186,15 @@ def cmd_auto_approve(_args: argparse.Namespace) -> None:
     print(f"Approved {count} review{'s' if count != 1 else ''} nobody decided in {settings.auto_approve_days} days.")
 
 
+def cmd_quality_flags(_args: argparse.Namespace) -> None:
+    from portal.db import session_scope
+    from portal.services.quality_flags import refresh_due
+
+    with session_scope() as session:
+        count = refresh_due(session=session)
+    print(f"Computed the quality flags of {count} test{'s' if count != 1 else ''}.")
+
+
 def cmd_launch_scheduled(_args: argparse.Namespace) -> None:
     from portal.db import session_scope
     from portal.services.admin.launches import launch_scheduled
@@ -229,6 +238,11 @@ def build_parser() -> argparse.ArgumentParser:
         "launch-scheduled",
         cmd_launch_scheduled,
         "Start the scheduled tests whose time has come (the job every worker runs every 30 s, once).",
+    )
+    add(
+        "quality-flags",
+        cmd_quality_flags,
+        "Compute the review quality flags of every test with new reviews (the job every worker runs, once).",
     )
     paid = add("mark-reward-paid", cmd_mark_reward_paid, "Mark a reward paid (EXECUTED) and credit any referral bonus.")
     paid.add_argument("reward_id", metavar="REWARD_ID", type=int)

@@ -185,6 +185,8 @@ class Settings:
     growthbook_decryption_key: str = field(default_factory=lambda: _env("GROWTHBOOK_DECRYPTION_KEY"))
     # Reviews nobody decided are approved automatically after this many days (issue 15).
     auto_approve_days: int = field(default_factory=lambda: _env_int("AUTO_APPROVE_DAYS", 14))
+    # Review quality flags (issue 36) are computed for every test with new reviews this often, in every worker.
+    quality_flags_every_seconds: int = field(default_factory=lambda: _env_int("QUALITY_FLAGS_EVERY_SECONDS", 60))
     growthbook_cache_seconds: float = field(default_factory=lambda: float(_env("GROWTHBOOK_CACHE_SECONDS", "60")))
     growthbook_timeout_seconds: float = field(default_factory=lambda: float(_env("GROWTHBOOK_TIMEOUT_SECONDS", "3")))
     # Test images (issue 16): a local directory served at /media/..., or an S3-compatible store when

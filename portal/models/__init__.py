@@ -24,7 +24,15 @@ from portal.models.profile import (
 )
 from portal.models.reference import Audience, CompanySize, Industry, Qualification, Role
 from portal.models.referral import ReferralMember, ReferralProgram
-from portal.models.review import Review, ReviewAppeal, ReviewSession, Reward, ScreenerResponse
+from portal.models.review import (
+    QualityRun,
+    Review,
+    ReviewAppeal,
+    ReviewFlag,
+    ReviewSession,
+    Reward,
+    ScreenerResponse,
+)
 from portal.models.test import Test, TestQualification, TestVersion
 
 __all__ = [
@@ -48,10 +56,12 @@ __all__ = [
     "ProfileIndustry",
     "ProfileRole",
     "Qualification",
+    "QualityRun",
     "ReferralMember",
     "ReferralProgram",
     "Review",
     "ReviewAppeal",
+    "ReviewFlag",
     "ReviewSession",
     "Reward",
     "Role",

@@ -52,6 +52,8 @@ class Review(SQLModel, table=True):
         Index("ix_review_status_created", "status", "created_at"),
         # Staff: every review, newest first (bench/admin_tables.py).
         Index("ix_review_created_id", "created_at", "id"),
+        # The flags job: the reviews decided since a test's flags were computed (a participant's earlier decisions).
+        Index("ix_review_decided_at", "decided_at"),
     )
 
     id: int = Field(default=None, primary_key=True)
@@ -103,6 +105,47 @@ class ReviewAppeal(SQLModel, table=True):
     decided_by_id: int | None = None  # the staff account (no foreign key: the decision outlives it)
     decided_at: datetime | None = None
     decision_note: str | None = Field(default=None, max_length=1000)
+
+
+class ReviewFlag(SQLModel, table=True):
+    """One quality flag of a review (migration 0011; portal/domain/quality/flags.py): evidence for staff, never a
+    decision. Written for a whole test at once by the flags job (portal/services/quality_flags.py), which replaces a
+    test's rows each time it recomputes them (the medians and the shared texts move with every new review)."""
+
+    __tablename__ = "review_flag"
+    __table_args__ = (
+        UniqueConstraint("review_id", "key", name="uq_review_flag_review_key"),
+        # Staff: the reviews raising a flag (the reviews table's filter).
+        Index("ix_review_flag_key_review", "key", "review_id"),
+    )
+
+    id: int = Field(default=None, primary_key=True)
+    review_id: int = Field(foreign_key="review.id", ondelete="CASCADE")
+    key: str = Field(max_length=32)  # domain/quality/flags.KEYS
+    label: str = Field(max_length=400)  # plain language, with the value and the median where one applies
+    strength: float  # to sort by, the strongest first
+    value: float
+    median: float | None = None
+
+
+class QualityRun(SQLModel, table=True):
+    """When a test's flags were last computed (migration 0011), and the medians of its signals then.
+
+    `reviews` is how many reviews the test had when they were computed: a test whose count differs is due again.
+    `round` counts the computations; the one that writes names the round it read (`UPDATE ... WHERE round =
+    :read`), so two workers computing the same test at once write its flags once."""
+
+    __tablename__ = "quality_run"
+
+    id: int = Field(default=None, primary_key=True)
+    test_id: int = Field(foreign_key="test.id", unique=True, ondelete="CASCADE")
+    round: int = Field(default=0)
+    reviews: int = Field(default=0)
+    last_review_id: int = Field(default=0)  # the newest review covered (a newer one: 'Flags not checked yet')
+    computed_at: datetime | None = None
+    # {signal name: median} of every signal measured by at least 5 reviews ('total': the whole test's seconds),
+    # shown on each review's evidence card.
+    medians: dict[str, Any] = json_field(dict)
 
 
 class Reward(SQLModel, table=True):

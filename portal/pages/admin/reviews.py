@@ -3,16 +3,38 @@ and clearing expired pending reviews."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from portal.components.admin import admin_layout, confirm_dialog, status_badge
 from portal.components.admin_pages import staff_page
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
 from portal.components.form import form_error, select_field, textarea_field
+from portal.domain.quality import flags as quality
 from portal.domain.staff import reviews as decisions
 from portal.domain.staff import roles
 from portal.states.admin.guard import StaffState
 from portal.states.admin.reviews import AdminReviewsState as R
+
+
+def _flag_badges(row: Any) -> rx.Component:
+    """A row's flags, the strongest first: each its name, its plain-language finding as the tooltip and for screen
+    readers; 'Flags not checked yet' for a review newer than the last check."""
+    return rx.vstack(
+        rx.foreach(
+            row["flags"].to(list[dict[str, str]]),
+            lambda f: rx.tooltip(
+                rx.badge(f["title"], color_scheme="orange", variant="soft", high_contrast=True, data_flag=f["key"]),
+                content=f["label"],
+            ),
+        ),
+        rx.cond(row["flags_pending"] != "", rx.text(row["flags_pending"], size="1", color="var(--gray-11)")),
+        spacing="1",
+        align="start",
+        class_name="review-flags",
+    )
+
 
 COLUMNS = [
     Column("participant", "Participant", min_width="200px"),
@@ -31,15 +53,85 @@ COLUMNS = [
     Column("time_taken", "Time taken"),
     Column("words", "Words"),
     Column("pasted", "Pasted"),
-    Column("signals", "Reading signals"),
+    Column("flags", "Quality flags", render=lambda row: _flag_badges(row), min_width="200px"),
     Column("reward", "Reward"),
 ]
 FILTERS = [
     FilterSpec(
         "status", "Status", "list", tuple(FilterOption(s, decisions.STATUS_LABELS[s]) for s in decisions.STATUSES)
     ),
+    FilterSpec("flag", "Quality flag", "list", tuple(FilterOption(r.key, r.title) for r in quality.RULES)),
     FilterSpec("createdOn", "Submitted", "range"),
 ]
+
+
+def _evidence_card(d: Any) -> rx.Component:
+    """The review's flags (strongest first, each in plain words with its value and the test's median) and every
+    signal measured while the test was taken, beside the test's median."""
+    flags = d["flags"].to(list[dict[str, str]])
+    lines = d["card"].to(list[dict[str, str]])
+    return rx.vstack(
+        rx.heading("Evidence", size="3", as_="h2", id="evidence-heading"),
+        rx.text(d["flags_checked"], size="1", color="var(--gray-11)"),
+        rx.cond(
+            flags.length() > 0,
+            rx.el.ul(
+                rx.foreach(
+                    flags,
+                    lambda f: rx.el.li(
+                        rx.badge(f["title"], color_scheme="orange", variant="soft", high_contrast=True),
+                        rx.text(f["label"], size="2", as_="span"),
+                        data_flag=f["key"],
+                        class_name="evidence-flag",
+                    ),
+                ),
+                id="review-flags",
+                class_name="evidence-flags",
+            ),
+            rx.text("No quality flags.", size="2", id="review-no-flags"),
+        ),
+        rx.cond(
+            lines.length() > 0,
+            rx.box(
+                rx.table.root(
+                    rx.table.header(
+                        rx.table.row(
+                            rx.table.column_header_cell("Signal"),
+                            rx.table.column_header_cell("This review"),
+                            rx.table.column_header_cell("Test median"),
+                        )
+                    ),
+                    rx.table.body(
+                        rx.foreach(
+                            lines,
+                            lambda line: rx.table.row(
+                                rx.table.row_header_cell(line["label"]),
+                                rx.table.cell(line["value"]),
+                                rx.table.cell(line["median"]),
+                            ),
+                        )
+                    ),
+                    size="1",
+                    id="evidence-card",
+                    aria_labelledby="evidence-heading",
+                ),
+                class_name="results-scroll",
+                tab_index=0,
+                role="region",
+                aria_label="Signals of this review",
+                width="100%",
+            ),
+        ),
+        rx.text(
+            "Flags are evidence to read, never a decision: nothing is rejected by a flag, and no text is scored as "
+            "written by a person or a machine.",
+            size="1",
+            color="var(--gray-11)",
+        ),
+        spacing="2",
+        margin_top="16px",
+        width="100%",
+    )
 
 
 def _detail() -> rx.Component:
@@ -90,18 +182,7 @@ def _detail() -> rx.Component:
                 spacing="3",
                 id="review-answers",
             ),
-            rx.cond(
-                d["signals"].to(list[dict[str, str]]).length() > 0,
-                rx.vstack(
-                    rx.heading("Reading signals", size="3", as_="h2"),
-                    rx.foreach(
-                        d["signals"].to(list[dict[str, str]]),
-                        lambda s: rx.text(rx.text.strong(s["name"]), ": ", s["value"], size="2"),
-                    ),
-                    spacing="1",
-                    margin_top="12px",
-                ),
-            ),
+            _evidence_card(d),
             rx.hstack(
                 rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", on_click=R.close_review)),
                 rx.cond(
@@ -252,6 +333,17 @@ def reviews_page() -> rx.Component:
     )
     header_actions = rx.hstack(
         rx.cond(
+            R.test_filter != "",
+            rx.button(
+                rx.icon("shield-check", size=16),
+                "Check flags now",
+                on_click=R.check_flags,
+                variant="soft",
+                size="2",
+                id="check-flags",
+            ),
+        ),
+        rx.cond(
             (R.test_filter != "") & StaffState.can[roles.EXPORT],
             rx.button(
                 rx.icon("download", size=16),
@@ -279,6 +371,7 @@ def reviews_page() -> rx.Component:
     return admin_layout(
         rx.vstack(
             rx.cond(R.clear_message != "", rx.callout(R.clear_message, icon="info", id="clear-pending-message")),
+            rx.cond(R.flags_checked != "", rx.text(R.flags_checked, size="2", id="flags-checked")),
             rx.text(
                 "Reviews not decided within ",
                 str(decisions.AUTO_APPROVE_DAYS),

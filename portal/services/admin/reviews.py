@@ -10,19 +10,20 @@ from sqlalchemy import and_, func, join, null, or_, select
 from sqlmodel import Session
 
 from portal.domain import table as rules
+from portal.domain.quality import flags as quality
 from portal.domain.staff import pending, roles
 from portal.domain.staff import reviews as decisions
 from portal.domain.staff.answers import Answer, flatten
 from portal.domain.staff.csv_cells import to_csv
 from portal.domain.taking import kinds
-from portal.models import Account, Review, ReviewSession, Reward, Test, TestVersion
+from portal.models import Account, Review, ReviewFlag, ReviewSession, Reward, Test, TestVersion
 from portal.models._base import utcnow
-from portal.services import transitions
+from portal.services import quality_flags, transitions
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, Staff, require_staff
 from portal.services.admin.ids import one_id, parse_ids
 from portal.services.errors import ServiceError
-from portal.services.tables import Dates, Ids, Options, TablePage, TableQuery, TableSpec, contains
+from portal.services.tables import Dates, Ids, Options, Own, TablePage, TableQuery, TableSpec, contains
 from portal.services.taking import versions
 from portal.services.taking.definitions import content_of
 from portal.settings import settings
@@ -43,6 +44,12 @@ TABLE = TableSpec(
         Options("status", Review.status, decisions.STATUSES),
         Ids("test", Review.test_id),
         Dates("createdOn", Review.created_at),
+        # The reviews raising any of the chosen quality flags (as last computed, portal/services/quality_flags.py).
+        Own(
+            "flag",
+            quality.KEYS,
+            lambda keys: Review.id.in_(select(ReviewFlag.review_id).where(ReviewFlag.key.in_(keys))),
+        ),
     ),
     search=lambda _: or_(contains(Account.email), contains(Review.respondent_key), contains(Test.name)),
     # Only a search reads the test and the participant (every review has its test: NOT NULL, FK).
@@ -86,17 +93,6 @@ def _answers(session: Session, review: Review, test: Test, known: Questions | No
     return flatten(review.answers or {}, questions, preference, review.options_order or [])
 
 
-def _signals(signals: dict[str, Any]) -> list[dict[str, str]]:
-    out = []
-    for key, value in (signals or {}).items():
-        if isinstance(value, dict):
-            text = ", ".join(f"{k}: {v}" for k, v in value.items())
-        else:
-            text = str(value)
-        out.append({"name": key, "value": text[:300]})
-    return out
-
-
 def list_reviews(session: Session, *, actor_id: Caller, query: TableQuery) -> TablePage:
     require_staff(session, actor_id, roles.VIEW)
     values, chosen = TABLE.values(query), TABLE.select(query)
@@ -115,11 +111,48 @@ def list_reviews(session: Session, *, actor_id: Caller, query: TableQuery) -> Ta
     by_id = {row[0].id: row for row in found}
     days = auto_approve_days()
     known: Questions = {}
+    flags = quality_flags.flags_of(session, ids)
+    checked = {t: quality_flags.checked(session, t) for t in {row[0].test_id for row in found}}
     rows = []
     for i in ids:
         review, test, email, started, amount, reward_status = by_id[i]
-        rows.append(_row(session, review, test, email, started, amount, reward_status, days, known))
+        row = _row(session, review, test, email, started, amount, reward_status, days, known)
+        row["flags"] = [_flag(f) for f in flags.get(i, [])]
+        row["flags_pending"] = "" if checked[test.id].covers(review.id) else FLAGS_PENDING
+        rows.append(row)
     return TablePage(rows=rows, total=int(total))
+
+
+FLAGS_PENDING = "Flags not checked yet"
+
+
+def _flag(flag: ReviewFlag) -> dict[str, str]:
+    return {"key": flag.key, "title": quality.TITLES.get(flag.key, flag.key), "label": flag.label}
+
+
+def checked_text(at: datetime | None) -> str:
+    """When the flags were last computed, as staff read it."""
+    if at is None:
+        return "Quality flags have not been checked for this test yet."
+    return f"Quality flags checked {at.strftime('%Y-%m-%d %H:%M')} UTC; they are checked again every minute."
+
+
+def flags_checked(session: Session, *, actor_id: Caller, test_id: Any) -> str:
+    """When the test's flags were last checked, as staff read it."""
+    require_staff(session, actor_id, roles.VIEW)
+    tid = one_id(test_id, "Choose a test to check its flags.")
+    return checked_text(quality_flags.checked(session, tid).at)
+
+
+def check_flags(session: Session, *, actor_id: Caller, test_id: Any) -> str:
+    """'Check flags now' for one test: computes its flags when due (new reviews, or a participant's decision on
+    another test since); the text of when they were checked."""
+    require_staff(session, actor_id, roles.VIEW)
+    tid = one_id(test_id, "Choose a test to check its flags.")
+    if session.get(Test, tid) is None:
+        raise ServiceError("This test does not exist.")
+    quality_flags.refresh_test(session, test_id=tid)
+    return checked_text(quality_flags.checked(session, tid).at)
 
 
 def _row(
@@ -144,7 +177,6 @@ def _row(
         "time_taken": _duration(started, review.created_at),
         "words": str(sum(a.words for a in answers)),
         "pasted": str(sum(1 for a in answers if a.pasted)),
-        "signals": "Yes" if review.signals else "",
         "status": review.status,
         "status_label": decisions.STATUS_LABELS.get(review.status, review.status),
         "reason": decisions.REJECTION_REASONS.get(review.reject_reason or "", ""),
@@ -168,6 +200,7 @@ def review_detail(session: Session, *, actor_id: Caller, review_id: Any) -> dict
     started = run.started_at if run else None
     answers = _answers(session, review, test)
     version = session.get(TestVersion, review.version_id) if review.version_id else None
+    checked = quality_flags.checked(session, test.id)
     return {
         "id": str(review.id),
         "test": test.name,
@@ -189,7 +222,12 @@ def review_detail(session: Session, *, actor_id: Caller, review_id: Any) -> dict
             }
             for a in answers
         ],
-        "signals": _signals(review.signals),
+        "flags": [_flag(f) for f in quality_flags.flags_of(session, [review.id]).get(review.id, [])],
+        "flags_checked": checked_text(checked.at) if checked.covers(review.id) else FLAGS_PENDING + ".",
+        "card": [
+            {"label": line.label, "value": line.value, "median": line.median}
+            for line in quality_flags.card_of(session, review, test, started)
+        ],
     }
 
 

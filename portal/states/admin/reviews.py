@@ -42,6 +42,7 @@ class AdminReviewsState(DataTableState, rx.State):
     exclude_ids: list[str] = []  # the reviews an exclusion (one or bulk) is being confirmed for
     exclude_count: int = 0  # how many of them wait for a decision ...
     exclude_cents: int = 0  # ... and what their rewards (still paid) come to
+    flags_checked: str = ""  # when the chosen test's quality flags were last computed
 
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(service.list_reviews, actor_id=caller.account_id, query=query)
@@ -59,7 +60,21 @@ class AdminReviewsState(DataTableState, rx.State):
             self.draft_selected = [f"status:{decisions.SUBMITTED}"]
         self.applied_filter_count = len(self._filters)
         self.page, self.selected_ids, self.clear_message = 1, [], ""
+        self.flags_checked = (
+            await db.run(service.flags_checked, actor_id=await caller_id(self), test_id=self.test_filter)
+            if number
+            else ""
+        )
         await self._reload()
+
+    @rx.event
+    async def check_flags(self):
+        """'Check flags now' for the chosen test: its flags computed if new reviews came since."""
+        if not self.test_filter:
+            return None
+        self.flags_checked = await db.run(service.check_flags, actor_id=await caller_id(self), test_id=self.test_filter)
+        await self._reload()
+        return toast("success", "Quality flags checked.")
 
     @rx.event
     async def open_review(self, review_id: Any):
@@ -143,7 +158,14 @@ class AdminReviewsState(DataTableState, rx.State):
         ids = [review_id] if isinstance(review_id, str) else list(self.selected_ids)
         if ids:
             self.reject_ids, self.reject_reason, self.reject_note, self.reject_error = ids, "", "", ""
-            self.reject_flags, self.reject_evidence = [], ""
+            self.reject_flags, self.reject_evidence = self._raised(ids), ""
+
+    def _raised(self, ids: list[str]) -> list[str]:
+        """The open review's flags a participant can be shown as evidence (ticked to start with; staff untick)."""
+        if self.detail_open and ids == [self.detail.get("id")]:
+            raised = [f.get("key") for f in self.detail.get("flags") or [] if isinstance(f, dict)]
+            return [k for k in raised if isinstance(k, str) and k in decisions.EVIDENCE_FLAGS]
+        return []
 
     @rx.event
     def set_reject_reason(self, reason: Any):
