@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -276,19 +276,27 @@ class Checked:
 
 
 def checked(session: Session, test_id: int) -> Checked:
-    found = session.execute(
-        select(QualityRun.computed_at, QualityRun.medians, QualityRun.last_review_id).where(
-            QualityRun.test_id == test_id
+    return checked_of(session, [test_id])[test_id]
+
+
+def checked_of(session: Session, test_ids: Iterable[int]) -> dict[int, Checked]:
+    """checked() of each test, in one statement (the reviews table's page: every test on it)."""
+    ids = sorted(set(test_ids))
+    out = {t: Checked(None, {}) for t in ids}
+    if not ids:
+        return out
+    for found in session.execute(
+        select(QualityRun.test_id, QualityRun.computed_at, QualityRun.medians, QualityRun.last_review_id).where(
+            QualityRun.test_id.in_(ids)
         )
-    ).first()
-    if found is None:
-        return Checked(None, {})
-    raw = found.medians or {}
-    return Checked(
-        _aware(found.computed_at) if found.computed_at else None,
-        {str(k): float(v) for k, v in raw.items() if isinstance(v, (int, float)) and not isinstance(v, bool)},
-        found.last_review_id,
-    )
+    ):
+        raw = found.medians or {}
+        out[found.test_id] = Checked(
+            _aware(found.computed_at) if found.computed_at else None,
+            {str(k): float(v) for k, v in raw.items() if isinstance(v, (int, float)) and not isinstance(v, bool)},
+            found.last_review_id,
+        )
+    return out
 
 
 def flags_of(session: Session, review_ids: Sequence[int]) -> dict[int, list[ReviewFlag]]:
