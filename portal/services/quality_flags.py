@@ -21,7 +21,7 @@ import asyncio
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, select
@@ -43,6 +43,7 @@ from portal.services.taking.definitions import content_of
 from portal.settings import settings
 
 log = logging.getLogger(__name__)
+DECISIONS_WINDOW = timedelta(days=2)
 
 
 def _aware(value: datetime) -> datetime:
@@ -148,14 +149,26 @@ def due_tests(session: Session, *, test_id: int | None = None) -> list[int]:
         counted, runs = counted.where(Review.test_id == test_id), runs.where(QualityRun.test_id == test_id)
     covered = dict(session.execute(runs).tuples().all())
     due = {t for t, n in session.execute(counted).tuples() if covered.get(t) != n}
-    mine, other = aliased(Review), aliased(Review)
+    # The participants' decisions on other tests since each test's flags were computed. Only decisions since the
+    # oldest computation, and within DECISIONS_WINDOW, are read (through ix_review_decided_at): the job runs every
+    # minute, so a decision older than that window was seen by an earlier round.
+    oldest = session.execute(select(func.min(QualityRun.computed_at))).scalar_one_or_none()
+    if oldest is None:
+        return sorted(due)
+    since = max(_aware(oldest), utcnow() - DECISIONS_WINDOW)
+    other = (
+        select(Review.account_id, Review.test_id, Review.decided_at)
+        .where(Review.decided_at > since, Review.account_id.is_not(None))
+        .subquery()
+    )
+    mine = aliased(Review)
     decided = (
         select(mine.test_id)
         .distinct()
-        .select_from(mine)
+        .select_from(other)
+        .join(mine, and_(mine.account_id == other.c.account_id, mine.test_id != other.c.test_id))
         .join(QualityRun, QualityRun.test_id == mine.test_id)
-        .join(other, and_(other.account_id == mine.account_id, other.test_id != mine.test_id))
-        .where(other.decided_at > QualityRun.computed_at, mine.account_id.is_not(None))
+        .where(other.c.decided_at > QualityRun.computed_at)
     )
     if test_id is not None:
         decided = decided.where(mine.test_id == test_id)
