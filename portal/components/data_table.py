@@ -73,7 +73,10 @@ def _sort_header(state: Any, table_id: str, column: Column) -> rx.Component:
 def _header(
     state: Any, table_id: str, columns: list[Column], actions: list[RowAction], selectable: bool
 ) -> rx.Component:
-    cells = [rx.table.column_header_cell("", width="40px")] if selectable else []
+    # The selection column's header names it for screen readers (an empty header is announced as nothing).
+    cells = (
+        [rx.table.column_header_cell(rx.el.span("Select", class_name="dt-sr-only"), width="40px")] if selectable else []
+    )
     for column in columns:
         content = _sort_header(state, table_id, column) if column.sort_key else column.label
         cells.append(rx.table.column_header_cell(content, min_width=column.min_width, white_space="nowrap"))
@@ -198,8 +201,10 @@ def _filters_panel(state: Any, table_id: str, filters: list[FilterSpec]) -> rx.C
                         n, v, m
                     ),
                     id=f"{table_id}-filter-{spec.name}-{option.value}",
+                    # Radix's checkbox is a button: the wrapping label does not name it for screen readers.
+                    aria_labelledby=f"{table_id}-filter-{spec.name}-{option.value}-label",
                 ),
-                rx.text(option.label, size="2"),
+                rx.text(option.label, size="2", id=f"{table_id}-filter-{spec.name}-{option.value}-label"),
                 class_name="dt-option",
             )
             for option in spec.options
@@ -294,6 +299,7 @@ def _toolbar(state: Any, table_id: str, filters: list[FilterSpec], search_placeh
         rx.cond(state.applied_filter_count > 0, rx.badge(state.applied_filter_count, radius="full", variant="solid")),
         variant=rx.cond(state.filters_open, "solid", "soft"),
         color_scheme="gray",
+        high_contrast=True,  # white on Radix gray-9 (the open panel's solid button) is 3.3:1
         on_click=state.toggle_filters,
         id=f"{table_id}-filters-toggle",
     )

@@ -63,6 +63,11 @@ class DataTableState(TabOwned, rx.State, mixin=True):
     def _after_fetch(self, result: TablePage) -> None:
         """Per-table extras (e.g. totalOpenInvites)."""
 
+    def _page_filters(self) -> list[dict[str, Any]]:
+        """Filters the page itself chose (e.g. one test's reviews, from its address) that the filters panel does not
+        show: Apply and Reset keep them. None by default."""
+        return []
+
     def _query(self) -> TableQuery:
         return self.table.clean(
             page=self.page,
@@ -207,7 +212,7 @@ class DataTableState(TabOwned, rx.State, mixin=True):
         self.range_confirm_open = False
 
     async def _apply(self, with_range: bool) -> None:
-        self._filters = self._draft_filters(with_range)
+        self._filters = [*self._page_filters(), *self._draft_filters(with_range)]
         self.applied_filter_count = len(self._filters)
         self.filters_open = False
         self.page = 1
@@ -218,7 +223,8 @@ class DataTableState(TabOwned, rx.State, mixin=True):
         self.draft_selected, self.draft_excluded = [], []
         self.draft_range_from = self.draft_range_to = ""
         self.range_key += 1
-        self._filters, self.applied_filter_count = [], 0
+        self._filters = self._page_filters()
+        self.applied_filter_count = len(self._filters)
         self.page = 1
         await self._reload()
 

@@ -172,7 +172,11 @@ def _detail() -> rx.Component:
                         rx.text(
                             a["words"],
                             " words ",
-                            rx.cond(a["pasted"] != "", rx.badge("Pasted", color_scheme="orange")),
+                            rx.cond(
+                                a["pasted"] != "",
+                                # Soft orange text alone is 3.98:1 on its background.
+                                rx.badge("Pasted", color_scheme="orange", high_contrast=True),
+                            ),
                             size="1",
                             color="var(--gray-11)",
                         ),

@@ -47,6 +47,10 @@ class AdminReviewsState(DataTableState, rx.State):
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
         return await db.run(service.list_reviews, actor_id=caller.account_id, query=query)
 
+    def _page_filters(self) -> list[dict[str, Any]]:
+        """?test=ID: that test's reviews, also after the filters panel's Apply or Reset (it has no test filter)."""
+        return [{"name": "test", "type": "list", "values": [self.test_filter]}] if self.test_filter else []
+
     @rx.event
     async def load_page(self):
         """on load: ?test=ID shows every review of that test (and offers its CSV); otherwise the reviews
@@ -54,7 +58,7 @@ class AdminReviewsState(DataTableState, rx.State):
         number = whole_number(self.router.url.query_parameters.get("test", ""))
         self.test_filter = str(number) if number else ""
         if number:
-            self._filters, self.draft_selected = [{"name": "test", "type": "list", "values": [self.test_filter]}], []
+            self._filters, self.draft_selected = self._page_filters(), []
         else:
             self._filters = [{"name": "status", "type": "list", "values": [decisions.SUBMITTED]}]
             self.draft_selected = [f"status:{decisions.SUBMITTED}"]
