@@ -115,7 +115,7 @@ def test_the_lines_follow_the_card_order_not_the_stored_order():
         "How far down the page was scrolled",
         "Time choosing a concept",
         "Time on 'Q'",
-        "Time on area first-impression",
+        "Time on the first impression",
         "Typing time of 'Q'",
         "Left the tab or window while answering 'Q'",
         "Time away from the tab while answering 'Q'",
@@ -170,9 +170,9 @@ def test_a_key_without_a_title_is_named_as_a_question():
     assert shown == {"Typing time of question highlight-3.q9": ("40 s", NONE), "Time on question 7": ("12 s", NONE)}
 
 
-def test_a_block_reads_as_its_area_key():
+def test_a_block_reads_as_its_highlighted_area():
     shown = read({"block:highlight-2": 95}, titles={"highlight-2": "Pricing table"}, medians={"block:highlight-2": 60})
-    assert shown == {"Time on area highlight-2": ("1 min 35 s", "1 min")}
+    assert shown == {"Time on highlighted area 2": ("1 min 35 s", "1 min")}
 
 
 def test_a_long_title_is_cut_with_an_ellipsis_and_spaces_are_folded():

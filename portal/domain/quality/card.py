@@ -54,12 +54,21 @@ KINDS: dict[str, tuple[Callable[[str], str], Callable[[float], str]]] = {
         duration,
     ),
     "question": (lambda title: f"Time on {title}", duration),
-    "block": (lambda title: f"Time on area {title}", duration),
+    "block": (lambda key: f"Time on {_block(key)}", duration),
     "typing": (lambda title: f"Typing time of {title}", duration),
     "leaves": (lambda title: f"Left the tab or window while answering {title}", _times),
     "away": (lambda title: f"Time away from the tab while answering {title}", duration),
 }
 _TITLED = frozenset({"question", "typing", "leaves", "away"})
+
+
+def _block(key: str) -> str:
+    """A highlight or pricing test's block as staff read it: 'highlighted area 2', 'the first impression'."""
+    named = {"first-impression": "the first impression", "post-test": "the closing questions"}
+    if key in named:
+        return named[key]
+    number = key.removeprefix("highlight-")
+    return f"highlighted area {number}" if number != key and number.isdigit() else f"block {key}"
 
 
 def _number(value: Any) -> float | None:

@@ -217,7 +217,7 @@ def review_detail(session: Session, *, actor_id: Caller, review_id: Any) -> dict
             {
                 "question": a.question,
                 "text": a.text or "—",
-                "words": str(a.words),
+                "words": str(a.words) if a.words else "",
                 "pasted": "Pasted" if a.pasted else "",
             }
             for a in answers
