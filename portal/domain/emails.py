@@ -101,3 +101,30 @@ def appeal_decided(*, brand: str, test_label: str, overturned: bool, note: str, 
         subject=subject,
         body=f"Hello,\n\n{outcome}{said}\n\nYour rewards: {link}\n\n{brand}\n",
     )
+
+
+def appeal_received(*, brand: str, test_label: str, review_id: int, link: str) -> Email:
+    """To the staff member who rejected a review when its participant appeals (issue 36): another decides it."""
+    return Email(
+        subject=f"Your rejection of review #{review_id} was appealed: {test_label}",
+        body=(
+            f"Hello,\n\nThe participant whose answers to {test_label} you rejected (review #{review_id}) appealed. "
+            f"A staff member other than you decides the appeal; you will be told the outcome.\n\n"
+            f"Open appeals: {link}\n\n{brand}\n"
+        ),
+    )
+
+
+def appeal_outcome_for_staff(*, brand: str, test_label: str, review_id: int, overturned: bool, note: str) -> Email:
+    """To the staff member who rejected a review when another decides its appeal (issue 36)."""
+    outcome = (
+        "overturned your rejection: the answers are approved and the reward is payable."
+        if overturned
+        else "upheld your rejection."
+    )
+    said = f"\n\nTheir note: {note}" if note else ""
+    return Email(
+        subject=f"Appeal {'overturned' if overturned else 'upheld'}: review #{review_id}, {test_label}",
+        body=f"Hello,\n\nA staff member decided the appeal against review #{review_id} of {test_label} and {outcome}"
+        f"{said}\n\n{brand}\n",
+    )

@@ -12,14 +12,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 from sqlmodel.sql.sqltypes import UTCDateTime
 
+from portal.domain import emails
 from portal.domain.staff import appeals as rules
 from portal.domain.staff import reviews as decisions
-from portal.models import Account, Review, ReviewAppeal
+from portal.models import Account, Review, ReviewAppeal, Test
 from portal.models._base import utcnow
 from portal.services.admin import audit
 from portal.services.admin.guard import Staff
 from portal.services.admin.ids import one_id
 from portal.services.errors import ServiceError
+from portal.services.outbox import enqueue_email
+from portal.settings import settings
 
 
 def appeal(session: Session, *, account_id: int, review_id: Any, message: Any, now: datetime | None = None) -> int:
@@ -71,7 +74,24 @@ def appeal(session: Session, *, account_id: int, review_id: Any, message: Any, n
         {"status": decisions.REJECTED},
         {"appeal": appeal_id, "appeal_status": rules.OPEN, "message": text},
     )
+    _tell_the_rejecter(session, rid)
     return int(appeal_id)
+
+
+def _tell_the_rejecter(session: Session, review_id: int) -> None:
+    """Both sides are told: the staff member who rejected the review learns of the appeal (another decides it)."""
+    review = session.get(Review, review_id)
+    rejecter = session.get(Account, review.decided_by_id) if review is not None and review.decided_by_id else None
+    if review is None or rejecter is None or not rejecter.email or rejecter.removed_at is not None:
+        return
+    test = session.get(Test, review.test_id)
+    mail = emails.appeal_received(
+        brand=settings.brand_name,
+        test_label=test.name if test else "a test",
+        review_id=review.id,
+        link=f"{settings.base_url}/admin/appeals",
+    )
+    enqueue_email(session, to=rejecter.email, subject=mail.subject, body=mail.body, kind="appeal-received")
 
 
 def _why_not(session: Session, account_id: int, review_id: int, now: datetime) -> str:

@@ -128,6 +128,10 @@ def test_a_second_staff_member_overturns_the_reward_becomes_payable_and_the_part
     assert fresh(session, Reward, reward.id).status == "CANCELED"
     appeal_id = appeals.appeal(session=session, account_id=participant.id, review_id=review.id, message="Please")
     session.commit()
+    # Both sides are told: the staff member who rejected learns of the appeal by e-mail.
+    [received] = session.execute(select(OutboxEmail).where(OutboxEmail.kind == "appeal-received")).scalars().all()
+    assert received.to_address == rejecter.email and f"review #{review.id}" in received.subject
+    assert "A staff member other than you decides the appeal" in received.body_text
 
     # The staff member who rejected sees the appeal but may not decide it.
     [listed] = staff_appeals.list_appeals(session=session, actor_id=rejecter.id, query=staff_appeals.clean_query()).rows
@@ -172,6 +176,10 @@ def test_a_second_staff_member_overturns_the_reward_becomes_payable_and_the_part
         and "overturned" in mail.body_text
         and "Answers were fine." in mail.body_text
     )
+    # ... and the outcome.
+    [told] = session.execute(select(OutboxEmail).where(OutboxEmail.kind == "appeal-decided-staff")).scalars().all()
+    assert told.to_address == rejecter.email and told.subject.startswith("Appeal overturned")
+    assert "Answers were fine." in told.body_text
     [row_audit] = audit_rows(session, "appeal.overturn")
     assert (row_audit.actor_id, row_audit.before["reward"], row_audit.after["reward"]) == (
         second.id,
@@ -243,6 +251,7 @@ def test_fifty_identical_appeals_at_once_make_one_appeal(session, db_url):
     lost = Counter(r.message for r in results if isinstance(r, ServiceError))
     assert len(won) == 1 and lost == Counter({rules.ALREADY_APPEALED: 49}), results
     assert count(session, ReviewAppeal, ReviewAppeal.review_id == review_id) == 1
+    assert count(session, OutboxEmail, OutboxEmail.kind == "appeal-received") == 1
     session.expire_all()
     assert len(audit_rows(session, "appeal.create")) == 1
 
@@ -265,3 +274,4 @@ def test_fifty_identical_overturns_at_once_have_one_effect(session, db_url):
     session.expire_all()
     assert len(audit_rows(session, "appeal.overturn")) == 1
     assert count(session, OutboxEmail, OutboxEmail.kind == "appeal-decided") == 1
+    assert count(session, OutboxEmail, OutboxEmail.kind == "appeal-decided-staff") == 1

@@ -184,6 +184,19 @@ def decide_appeal(
             link=f"{settings.base_url}/",
         )
         enqueue_email(session, to=account.email, subject=mail.subject, body=mail.body, kind="appeal-decided")
+    # Both sides are told: the staff member who rejected learns the outcome too.
+    rejecter = session.get(Account, rejected_by) if rejected_by else None
+    if rejecter is not None and rejecter.email and rejecter.removed_at is None:
+        note_mail = emails.appeal_outcome_for_staff(
+            brand=settings.brand_name,
+            test_label=test.name if test else "a test",
+            review_id=review.id,
+            overturned=overturn,
+            note=text or "",
+        )
+        enqueue_email(
+            session, to=rejecter.email, subject=note_mail.subject, body=note_mail.body, kind="appeal-decided-staff"
+        )
     return status
 
 
