@@ -170,7 +170,7 @@ def _detail() -> rx.Component:
                         rx.text(a["question"], weight="bold", size="2"),
                         rx.text(a["text"], size="2", white_space="pre-wrap"),
                         rx.text(
-                            rx.cond(a["words"] != "", a["words"] + " words "),
+                            rx.cond(a["words"] != "", a["words"] + " words ", ""),
                             rx.cond(
                                 a["pasted"] != "",
                                 # Soft orange text alone is 3.98:1 on its background.
