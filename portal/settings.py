@@ -186,6 +186,8 @@ class Settings:
     # Reviews nobody decided are approved automatically after this many days (issue 15).
     auto_approve_days: int = field(default_factory=lambda: _env_int("AUTO_APPROVE_DAYS", 14))
     # Review quality flags (issue 36) are computed for every test with new reviews this often, in every worker.
+    # Approved rewards are ordered from the payout provider this often, in every worker (issue 37).
+    payout_every_seconds: int = field(default_factory=lambda: _env_int("PAYOUT_EVERY_SECONDS", 60))
     quality_flags_every_seconds: int = field(default_factory=lambda: _env_int("QUALITY_FLAGS_EVERY_SECONDS", 60))
     growthbook_cache_seconds: float = field(default_factory=lambda: float(_env("GROWTHBOOK_CACHE_SECONDS", "60")))
     growthbook_timeout_seconds: float = field(default_factory=lambda: float(_env("GROWTHBOOK_TIMEOUT_SECONDS", "3")))

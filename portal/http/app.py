@@ -13,6 +13,7 @@ from portal.http import (
     media_routes,
     oauth_routes,
     password_routes,
+    payout_webhook_routes,
     verification_routes,
 )
 from portal.settings import settings
@@ -30,6 +31,8 @@ def build_api() -> FastAPI:
     # Test images: staff upload them (streamed, size-checked as they arrive); /media/... serves them.
     api.include_router(image_routes.router)
     api.include_router(media_routes.router)
+    # The payout provider's signed webhooks (issue 37).
+    api.include_router(payout_webhook_routes.router)
     # `make run` on this machine with no LinkedIn or Google configured: the local sign-in stand-in.
     if settings.local_oidc_active:
         api.include_router(local_oidc_routes.router(settings))
