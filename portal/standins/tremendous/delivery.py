@@ -11,6 +11,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -31,6 +32,10 @@ CHOICES = {
 MAX_WEBHOOK_ATTEMPTS = 12
 CLAIM_SECONDS = 30.0
 WEBHOOK_TIMEOUT_SECONDS = 5.0
+SENDERS, BATCH, MAX_BATCHES = 4, 50, 20  # webhooks posted at once, claimed at once, batches per round
+DUE_WEBHOOKS = (
+    f"SELECT id FROM webhooks WHERE sent = 0 AND next_at <= ? AND claimed_until <= ? ORDER BY id LIMIT {BATCH}"
+)
 
 
 def bounces(email: str) -> bool:
@@ -75,14 +80,16 @@ class Deliveries:
     def deliver_due(self, now: float | None = None) -> int:
         """Deliver every reward whose delivery time has come (bounced when its e-mail says so); each once."""
         now = time.time() if now is None else now
+        due_query = "SELECT id, email FROM rewards WHERE status = ? AND deliver_at <= ? ORDER BY deliver_at LIMIT 500"
+        with self.db.read() as conn:  # most rounds find nothing: no write lock for them
+            if conn.execute(due_query, (SCHEDULED, now)).fetchone() is None:
+                return 0
         with self.db.write() as conn:
-            due = conn.execute(
-                "SELECT id, email FROM rewards WHERE status = ? AND deliver_at <= ? ORDER BY deliver_at LIMIT 500",
-                (SCHEDULED, now),
-            ).fetchall()
-            for row in due:
+            due = conn.execute(due_query, (SCHEDULED, now)).fetchall()
+            return sum(
                 self._deliver(conn, row["id"], succeeded=not bounces(row["email"]), webhook=True, now=now)
-            return len(due)
+                for row in due
+            )
 
     def _deliver(self, conn: sqlite3.Connection, reward_id: str, *, succeeded: bool, webhook: bool, now: float) -> bool:
         status, reason = (SUCCEEDED, "") if succeeded else (FAILED, BOUNCED)
@@ -121,42 +128,49 @@ class Deliveries:
         return True
 
     def send_due_webhooks(self, now: float | None = None) -> list[int]:
-        """Post every webhook that is due, each claimed first (one sender); the portal's answers (0: no answer).
-        A non-2xx answer is tried again after 2, 4, 8 ... seconds (at most 5 minutes), MAX_WEBHOOK_ATTEMPTS times."""
+        """Post the webhooks that are due, in batches claimed first (one sender each); the portal's answers (0: no
+        answer). A non-2xx answer is tried again after 2, 4, 8 ... seconds (at most 5 minutes), MAX_WEBHOOK_ATTEMPTS
+        times."""
         now = time.time() if now is None else now
-        with self.db.read() as conn:
-            due = conn.execute(
-                "SELECT id FROM webhooks WHERE sent = 0 AND next_at <= ? AND claimed_until <= ? ORDER BY id LIMIT 200",
-                (now, now),
-            ).fetchall()
-        answers = []
-        for row in due:
-            with self.db.write() as conn:
-                claimed = conn.execute(
-                    "UPDATE webhooks SET claimed_until = ?, attempts = attempts + 1"
-                    " WHERE id = ? AND sent = 0 AND next_at <= ? AND claimed_until <= ?",
-                    (now + CLAIM_SECONDS, row["id"], now, now),
-                ).rowcount
-                hook = conn.execute("SELECT body, attempts FROM webhooks WHERE id = ?", (row["id"],)).fetchone()
-            if not claimed:
-                continue
-            answer = self._post(hook["body"])
-            answers.append(answer)
-            with self.db.write() as conn:
-                if 200 <= answer < 300:
-                    conn.execute("UPDATE webhooks SET sent = 1, last_answer = ? WHERE id = ?", (str(answer), row["id"]))
-                else:
-                    gave_up = hook["attempts"] >= MAX_WEBHOOK_ATTEMPTS
-                    conn.execute(
-                        "UPDATE webhooks SET sent = ?, claimed_until = 0, next_at = ?, last_answer = ? WHERE id = ?",
-                        (
-                            -1 if gave_up else 0,
-                            time.time() + min(2.0 ** hook["attempts"], 300.0),
-                            str(answer or "no answer"),
-                            row["id"],
-                        ),
-                    )
+        answers: list[int] = []
+        for _ in range(MAX_BATCHES):
+            batch = self._claim(now)
+            if not batch:
+                break
+            with ThreadPoolExecutor(SENDERS) as pool:
+                sent = list(pool.map(self._post, [hook["body"] for hook in batch]))
+            self._record(batch, sent)
+            answers += sent
         return answers
+
+    def _claim(self, now: float) -> list[sqlite3.Row]:
+        with self.db.read() as conn:  # most rounds find nothing: no write lock for them
+            if conn.execute(DUE_WEBHOOKS, (now, now)).fetchone() is None:
+                return []
+        with self.db.write() as conn:
+            return conn.execute(
+                f"UPDATE webhooks SET claimed_until = ?, attempts = attempts + 1 WHERE id IN ({DUE_WEBHOOKS})"
+                " RETURNING id, body, attempts",
+                (now + CLAIM_SECONDS, now, now),
+            ).fetchall()
+
+    def _record(self, batch: list[sqlite3.Row], answers: list[int]) -> None:
+        with self.db.write() as conn:
+            for hook, answer in zip(batch, answers, strict=True):
+                if 200 <= answer < 300:
+                    conn.execute(
+                        "UPDATE webhooks SET sent = 1, last_answer = ? WHERE id = ?", (str(answer), hook["id"])
+                    )
+                    continue
+                conn.execute(
+                    "UPDATE webhooks SET sent = ?, claimed_until = 0, next_at = ?, last_answer = ? WHERE id = ?",
+                    (
+                        -1 if hook["attempts"] >= MAX_WEBHOOK_ATTEMPTS else 0,  # given up
+                        time.time() + min(2.0 ** hook["attempts"], 300.0),
+                        str(answer or "no answer"),
+                        hook["id"],
+                    ),
+                )
 
     def _post(self, body: bytes) -> int:
         request = urllib.request.Request(
