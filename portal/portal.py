@@ -32,6 +32,7 @@ from portal.services.admin import scheduler as review_scheduler
 from portal.services.captcha import script_url as captcha_script_url
 from portal.services.taking import draft_writer
 from portal.settings import settings
+from portal.standins import tremendous as local_payouts
 from portal.states import one_update
 from portal.states.admin.guard import StaffState
 from portal.states.auth import SessionState
@@ -115,6 +116,10 @@ app.register_lifespan_task(launch_scheduler.run_forever)
 app.register_lifespan_task(quality_flags.run_forever)
 # Approved rewards are ordered from the payout provider, and lost webhooks reconciled (every minute, in every worker).
 app.register_lifespan_task(payout_runner.run_forever)
+# Tremendous's local stand-in (no payout provider configured, loopback BASE_URL) delivers its rewards' e-mails
+# and posts its webhooks (every second, in every worker; each once).
+if settings.local_payouts_active:
+    app.register_lifespan_task(local_payouts.run_forever)
 
 # Public pages (auth layout).
 app.add_page(

@@ -17,6 +17,7 @@ from portal.http import (
     verification_routes,
 )
 from portal.settings import settings
+from portal.standins import tremendous as local_payouts
 
 
 def build_api() -> FastAPI:
@@ -36,6 +37,9 @@ def build_api() -> FastAPI:
     # `make run` on this machine with no LinkedIn or Google configured: the local sign-in stand-in.
     if settings.local_oidc_active:
         api.include_router(local_oidc_routes.router(settings))
+    # No payout provider configured on this machine: Tremendous's local stand-in at /local-payouts.
+    if settings.local_payouts_active:
+        api.include_router(local_payouts.router(settings))
     # LinkedIn and Google (OpenID Connect); its flow cookie middleware wraps only these routes.
     api.mount(oauth_routes.PREFIX, oauth_routes.build_app())
 

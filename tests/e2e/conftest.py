@@ -136,6 +136,7 @@ def served_app(
     env.update(
         MEDIA_DIR=str(data / "media"),
         UPLOAD_TMP_DIR=str(data / "media" / ".incoming"),
+        LOCAL_PAYOUTS_DB=str(data / "local-payouts.db"),
         REFLEX_STATES_WORKDIR=str(data / "states"),
         REFLEX_WEB_WORKDIR=str(web_dir),
     )

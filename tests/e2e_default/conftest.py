@@ -20,7 +20,18 @@ from tests.e2e.conftest import (  # noqa: F401 (fixtures)
 )
 
 # What a developer's shell might carry that a fresh `make run` does not have.
-PROVIDER_SETTINGS = ("LINKEDIN_", "GOOGLE_", "LOCAL_OIDC", "SMTP_", "TRUSTED_PROXIES", "CAPTCHA_", "SENTRY_")
+PROVIDER_SETTINGS = (
+    "LINKEDIN_",
+    "GOOGLE_",
+    "LOCAL_OIDC",
+    "SMTP_",
+    "TRUSTED_PROXIES",
+    "CAPTCHA_",
+    "SENTRY_",
+    "PAYOUT_",
+    "TREMENDOUS_",
+    "LOCAL_PAYOUTS_",
+)
 
 
 def default_env(port: int, database_url: str) -> dict[str, str]:
