@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, select
@@ -43,6 +43,7 @@ from portal.services.taking.definitions import content_of
 from portal.settings import settings
 
 log = logging.getLogger(__name__)
+DECISIONS_WINDOW = timedelta(days=2)
 
 
 def _aware(value: datetime) -> datetime:
@@ -148,14 +149,26 @@ def due_tests(session: Session, *, test_id: int | None = None) -> list[int]:
         counted, runs = counted.where(Review.test_id == test_id), runs.where(QualityRun.test_id == test_id)
     covered = dict(session.execute(runs).tuples().all())
     due = {t for t, n in session.execute(counted).tuples() if covered.get(t) != n}
-    mine, other = aliased(Review), aliased(Review)
+    # The participants' decisions on other tests since each test's flags were computed. Only decisions since the
+    # oldest computation, and within DECISIONS_WINDOW, are read (through ix_review_decided_at): the job runs every
+    # minute, so a decision older than that window was seen by an earlier round.
+    oldest = session.execute(select(func.min(QualityRun.computed_at))).scalar_one_or_none()
+    if oldest is None:
+        return sorted(due)
+    since = max(_aware(oldest), utcnow() - DECISIONS_WINDOW)
+    other = (
+        select(Review.account_id, Review.test_id, Review.decided_at)
+        .where(Review.decided_at > since, Review.account_id.is_not(None))
+        .subquery()
+    )
+    mine = aliased(Review)
     decided = (
         select(mine.test_id)
         .distinct()
-        .select_from(mine)
+        .select_from(other)
+        .join(mine, and_(mine.account_id == other.c.account_id, mine.test_id != other.c.test_id))
         .join(QualityRun, QualityRun.test_id == mine.test_id)
-        .join(other, and_(other.account_id == mine.account_id, other.test_id != mine.test_id))
-        .where(other.decided_at > QualityRun.computed_at, mine.account_id.is_not(None))
+        .where(other.c.decided_at > QualityRun.computed_at)
     )
     if test_id is not None:
         decided = decided.where(mine.test_id == test_id)
@@ -276,19 +289,27 @@ class Checked:
 
 
 def checked(session: Session, test_id: int) -> Checked:
-    found = session.execute(
-        select(QualityRun.computed_at, QualityRun.medians, QualityRun.last_review_id).where(
-            QualityRun.test_id == test_id
+    return checked_of(session, [test_id])[test_id]
+
+
+def checked_of(session: Session, test_ids: Iterable[int]) -> dict[int, Checked]:
+    """checked() of each test, in one statement (the reviews table's page: every test on it)."""
+    ids = sorted(set(test_ids))
+    out = {t: Checked(None, {}) for t in ids}
+    if not ids:
+        return out
+    for found in session.execute(
+        select(QualityRun.test_id, QualityRun.computed_at, QualityRun.medians, QualityRun.last_review_id).where(
+            QualityRun.test_id.in_(ids)
         )
-    ).first()
-    if found is None:
-        return Checked(None, {})
-    raw = found.medians or {}
-    return Checked(
-        _aware(found.computed_at) if found.computed_at else None,
-        {str(k): float(v) for k, v in raw.items() if isinstance(v, (int, float)) and not isinstance(v, bool)},
-        found.last_review_id,
-    )
+    ):
+        raw = found.medians or {}
+        out[found.test_id] = Checked(
+            _aware(found.computed_at) if found.computed_at else None,
+            {str(k): float(v) for k, v in raw.items() if isinstance(v, (int, float)) and not isinstance(v, bool)},
+            found.last_review_id,
+        )
+    return out
 
 
 def flags_of(session: Session, review_ids: Sequence[int]) -> dict[int, list[ReviewFlag]]:

@@ -327,6 +327,16 @@ CALLS: list[tuple[str, str, Callable[[Session, Any, World], Any]]] = [
         lambda s, a, w: reviews.review_detail(session=s, actor_id=a, review_id=w.submitted_review),
     ),
     (
+        "reviews.flags_checked",
+        roles.VIEW,
+        lambda s, a, w: reviews.flags_checked(session=s, actor_id=a, test_id=str(w.test)),
+    ),
+    (
+        "reviews.check_flags",
+        roles.VIEW,
+        lambda s, a, w: reviews.check_flags(session=s, actor_id=a, test_id=str(w.test)),
+    ),
+    (
         "reviews.decide",
         roles.DECIDE_REVIEWS,
         lambda s, a, w: reviews.decide(

@@ -39,7 +39,7 @@ from portal.states.admin.rewards import AdminRewardsState
 from portal.states.admin.tests import AdminTestsState, InviteState
 from tests.support.people import Person, caller, demo_test, person
 from tests.support.polling import polled
-from tests.support.raw_tab import RawTab, run
+from tests.support.raw_tab import RawTab, run, tracebacks
 
 P, C, T, I, R, W, A, G = (
     s.get_full_name()
@@ -55,6 +55,7 @@ P, C, T, I, R, W, A, G = (
     )
 )
 CALLERS = ("anonymous", "participant", *roles.ROLES)
+CHECKED_TOAST = "Quality flags checked."  # AdminReviewsState.check_flags's toast
 TABLE_READS = (
     "load",
     "set_page",
@@ -303,6 +304,7 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     # Reviews.
     await page("/admin/reviews", {"test": str(w.test_id)})
     await send(f"{R}.load_page")
+    seen["reviews-load"] = tab.text()  # ?test=ID: when the test's quality flags were checked (staff only)
     for name in (*TABLE_READS, *TABLE_VIEW_ONLY):
         payload = {
             "set_page": {"page": 1},
@@ -320,6 +322,8 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     await send(f"{R}.load_page")
     await send(f"{R}.open_review", {"review_id": str(w.approve_review)})
     mark("reviews")
+    await send(f"{R}.check_flags", settle=0.5)  # 'Check flags now' for the test of ?test=ID
+    mark("reviews-check-flags")
     await send(f"{R}.close_review")
     await send(f"{R}.approve", {"review_id": str(w.approve_review)})
     await send(f"{R}.toggle_selected", {"row_id": str(w.approve_review)})
@@ -437,6 +441,9 @@ def _reads(seen: dict[str, str], w: World) -> dict[str, bool]:
         roles.EXPORT: "reviews-test-" in seen["reviews-csv"],
         "pay-export": "payouts.csv" in seen["payouts-csv"],
         roles.AUDIT: f"account {w.audit_marker}" in seen["audit"],
+        # The flags_checked text of load_page (?test=ID) and the toast of check_flags.
+        "flags-checked-read": "Quality flags" in seen["reviews-load"],
+        "check-flags": CHECKED_TOAST in seen["reviews-check-flags"],
     }
 
 
@@ -446,6 +453,7 @@ def test_every_staff_handler_does_exactly_what_the_callers_role_may(app_server, 
         w = make_world(db)
         who = caller(db, kind)
     role = kind if kind in roles.ROLES else None
+    log_start = app_server.log_path.stat().st_size
     seen = run(act_as(app_server.url, who, w))
     # The invite is sent in the background: when the role may invite, wait for it to land (polled); the
     # cells are read from the last look either way.
@@ -464,6 +472,8 @@ def test_every_staff_handler_does_exactly_what_the_callers_role_may(app_server, 
         "view-rewards": (shown["view-rewards"], roles.may(role, roles.VIEW)),
         "change-requests-read": (shown["change-requests-read"], roles.may(role, roles.CHANGE_REQUESTS)),
         "pay-export": (shown["pay-export"], roles.may(role, roles.PAY)),
+        "flags-checked-read": (shown["flags-checked-read"], roles.may(role, roles.VIEW)),
+        "check-flags": (shown["check-flags"], roles.may(role, roles.VIEW)),
     }
     wrong = {
         cell: f"took effect={effect}, allowed={allowed}"
@@ -477,6 +487,9 @@ def test_every_staff_handler_does_exactly_what_the_callers_role_may(app_server, 
     if role is None:  # nothing of the staff side reached a non-staff tab
         everything = "".join(seen.values())
         assert f"work-{w.marker_email}" not in everything and f"account {w.audit_marker}" not in everything
+        assert "Quality flags" not in everything
+    log = app_server.log_path.read_bytes()[log_start:].decode(errors="replace")
+    assert tracebacks(log) == [], kind
 
 
 # The tests list's own handlers (import, export, New test, Duplicate, ...): sent by the scenario of

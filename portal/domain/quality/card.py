@@ -9,6 +9,7 @@ test). A median shows only once enough reviews measured the signal (medians.MIN_
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -62,7 +63,9 @@ _TITLED = frozenset({"question", "typing", "leaves", "away"})
 
 
 def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+    """A signal's value, or None for a bool, a non-number, NaN, an infinite or a negative one (never stored:
+    portal/domain/taking/signals.py), as the evidence reader does."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
         return None
     return float(value)
 

@@ -5,6 +5,7 @@ A median counts only once MIN_REVIEWS reviews measured the signal: with fewer, n
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -55,6 +56,6 @@ def of_signals(
         typed = [str(n)[len("typing:") :] for n in signals if str(n).startswith("typing:")]
         never_left = {f"{kind}:{key}": 0 for key in typed for kind in ("leaves", "away")}
         for name, value in {**never_left, **signals}.items():
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value and value >= 0:
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
                 found.setdefault(str(name), []).append(float(value))
     return {name: float(statistics.median(v)) for name, v in found.items() if len(v) >= minimum}

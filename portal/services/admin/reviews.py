@@ -112,7 +112,7 @@ def list_reviews(session: Session, *, actor_id: Caller, query: TableQuery) -> Ta
     days = auto_approve_days()
     known: Questions = {}
     flags = quality_flags.flags_of(session, ids)
-    checked = {t: quality_flags.checked(session, t) for t in {row[0].test_id for row in found}}
+    checked = quality_flags.checked_of(session, [row[0].test_id for row in found])
     rows = []
     for i in ids:
         review, test, email, started, amount, reward_status = by_id[i]
