@@ -58,6 +58,8 @@ def _stage(row) -> rx.Component:
                 row["stage_detail"],
                 size="1",
                 color="var(--gray-11)",
+                max_width="200px",
+                style={"whiteSpace": "normal"},  # wraps, so the table fits at 1280 px
                 custom_attrs={"data-testid": "reward-stage-detail"},
             ),
         ),
@@ -90,7 +92,14 @@ def _stage(row) -> rx.Component:
             rx.vstack(
                 rx.cond(
                     row["sent_to"] != "",
-                    rx.text("Sent to ", row["sent_to"], size="1", color="var(--gray-11)"),
+                    rx.text(
+                        "Sent to ",
+                        row["sent_to"],
+                        size="1",
+                        color="var(--gray-11)",
+                        max_width="200px",
+                        style={"whiteSpace": "normal", "overflowWrap": "anywhere"},
+                    ),
                 ),
                 rx.button(
                     "Send again",
@@ -148,9 +157,9 @@ INVITE_FILTERS = [
     FilterSpec("createdOn", "Invitation date", "range"),
 ]
 REWARD_COLUMNS = [
-    Column("test_url", "", render=_test_link, min_width="40px"),
+    Column("test_url", "Tested page", render=_test_link, min_width="40px", label_hidden=True),
     Column("test_id", "Test ID", min_width="80px"),
-    Column("test_type", "Test type", sort_key="testType", min_width="150px"),
+    Column("test_type", "Test type", sort_key="testType", min_width="130px"),
     Column("status_label", "Status", min_width="90px"),
     Column("date", "Completion date", sort_key="createdOn", min_width="160px"),
     Column("payout", "Payout", min_width="80px"),
