@@ -34,11 +34,13 @@ def shots() -> Path:
     return out
 
 
-def _reward(db, account_id: int, cents: int, *, review_status: str | None, **values) -> Reward:
+def _reward(
+    db, account_id: int, cents: int, *, review_status: str | None, product_type: str = "survey", **values
+) -> Reward:
     """A reward of `cents` for a review of a test of its own (None: a referral bonus, with no review)."""
     review_id = None
     if review_status is not None:
-        test = Test(name=f"Rewards tab e2e {uuid.uuid4().hex[:8]}", product_type="survey")
+        test = Test(name=f"Rewards tab e2e {uuid.uuid4().hex[:8]}", product_type=product_type)
         db.add(test)
         db.flush()
         review = Review(
@@ -66,7 +68,7 @@ def seeded(db):
     now, later = utcnow(), utcnow() + timedelta(days=1)
     approved = {"approved_at": now - timedelta(hours=2)}
     rewards = {
-        "Submitted": _reward(db, who.id, 1000, review_status="submitted"),
+        "Submitted": _reward(db, who.id, 1000, review_status="submitted", product_type="competitor-comparison"),
         "Approved": _reward(db, who.id, 2500, review_status="approved", **approved),
         "Sending": _reward(
             db, who.id, 3000, review_status="approved", payout="sending", next_attempt_at=later, **approved
