@@ -58,6 +58,8 @@ def _stage(row) -> rx.Component:
                 row["stage_detail"],
                 size="1",
                 color="var(--gray-11)",
+                max_width="180px",
+                style={"whiteSpace": "normal"},  # wraps, so the table fits at 1280 px
                 custom_attrs={"data-testid": "reward-stage-detail"},
             ),
         ),
@@ -90,7 +92,14 @@ def _stage(row) -> rx.Component:
             rx.vstack(
                 rx.cond(
                     row["sent_to"] != "",
-                    rx.text("Sent to ", row["sent_to"], size="1", color="var(--gray-11)"),
+                    rx.text(
+                        "Sent to ",
+                        row["sent_to"],
+                        size="1",
+                        color="var(--gray-11)",
+                        max_width="180px",
+                        style={"whiteSpace": "normal", "overflowWrap": "anywhere"},
+                    ),
                 ),
                 rx.button(
                     "Send again",
@@ -121,6 +130,11 @@ def _stage(row) -> rx.Component:
     )
 
 
+def _test_type(row) -> rx.Component:
+    """The test type, wrapping (table cells do not by themselves), so the rewards table fits at 1280 px."""
+    return rx.text(row["test_type"], max_width="130px", style={"whiteSpace": "normal"})
+
+
 def _test_link(row) -> rx.Component:
     return rx.cond(
         row["test_url"] != "",
@@ -148,9 +162,9 @@ INVITE_FILTERS = [
     FilterSpec("createdOn", "Invitation date", "range"),
 ]
 REWARD_COLUMNS = [
-    Column("test_url", "", render=_test_link, min_width="40px"),
+    Column("test_url", "Tested page", render=_test_link, min_width="40px", label_hidden=True),
     Column("test_id", "Test ID", min_width="80px"),
-    Column("test_type", "Test type", sort_key="testType", min_width="150px"),
+    Column("test_type", "Test type", sort_key="testType", render=_test_type, min_width="120px"),
     Column("status_label", "Status", min_width="90px"),
     Column("date", "Completion date", sort_key="createdOn", min_width="160px"),
     Column("payout", "Payout", min_width="80px"),

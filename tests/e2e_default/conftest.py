@@ -34,8 +34,14 @@ PROVIDER_SETTINGS = (
 )
 
 
+# Only the pace differs from `make run`: the payout job runs every 2 s (60 by default) and the stand-in
+# delivers a reward 8 s after its order (5 by default), so a test sees 'Sent' and then 'Paid' in seconds.
+PACE = {"PAYOUT_EVERY_SECONDS": "2", "LOCAL_PAYOUTS_DELIVERY_SECONDS": "8"}
+
+
 def default_env(port: int, database_url: str) -> dict[str, str]:
-    return {k: v for k, v in app_env(port, database_url).items() if not k.startswith(PROVIDER_SETTINGS)}
+    env = {k: v for k, v in app_env(port, database_url).items() if not k.startswith(PROVIDER_SETTINGS)}
+    return env | PACE
 
 
 @pytest.fixture(scope="session")

@@ -50,7 +50,7 @@ def test_a_reward_is_delivered_to_the_inbox_and_its_link_lets_the_recipient_choo
     page = context.new_page()  # the stand-in's plain pages, not the portal's (no '#portal-ready' to wait for)
     page.goto(f"{app_server.url}/local-payouts/inbox")
     expect(page.get_by_role("note")).to_contain_text("This is not Tremendous.")
-    # Delivered by the portal's loop LOCAL_PAYOUTS_DELIVERY_SECONDS (5) after the order: a person reloads the inbox.
+    # Delivered by the portal's loop LOCAL_PAYOUTS_DELIVERY_SECONDS (8 here) after the order: one reloads the inbox.
     item = page.get_by_role("listitem").filter(has_text=email)
 
     def reloaded() -> int:
