@@ -186,6 +186,8 @@ class Settings:
     # Reviews nobody decided are approved automatically after this many days (issue 15).
     auto_approve_days: int = field(default_factory=lambda: _env_int("AUTO_APPROVE_DAYS", 14))
     # Review quality flags (issue 36) are computed for every test with new reviews this often, in every worker.
+    # The yearly reporting threshold for payments to one participant (issue 37): staff see who approaches it.
+    tax_threshold_cents: int = field(default_factory=lambda: _env_int("TAX_THRESHOLD_CENTS", 200_000))
     # Approved rewards are ordered from the payout provider this often, in every worker (issue 37).
     payout_every_seconds: int = field(default_factory=lambda: _env_int("PAYOUT_EVERY_SECONDS", 60))
     quality_flags_every_seconds: int = field(default_factory=lambda: _env_int("QUALITY_FLAGS_EVERY_SECONDS", 60))

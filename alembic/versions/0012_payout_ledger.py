@@ -7,7 +7,8 @@ Issue 37 (rewards actually paid):
 - reward: the payout's state (payout: NULL | sending | sent | paid | failed | canceled), the provider, its order and
   reward ids and status, the failure's reason, the e-mail the link went to, when it was ordered and sent, attempts,
   when the job next looks at it, the newest provider event applied; indexes for the job and for webhooks.
-- account.payment_email and payment_email_changed_at: where rewards links go, and the 48-hour wait after a change.
+- account.payment_email and payment_email_changed_at: where rewards links go, and the 48-hour wait after a change;
+  account.tax_hold_at and tax_details_at: payouts held until the participant's tax details are on file.
 - payout_event: each provider webhook recorded once (unique provider + event id).
 On SQLite, making columns nullable copies the reward table (batch mode; nothing references reward, so the copy
 loses nothing; migration 0005 did the same). Bonuses credited before 0012 (shown as paid, never paid) become
@@ -68,6 +69,8 @@ def upgrade() -> None:
     )
     op.add_column("account", sa.Column("payment_email", TEXT(length=320), nullable=True))
     op.add_column("account", sa.Column("payment_email_changed_at", WHEN(), nullable=True))
+    op.add_column("account", sa.Column("tax_hold_at", WHEN(), nullable=True))
+    op.add_column("account", sa.Column("tax_details_at", WHEN(), nullable=True))
     op.create_table(
         "payout_event",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -85,6 +88,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("payout_event")
+    op.drop_column("account", "tax_details_at")
+    op.drop_column("account", "tax_hold_at")
     op.drop_column("account", "payment_email_changed_at")
     op.drop_column("account", "payment_email")
     op.execute("DELETE FROM reward WHERE review_id IS NULL")

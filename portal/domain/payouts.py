@@ -23,7 +23,13 @@ REVIEW, REFERRAL_BONUS = "review", "referral-bonus"
 KIND_LABELS = {REVIEW: "Test reward", REFERRAL_BONUS: "Referral bonus"}
 
 # What a participant reads (the rewards tab's stage).
-STAGE_SENDING, STAGE_SENT = "Sending", "Sent"
+STAGE_SENDING, STAGE_SENT, STAGE_HELD = "Sending", "Sent", "Held"
+HELD_DETAIL = (
+    "Held until your tax details are on file: your payments this year near the reporting threshold. "
+    "Reply to our e-mail or contact support to send them."
+)
+# The tax threshold (staff see who approaches it: at least this share of it, paid or on the way this year).
+APPROACHING_SHARE = 0.8
 SENT_DETAIL = "The rewards link is in your e-mail"
 SENDING_DETAIL = "Your rewards link is being prepared"
 
@@ -40,8 +46,18 @@ def status_of(state: str) -> str:
     return MIRROR[state]
 
 
-def stage(reward_status: str | None, review_status: str | None, approved: bool, payout: str | None) -> str:
-    """The stage a participant reads: the review's decision until the money moves, then the payout's state."""
+def stage(
+    reward_status: str | None, review_status: str | None, approved: bool, payout: str | None, held: bool = False
+) -> str:
+    """The stage a participant reads: the review's decision until the money moves, then the payout's state; 'Held'
+    for an approved reward not yet ordered while the participant's payouts are held for tax details."""
+    if (
+        held
+        and payout is None
+        and reward_status == "PENDING"
+        and (approved or review_status in decisions.PAID_DECISIONS)
+    ):
+        return STAGE_HELD
     if payout == SENDING and reward_status == "PENDING":
         return STAGE_SENDING
     if payout == SENT and reward_status == "PENDING":
@@ -52,6 +68,22 @@ def stage(reward_status: str | None, review_status: str | None, approved: bool, 
 # Staff's words for where a reward stands (the rewards page's column and its totals per state), in order.
 IN_REVIEW, APPROVED = "In review", "Approved"
 STAFF_STATES = (IN_REVIEW, APPROVED, STAGE_SENDING, STAGE_SENT, "Paid", "Failed", "Canceled")
+
+
+def is_held(hold_at: object, details_at: object) -> bool:
+    """Payouts are held while staff hold them and the tax details are not on file."""
+    return hold_at is not None and details_at is None
+
+
+def tax_standing(year_cents: int, threshold_cents: int, held: bool, details_on_file: bool) -> str:
+    """What staff read of a participant near the threshold."""
+    if details_on_file:
+        return "Tax details on file"
+    if held:
+        return "Payouts held until tax details are on file"
+    if year_cents >= threshold_cents:
+        return "Over the threshold"
+    return f"{round(100 * year_cents / threshold_cents)}% of the threshold" if threshold_cents else ""
 
 
 def staff_state(status: str | None, approved: bool, payout: str | None) -> str:

@@ -26,6 +26,9 @@ class Account(SQLModel, table=True):
     # is not resent for 48 hours after it changes (portal/domain/payouts.py).
     payment_email: str | None = Field(default=None, max_length=320)
     payment_email_changed_at: datetime | None = None
+    # Tax (migration 0012): staff may hold payouts until the participant's tax details are on file.
+    tax_hold_at: datetime | None = None
+    tax_details_at: datetime | None = None
     # Older e-mail-and-password accounts; LinkedIn/Google accounts have none.
     password_hash: str | None = Field(default=None, max_length=255)
     password_changed_at: datetime | None = None

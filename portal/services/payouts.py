@@ -26,11 +26,14 @@ from portal.services.admin import audit
 
 PENDING, EXECUTED = "PENDING", "EXECUTED"
 # Approved, not ordered yet, and with someone to send the link to (crowd-work respondents are paid by their platform).
+# Payouts held for tax details are not ordered (domain/payouts.is_held).
+HELD_ACCOUNTS = select(Account.id).where(Account.tax_hold_at.is_not(None), Account.tax_details_at.is_(None))
 TO_ORDER = and_(
     Reward.status == PENDING,
     Reward.approved_at.is_not(None),
     Reward.account_id.is_not(None),
     Reward.payout.is_(None),
+    Reward.account_id.not_in(HELD_ACCOUNTS),
 )
 
 

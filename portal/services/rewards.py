@@ -17,7 +17,7 @@ from portal.domain import table as rules
 from portal.domain.reference_data import PAYMENT_STATUSES
 from portal.domain.staff import appeals as appeal_rules
 from portal.domain.staff import reviews as decisions
-from portal.models import Review, ReviewAppeal, Reward, Test
+from portal.models import Account, Review, ReviewAppeal, Reward, Test
 from portal.models._base import utcnow
 from portal.services.tables import (
     Dates,
@@ -75,7 +75,9 @@ def list_rewards(session: Session, *, account_id: int, query: TableQuery) -> Tab
     """One page of the account's rewards, sorted and filtered in SQL, with totalAmount."""
     page, (total,) = read_page(session=session, table=TABLE, query=query, account_id=account_id)
     now = utcnow()
-    return TablePage(rows=[_row(*r, now=now) for r in page], total=int(total))
+    account = session.get(Account, account_id)
+    held = account is not None and payout_rules.is_held(account.tax_hold_at, account.tax_details_at)
+    return TablePage(rows=[_row(*r, now=now, held=held) for r in page], total=int(total))
 
 
 def _row(
@@ -102,10 +104,11 @@ def _row(
     payment_email: str | None,
     *,
     now: datetime,
+    held: bool = False,
 ) -> dict[str, str]:
     """One row for the browser; the arguments are the columns of TABLE.rows, in order. A rejected review also
     carries its reason and evidence in words, and its appeal: 'Appeal' while one can be made (appeals.py)."""
-    stage = payout_rules.stage(status, review_status, approved_at is not None, payout)
+    stage = payout_rules.stage(status, review_status, approved_at is not None, payout, held)
     bonus = kind == payout_rules.REFERRAL_BONUS
     rejected = review_status == decisions.REJECTED
     appealable = appeal_rules.can_appeal(review_status, decided_at, appeal_status is not None, now)
@@ -143,6 +146,8 @@ def _stage_detail(
         return f"Paid on {rules.format_date(paid_on)}" if paid_on else ""
     if stage in (decisions.STAGE_APPROVED, payout_rules.STAGE_SENDING) and approved_at is not None:
         return f"Expected by {rules.format_date(payout_rules.expected_by(approved_at))}"
+    if stage == payout_rules.STAGE_HELD:
+        return payout_rules.HELD_DETAIL
     if stage == payout_rules.STAGE_SENT:
         return (
             f"{payout_rules.SENT_DETAIL} (sent {rules.format_date(sent_at)})" if sent_at else payout_rules.SENT_DETAIL

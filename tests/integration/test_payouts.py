@@ -284,3 +284,57 @@ def test_staff_see_totals_per_state_never_added_together(session):
         "Canceled": ("1", "$7"),
     }
     assert json.dumps(found)  # plain strings for the page
+
+
+def test_staff_hold_payouts_near_the_tax_threshold_until_the_details_are_on_file(db_url, session, standin):
+    from portal.services.admin import tax
+
+    provider, scope = standin.provider(), sessions_of(db_url)
+    payer, viewer = person(session, role=roles.TEAM_OWNER), person(session, role=roles.TEAM_MANAGER)
+    near, far = person(session), person(session)
+    session.commit()
+    # $1,700 paid this year and $100 approved: 90% of the $2,000 threshold. The other: $500.
+    test = a_test(session)
+    _, paid = a_review(session, test, near, status="approved", approved=True, reward_status="EXECUTED", cents=170_000)
+    row = fresh(session, Reward, paid.id)
+    row.paid_on = utcnow()
+    session.add(row)
+    session.commit()
+    (waiting,) = approved_rewards(session, account=near, cents=10_000)
+    approved_rewards(session, account=far, cents=50_000)
+    payout_runner.run_round(provider=provider, sessions=scope)  # orders both approved rewards
+    session.expire_all()
+    (late,) = approved_rewards(session, account=near, cents=1_000)
+
+    listed = tax.near_threshold(session, actor_id=payer.id)
+    assert [(r["participant"], r["year_total"], r["paid"], r["standing"]) for r in listed] == [
+        (near.email, "$1,810", "$1,700", "90% of the threshold")
+    ]
+    with pytest.raises(ServiceError):
+        tax.near_threshold(session, actor_id=viewer.id)  # staff who may not pay do not see it
+    with pytest.raises(ServiceError):
+        tax.hold(session, actor_id=near.id, account_id=near.id)
+
+    tax.hold(session, actor_id=payer.id, account_id=str(near.id))
+    session.commit()
+    with pytest.raises(ServiceError) as twice:
+        tax.hold(session, actor_id=payer.id, account_id=near.id)
+    assert twice.value.message == tax.HELD_ALREADY
+    assert tax.near_threshold(session, actor_id=payer.id)[0]["standing"] == "Payouts held until tax details are on file"
+    # Held: the job does not order it, and the participant reads why.
+    assert payout_runner.run_round(provider=provider, sessions=scope).ordered == 0
+    assert fresh(session, Reward, late.id).payout is None
+    page_row = participant_reward_row(session, near.id, late.id)
+    assert (page_row["stage"], page_row["stage_detail"]) == ("Held", rules.HELD_DETAIL)
+    assert participant_reward_row(session, near.id, waiting.id)["stage"] == "Sent"  # ordered before the hold
+
+    tax.details_on_file(session, actor_id=payer.id, account_id=near.id)
+    session.commit()
+    assert payout_runner.run_round(provider=provider, sessions=scope).ordered == 1
+    assert fresh(session, Reward, late.id).payout == "sent"
+    assert [
+        a.action for a in session.execute(select(AuditEntry).where(AuditEntry.target_type == "account")).scalars()
+    ] == [
+        "tax.hold",
+        "tax.details-on-file",
+    ]

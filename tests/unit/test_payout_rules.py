@@ -84,3 +84,19 @@ def test_totals_add_each_reward_to_one_heading_and_this_year_only_what_was_paid_
     ]
     assert rules.totals(rows, 2026) == rules.Totals(paid=3500, on_the_way=5700, in_review=1500, this_year=2500)
     assert rules.totals([], 2026) == rules.Totals()
+
+
+def test_a_held_participant_reads_held_on_approved_rewards_not_yet_ordered():
+    assert rules.is_held(NOW, None) and not rules.is_held(None, None) and not rules.is_held(NOW, NOW)
+    assert rules.stage("PENDING", "approved", True, None, held=True) == "Held"
+    assert rules.stage("PENDING", "excluded", False, None, held=True) == "Held"
+    assert rules.stage("PENDING", "submitted", False, None, held=True) == "Submitted"  # nothing to hold yet
+    assert rules.stage("PENDING", "approved", True, "sent", held=True) == "Sent"  # ordered before the hold
+    assert rules.stage("EXECUTED", "approved", True, "paid", held=True) == "Paid"
+
+
+def test_staff_read_where_a_participant_stands_against_the_threshold():
+    assert rules.tax_standing(160_000, 200_000, False, False) == "80% of the threshold"
+    assert rules.tax_standing(200_000, 200_000, False, False) == "Over the threshold"
+    assert rules.tax_standing(250_000, 200_000, True, False) == "Payouts held until tax details are on file"
+    assert rules.tax_standing(250_000, 200_000, True, True) == "Tax details on file"
