@@ -90,7 +90,7 @@ def resend_claim(session: Session, *, account_id: int, reward_id: Any, now: date
     reward = session.get(Reward, rid) if rid is not None else None
     if reward is None or reward.account_id != account.id:
         raise ServiceError(rules.NOT_YOURS)
-    if reward.payout != rules.FAILED or reward.status != "FAILED":
+    if reward.status != "FAILED" or reward.payout not in (rules.FAILED, None) or reward.approved_at is None:
         raise ServiceError(rules.NOT_FAILED)
     allowed = rules.resend_allowed_at(_aware(account.payment_email_changed_at))
     if allowed is not None and allowed > now:

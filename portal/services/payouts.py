@@ -349,14 +349,17 @@ def reward_of_provider(session: Session, *, provider_reward_id: str) -> int | No
 
 
 def resend_claim(session: Session, *, reward_id: int, email: str, now: datetime | None = None) -> Claim | None:
-    """A failed payout taken for sending again (to `email`): failed -> sending, once."""
+    """A failed payout taken for sending again (to `email`): failed -> sending, once. One marked failed by hand
+    (payout NULL) is ordered again; one the provider failed is resent."""
     now = now or utcnow()
     moved = transitions.move(
         session,
         Reward,
         Reward.id == reward_id,
-        Reward.payout == rules.FAILED,
+        # Failed in the ledger, or marked failed by hand (before the ledger, or by staff): sent (again) either way.
+        or_(Reward.payout == rules.FAILED, Reward.payout.is_(None)),
         Reward.status == "FAILED",
+        Reward.approved_at.is_not(None),
         values={
             "payout": rules.SENDING,
             "status": PENDING,

@@ -19,6 +19,7 @@ from portal.domain.staff import appeals as appeal_rules
 from portal.domain.staff import reviews as decisions
 from portal.models import Account, Review, ReviewAppeal, Reward, Test
 from portal.models._base import utcnow
+from portal.services.providers.payouts import payout_provider
 from portal.services.tables import (
     Dates,
     Options,
@@ -77,7 +78,9 @@ def list_rewards(session: Session, *, account_id: int, query: TableQuery) -> Tab
     now = utcnow()
     account = session.get(Account, account_id)
     held = account is not None and payout_rules.is_held(account.tax_hold_at, account.tax_details_at)
-    return TablePage(rows=[_row(*r, now=now, held=held) for r in page], total=int(total))
+    # 'Send again' only where a provider pays (with the manual provider staff pay by hand).
+    resendable = payout_provider().name != "manual"
+    return TablePage(rows=[_row(*r, now=now, held=held, resendable=resendable) for r in page], total=int(total))
 
 
 def _row(
@@ -105,6 +108,7 @@ def _row(
     *,
     now: datetime,
     held: bool = False,
+    resendable: bool = False,
 ) -> dict[str, str]:
     """One row for the browser; the arguments are the columns of TABLE.rows, in order. A rejected review also
     carries its reason and evidence in words, and its appeal: 'Appeal' while one can be made (appeals.py)."""
@@ -121,7 +125,7 @@ def _row(
         "appeal": appeal_rules.decision_words(appeal_status or ""),
         "stage": stage,
         "stage_detail": _stage_detail(stage, paid_on, approved_at, reject_reason, sent_at, failure_reason),
-        "failed": "yes" if payout == payout_rules.FAILED and status == "FAILED" else "",
+        "failed": "yes" if status == "FAILED" and resendable and approved_at is not None else "",
         "sent_to": payment_email or "" if payout in (payout_rules.SENT, payout_rules.FAILED) else "",
         "id": str(reward_id),
         "test_id": str(test_id) if test_id is not None else "",
