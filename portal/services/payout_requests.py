@@ -14,6 +14,7 @@ from sqlmodel import Session
 from portal.domain import payouts as rules
 from portal.domain import table as table_rules
 from portal.domain.accounts import normalize_email
+from portal.domain.ids import whole_number
 from portal.domain.profile_rules import email_error
 from portal.models import Account, Review, Reward
 from portal.models._base import utcnow
@@ -84,9 +85,8 @@ def resend_claim(session: Session, *, account_id: int, reward_id: Any, now: date
     while the 48 hours after a change of that e-mail run, or when it is not theirs or did not fail)."""
     now = now or utcnow()
     account = _account(session, account_id)
-    rid = reward_id if isinstance(reward_id, int) and not isinstance(reward_id, bool) else None
-    if isinstance(reward_id, str) and reward_id.isdigit() and len(reward_id) <= 12:
-        rid = int(reward_id)
+    # An id in an id's range only: a huge number overflows the database's integer ('²' is a digit to isdigit).
+    rid = whole_number(reward_id)
     reward = session.get(Reward, rid) if rid is not None else None
     if reward is None or reward.account_id != account.id:
         raise ServiceError(rules.NOT_YOURS)
