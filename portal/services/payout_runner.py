@@ -171,8 +171,10 @@ def receive_webhook(
     try:
         delivery = provider.reward(provider_reward_id=event.resource_id)
     except PayoutError as error:
-        # Recorded but not applied: the poll asks the provider again later (RECONCILE_AFTER).
+        # Recorded but not applied: the job's next round asks the provider (not an hour later).
         log.warning("reading reward %s after its webhook failed: %s", event.resource_id, error.message)
+        with sessions() as session:
+            payouts.reconcile_soon(session, reward_id=reward_id)
         return 200
     apply(delivery, reward_id=reward_id, happened_at=event.created, sessions=sessions)
     return 200

@@ -342,6 +342,17 @@ def record_event(
     return session.execute(statement).scalar_one_or_none() is not None
 
 
+def reconcile_soon(session: Session, *, reward_id: int, now: datetime | None = None) -> None:
+    """A sent reward whose webhook could not be applied is asked about at the job's next round."""
+    transitions.move(
+        session,
+        Reward,
+        Reward.id == reward_id,
+        Reward.payout == rules.SENT,
+        values={"next_attempt_at": now or utcnow()},
+    )
+
+
 def reward_of_provider(session: Session, *, provider_reward_id: str) -> int | None:
     return session.execute(
         select(Reward.id).where(Reward.provider_reward_id == provider_reward_id).limit(1)

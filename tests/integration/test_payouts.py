@@ -6,6 +6,8 @@ changes nothing; a lost webhook is reconciled by the poll; a failed payment is c
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -338,3 +340,21 @@ def test_staff_hold_payouts_near_the_tax_threshold_until_the_details_are_on_file
         "tax.hold",
         "tax.details-on-file",
     ]
+
+
+def test_a_reward_on_its_way_through_the_provider_is_never_paid_by_hand_too(db_url, session, standin):
+    from portal.services.admin import rewards as staff_rewards
+
+    provider, scope = standin.provider(), sessions_of(db_url)
+    owner = person(session, role=roles.TEAM_OWNER)
+    session.commit()
+    (reward,) = approved_rewards(session)
+    payout_runner.run_round(provider=provider, sessions=scope)
+    assert fresh(session, Reward, reward.id).payout == "sent"
+    for status in (staff_rewards.PAID, staff_rewards.FAILED, staff_rewards.CANCELED):
+        with pytest.raises(ServiceError):
+            staff_rewards.mark(session=session, actor_id=owner.id, reward_ids=[reward.id], status=status)
+    _, csv_text = staff_rewards.payout_csv(session=session, actor_id=owner.id)
+    listed = {i for row in csv.DictReader(io.StringIO(csv_text)) for i in row["reward_ids"].split()}
+    assert str(reward.id) not in listed
+    assert fresh(session, Reward, reward.id).status == "PENDING"

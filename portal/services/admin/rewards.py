@@ -28,7 +28,10 @@ MARKS = {PAID: "reward.pay", FAILED: "reward.fail", CANCELED: "reward.cancel"}
 MAX_BULK = 1000
 NOT_PAYABLE = "Only approved, unpaid rewards can be paid."
 CANNOT_CHANGE = "This reward cannot be changed now."
-PAYABLE = and_(Reward.status == "PENDING", Reward.approved_at.is_not(None))
+# Approved, unpaid, and not on its way through the payout provider (a reward being sent or sent is never paid by
+# hand too, nor listed in the payout CSV: issue 37).
+NOT_ON_ITS_WAY = or_(Reward.payout.is_(None), Reward.payout.not_in(("sending", "sent")))
+PAYABLE = and_(Reward.status == "PENDING", Reward.approved_at.is_not(None), NOT_ON_ITS_WAY)
 TABLE = TableSpec(
     key=Reward.id,
     sortable={"createdOn": Reward.created_at, "amount": Reward.amount_cents},
@@ -129,7 +132,7 @@ MARKABLE = {
         PAYABLE, and_(Reward.status == FAILED, Reward.approved_at.is_not(None))
     ),  # a failed payment may be retried
     FAILED: PAYABLE,  # only a payment that was due can fail (an unapproved one marked failed could never be paid)
-    CANCELED: Reward.status.in_(("PENDING", FAILED)),
+    CANCELED: and_(Reward.status.in_(("PENDING", FAILED)), NOT_ON_ITS_WAY),
 }
 
 
