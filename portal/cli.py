@@ -165,12 +165,12 @@ def cmd_mark_reward_paid(args: argparse.Namespace) -> None:
 
     try:
         with session_scope() as session:
-            reward, member = mark_reward_paid(session=session, reward_id=args.reward_id)
+            reward, bonus = mark_reward_paid(session=session, reward_id=args.reward_id)
             line = f"Reward {reward.id} is paid ({reward.status}, {reward.paid_on:%Y-%m-%d %H:%M} UTC)."
-            if member is not None:
+            if bonus is not None:
                 line += (
-                    f" Referral bonus {format_money(member.reward_cents)} credited to account "
-                    f"{member.referrer_account_id}."
+                    f" Referral bonus {format_money(bonus.amount_cents)} credited to account "
+                    f"{bonus.account_id} (reward {bonus.id})."
                 )
     except ServiceError as exc:
         raise CliError(exc.message) from None
@@ -184,6 +184,13 @@ def cmd_auto_approve(_args: argparse.Namespace) -> None:
     with session_scope() as session:
         count = auto_approve(session=session)
     print(f"Approved {count} review{'s' if count != 1 else ''} nobody decided in {settings.auto_approve_days} days.")
+
+
+def cmd_pay_rewards(_args: argparse.Namespace) -> None:
+    from portal.services.payout_runner import run_round
+
+    done = run_round()
+    print(f"Ordered {done.ordered} reward{'s' if done.ordered != 1 else ''}; reconciled {done.reconciled}.")
 
 
 def cmd_quality_flags(_args: argparse.Namespace) -> None:
@@ -238,6 +245,11 @@ def build_parser() -> argparse.ArgumentParser:
         "launch-scheduled",
         cmd_launch_scheduled,
         "Start the scheduled tests whose time has come (the job every worker runs every 30 s, once).",
+    )
+    add(
+        "pay-rewards",
+        cmd_pay_rewards,
+        "Order approved rewards from the payout provider and reconcile sent ones (the job every worker runs, once).",
     )
     add(
         "quality-flags",

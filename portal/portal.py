@@ -26,12 +26,13 @@ from portal.pages.referral import referral_page
 from portal.pages.sign_in import sign_in_page
 from portal.pages.sign_up import sign_up_page
 from portal.pages.thank_you import thank_you_page
-from portal.services import error_reporting, mail_sender, quality_flags
+from portal.services import error_reporting, mail_sender, payout_runner, quality_flags
 from portal.services.admin import launches as launch_scheduler
 from portal.services.admin import scheduler as review_scheduler
 from portal.services.captcha import script_url as captcha_script_url
 from portal.services.taking import draft_writer
 from portal.settings import settings
+from portal.standins import tremendous as local_payouts
 from portal.states import one_update
 from portal.states.admin.guard import StaffState
 from portal.states.auth import SessionState
@@ -113,6 +114,12 @@ app.register_lifespan_task(review_scheduler.run_forever)
 app.register_lifespan_task(launch_scheduler.run_forever)
 # Review quality flags are computed for every test with new reviews (every minute, in every worker; each once).
 app.register_lifespan_task(quality_flags.run_forever)
+# Approved rewards are ordered from the payout provider, and lost webhooks reconciled (every minute, in every worker).
+app.register_lifespan_task(payout_runner.run_forever)
+# Tremendous's local stand-in (no payout provider configured, loopback BASE_URL) delivers its rewards' e-mails
+# and posts its webhooks (every second, in every worker; each once).
+if settings.local_payouts_active:
+    app.register_lifespan_task(local_payouts.run_forever)
 
 # Public pages (auth layout).
 app.add_page(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from portal.domain import local_oidc
+from portal.domain import local_oidc, payout_choice
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -186,6 +186,10 @@ class Settings:
     # Reviews nobody decided are approved automatically after this many days (issue 15).
     auto_approve_days: int = field(default_factory=lambda: _env_int("AUTO_APPROVE_DAYS", 14))
     # Review quality flags (issue 36) are computed for every test with new reviews this often, in every worker.
+    # The yearly reporting threshold for payments to one participant (issue 37): staff see who approaches it.
+    tax_threshold_cents: int = field(default_factory=lambda: _env_int("TAX_THRESHOLD_CENTS", 200_000))
+    # Approved rewards are ordered from the payout provider this often, in every worker (issue 37).
+    payout_every_seconds: int = field(default_factory=lambda: _env_int("PAYOUT_EVERY_SECONDS", 60))
     quality_flags_every_seconds: int = field(default_factory=lambda: _env_int("QUALITY_FLAGS_EVERY_SECONDS", 60))
     growthbook_cache_seconds: float = field(default_factory=lambda: float(_env("GROWTHBOOK_CACHE_SECONDS", "60")))
     growthbook_timeout_seconds: float = field(default_factory=lambda: float(_env("GROWTHBOOK_TIMEOUT_SECONDS", "3")))
@@ -204,6 +208,29 @@ class Settings:
     s3_access_key_id: str = field(default_factory=lambda: _env("S3_ACCESS_KEY_ID"))
     s3_secret_access_key: str = field(default_factory=lambda: _env("S3_SECRET_ACCESS_KEY"))
     s3_public_url: str = field(default_factory=lambda: _env("S3_PUBLIC_URL").rstrip("/"))
+    # Payouts (issue 37; portal/domain/payout_choice.py): auto | tremendous | manual. `payout_provider_name` is
+    # the one in use ("tremendous" or "manual"); `local_payouts_active`: Tremendous is the local stand-in at
+    # /local-payouts (its key, campaign, funding source, webhook key and address are then derived, see
+    # __post_init__).
+    payout_provider: str = field(default_factory=lambda: _env("PAYOUT_PROVIDER", "auto"))
+    payout_provider_name: str = field(default=payout_choice.MANUAL, init=False)
+    local_payouts_active: bool = field(default=False, init=False)
+    tremendous_api_key: str = field(default_factory=lambda: _env("TREMENDOUS_API_KEY"))
+    # sandbox (Tremendous's testflight host) | production; TREMENDOUS_API_URL overrides the address.
+    tremendous_environment: str = field(default_factory=lambda: _env("TREMENDOUS_ENVIRONMENT", "sandbox").lower())
+    tremendous_api_url: str = field(default_factory=lambda: _env("TREMENDOUS_API_URL").rstrip("/"))
+    tremendous_campaign_id: str = field(default_factory=lambda: _env("TREMENDOUS_CAMPAIGN_ID"))
+    tremendous_funding_source_id: str = field(default_factory=lambda: _env("TREMENDOUS_FUNDING_SOURCE_ID", "BALANCE"))
+    # The private key of the portal's Tremendous webhook (its signatures are checked with it).
+    tremendous_webhook_key: str = field(default_factory=lambda: _env("TREMENDOUS_WEBHOOK_KEY"))
+    payout_timeout_seconds: float = field(default_factory=lambda: float(_env("PAYOUT_TIMEOUT_SECONDS", "10")))
+    # The local stand-in: its own SQLite file, and how long after an order its e-mail is delivered.
+    local_payouts_db: Path = field(
+        default_factory=lambda: Path(_env("LOCAL_PAYOUTS_DB", str(ROOT / "local-payouts.db")))
+    )
+    local_payouts_delivery_seconds: float = field(
+        default_factory=lambda: float(_env("LOCAL_PAYOUTS_DELIVERY_SECONDS", "5"))
+    )
 
     def __post_init__(self) -> None:
         if not 0 <= self.state_lease_seconds <= MAX_STATE_LEASE_SECONDS:
@@ -217,6 +244,7 @@ class Settings:
                 raise SystemExit(
                     f"Setting LISTEN_HOST must be an IP address (e.g. 0.0.0.0), got {self.listen_host!r}"
                 ) from None
+        self._choose_payouts()
         configured = tuple(p for p in local_oidc.TENANTS if getattr(self, f"{p}_client_id"))
         if not local_oidc.active(self.local_oidc, self.base_url, configured):
             return
@@ -225,6 +253,37 @@ class Settings:
             object.__setattr__(self, f"{tenant}_client_id", local_oidc.client_id(tenant))
             object.__setattr__(self, f"{tenant}_client_secret", self.local_oidc_secret(tenant))
             object.__setattr__(self, f"{tenant}_metadata_url", local_oidc.metadata_url(self.base_url, tenant))
+
+    def _choose_payouts(self) -> None:
+        try:
+            choice = payout_choice.choose(self.payout_provider, self.tremendous_api_key, self.base_url)
+            if choice.provider == payout_choice.TREMENDOUS and not choice.standin:
+                payout_choice.host(self.tremendous_environment, self.tremendous_api_url)
+        except payout_choice.PayoutSettingRefused as exc:
+            raise SystemExit(f"Setting {exc}") from None
+        if choice.provider == payout_choice.TREMENDOUS and not choice.standin and not self.tremendous_campaign_id:
+            raise SystemExit(
+                "Setting TREMENDOUS_CAMPAIGN_ID is required with TREMENDOUS_API_KEY (the campaign whose gift cards, "
+                "VISA, PayPal and charities a recipient chooses from)."
+            )
+        object.__setattr__(self, "payout_provider_name", choice.provider)
+        if not choice.standin:
+            return
+        object.__setattr__(self, "local_payouts_active", True)
+        object.__setattr__(self, "tremendous_api_key", self.local_payouts_secret("api-key"))
+        object.__setattr__(self, "tremendous_campaign_id", "LOCAL" + self.local_payouts_secret("campaign")[:7].upper())
+        object.__setattr__(self, "tremendous_funding_source_id", "BALANCE")
+        object.__setattr__(self, "tremendous_webhook_key", self.local_payouts_secret("webhook"))
+        object.__setattr__(self, "tremendous_api_url", f"{self.base_url}{payout_choice.API_PATH}")
+
+    def local_payouts_secret(self, purpose: str) -> str:
+        """A value of the local payout stand-in, derived from SECRET_KEY (never configured by hand)."""
+        return hmac.new(self.secret_key.encode(), f"local-payouts:{purpose}".encode(), hashlib.sha256).hexdigest()
+
+    @property
+    def tremendous_host(self) -> str:
+        """Tremendous's API address: TREMENDOUS_API_URL (or the stand-in's), else the environment's."""
+        return payout_choice.host(self.tremendous_environment, self.tremendous_api_url)
 
     def local_oidc_secret(self, tenant: str) -> str:
         """The stand-in's client secret for a tenant, derived from SECRET_KEY (never configured by hand)."""

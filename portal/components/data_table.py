@@ -25,6 +25,7 @@ class Column:
     sort_key: str | None = None  # the sortBy name when the column is sortable
     render: Callable[[Row], rx.Component] | None = None
     min_width: str = "110px"
+    label_hidden: bool = False  # the label is read by screen readers only (a column of icons, say)
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,13 @@ def _header(
         [rx.table.column_header_cell(rx.el.span("Select", class_name="dt-sr-only"), width="40px")] if selectable else []
     )
     for column in columns:
-        content = _sort_header(state, table_id, column) if column.sort_key else column.label
+        content: rx.Component | str
+        if column.sort_key:
+            content = _sort_header(state, table_id, column)
+        elif column.label_hidden:
+            content = rx.el.span(column.label, class_name="dt-sr-only")
+        else:
+            content = column.label
         cells.append(rx.table.column_header_cell(content, min_width=column.min_width, white_space="nowrap"))
     if actions:
         cells.append(
@@ -90,7 +97,8 @@ def _header(
 def _cell(column: Column, row: Row) -> rx.Component:
     body = column.render(row) if column.render else row[column.key]
     # data-label: the column's name beside the value when narrow screens stack a row as a card.
-    return rx.table.cell(body, white_space="nowrap", custom_attrs={"data-label": column.label})
+    label = "" if column.label_hidden else column.label
+    return rx.table.cell(body, white_space="nowrap", custom_attrs={"data-label": label})
 
 
 def _actions_cell(actions: list[RowAction], row: Row) -> rx.Component:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
-from portal.components.form import form_error, textarea_field
+from portal.components.form import form_error, text_field, textarea_field
 from portal.domain import invites as invite_rules
 from portal.domain import table as rules
 from portal.domain.reference_data import PAYMENT_STATUSES
@@ -37,6 +37,8 @@ def _stage(row) -> rx.Component:
         row["stage"],
         ("Paid", "green"),
         ("Approved", "blue"),
+        ("Sending", "blue"),
+        ("Sent", "cyan"),
         ("Submitted", "amber"),
         ("Rejected", "red"),
         ("Failed", "red"),
@@ -56,6 +58,8 @@ def _stage(row) -> rx.Component:
                 row["stage_detail"],
                 size="1",
                 color="var(--gray-11)",
+                max_width="180px",
+                style={"whiteSpace": "normal"},  # wraps, so the table fits at 1280 px
                 custom_attrs={"data-testid": "reward-stage-detail"},
             ),
         ),
@@ -82,6 +86,32 @@ def _stage(row) -> rx.Component:
                 custom_attrs={"data-testid": "reward-appeal"},
             ),
         ),
+        # A failed payment: where the link went, and 'Send again' (to the payment e-mail shown above the table).
+        rx.cond(
+            row["failed"] != "",
+            rx.vstack(
+                rx.cond(
+                    row["sent_to"] != "",
+                    rx.text(
+                        "Sent to ",
+                        row["sent_to"],
+                        size="1",
+                        color="var(--gray-11)",
+                        max_width="180px",
+                        style={"whiteSpace": "normal", "overflowWrap": "anywhere"},
+                    ),
+                ),
+                rx.button(
+                    "Send again",
+                    size="1",
+                    variant="soft",
+                    disabled=RewardsTableState.resend_from != "",
+                    on_click=RewardsTableState.resend_payout(row["id"]),
+                    custom_attrs={"data-testid": "reward-resend"},
+                ),
+                spacing="1",
+            ),
+        ),
         rx.cond(
             row["can_appeal"] != "",
             rx.vstack(
@@ -98,6 +128,11 @@ def _stage(row) -> rx.Component:
         ),
         spacing="1",
     )
+
+
+def _test_type(row) -> rx.Component:
+    """The test type, wrapping (table cells do not by themselves), so the rewards table fits at 1280 px."""
+    return rx.text(row["test_type"], max_width="130px", style={"whiteSpace": "normal"})
 
 
 def _test_link(row) -> rx.Component:
@@ -127,9 +162,9 @@ INVITE_FILTERS = [
     FilterSpec("createdOn", "Invitation date", "range"),
 ]
 REWARD_COLUMNS = [
-    Column("test_url", "", render=_test_link, min_width="40px"),
+    Column("test_url", "Tested page", render=_test_link, min_width="40px", label_hidden=True),
     Column("test_id", "Test ID", min_width="80px"),
-    Column("test_type", "Test type", sort_key="testType", min_width="150px"),
+    Column("test_type", "Test type", sort_key="testType", render=_test_type, min_width="120px"),
     Column("status_label", "Status", min_width="90px"),
     Column("date", "Completion date", sort_key="createdOn", min_width="160px"),
     Column("payout", "Payout", min_width="80px"),
@@ -206,8 +241,97 @@ def _appeal_dialog() -> rx.Component:
     )
 
 
+def _total(label: str, value: rx.Var, test_id: str) -> rx.Component:
+    return rx.box(
+        rx.text(label, size="1", color="var(--gray-11)"),
+        rx.text(value, size="4", weight="bold", custom_attrs={"data-testid": test_id}),
+        class_name="reward-total",
+    )
+
+
+def _totals() -> rx.Component:
+    """Paid, on the way, in review and this year's total; where rewards links go, and its change."""
+    S = RewardsTableState
+    return rx.vstack(
+        rx.flex(
+            _total("Paid", S.totals["paid"], "total-paid"),
+            _total("On the way", S.totals["on_the_way"], "total-on-the-way"),
+            _total("In review", S.totals["in_review"], "total-in-review"),
+            rx.box(
+                rx.text("Paid in ", S.totals["year"], size="1", color="var(--gray-11)"),
+                rx.text(S.totals["this_year"], size="4", weight="bold", custom_attrs={"data-testid": "total-year"}),
+                class_name="reward-total",
+            ),
+            gap="24px",
+            wrap="wrap",
+        ),
+        rx.flex(
+            rx.text("Rewards links are e-mailed to ", rx.text.strong(S.payment_email, id="payment-email"), size="2"),
+            rx.button("Change", size="1", variant="soft", on_click=S.ask_payment_email, id="payment-email-change"),
+            gap="8px",
+            align="center",
+            wrap="wrap",
+        ),
+        rx.cond(
+            S.resend_from != "",
+            rx.text(
+                "You changed your payment e-mail recently: a failed payment can be sent again on ",
+                S.resend_from,
+                ".",
+                size="1",
+                color="var(--gray-11)",
+                id="resend-wait",
+            ),
+        ),
+        spacing="2",
+        margin_bottom="12px",
+        id="reward-totals",
+    )
+
+
+def _payment_email_dialog() -> rx.Component:
+    S = RewardsTableState
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Payment e-mail"),
+            rx.dialog.description(
+                "Rewards links are sent to this address. For your safety, a failed payment can be sent again only "
+                "48 hours after it changes.",
+                size="2",
+            ),
+            rx.vstack(
+                text_field(
+                    "E-mail for rewards links",
+                    id="payment-email-input",
+                    type="email",
+                    autocomplete="email",
+                    required=True,
+                    default_value=S.email_draft,
+                    on_blur=S.set_email_draft,
+                    size="2",
+                    key=S.payment_email,
+                ),
+                form_error(S.email_error, id="payment-email-error"),
+                spacing="3",
+                width="100%",
+                margin_top="12px",
+            ),
+            rx.hstack(
+                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.cancel_payment_email),
+                rx.button("Save", on_click=S.save_payment_email, id="payment-email-save"),
+                justify="end",
+                spacing="3",
+                margin_top="16px",
+            ),
+        ),
+        open=S.email_open,
+        on_open_change=lambda _open: S.cancel_payment_email(),
+    )
+
+
 def rewards_table() -> rx.Component:
     return rx.fragment(
+        _totals(),
         data_table(
             RewardsTableState,
             table_id="rewards",
@@ -216,6 +340,7 @@ def rewards_table() -> rx.Component:
             search_placeholder="Search rewards",
         ),
         _appeal_dialog(),
+        _payment_email_dialog(),
     )
 
 

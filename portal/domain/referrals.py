@@ -128,10 +128,13 @@ def refusal(
     return None
 
 
-def referee_status(*, bonus_cents: int | None, bonus_paid: bool, has_reward: bool) -> str:
-    """'Signed up' -> 'Reward pending' (a test done, not paid yet) -> 'Reward paid $20'."""
+def referee_status(*, bonus_cents: int | None, bonus_paid: bool, has_reward: bool, bonus_earned: bool = False) -> str:
+    """'Signed up' -> 'Reward pending' (a test done, not paid yet) -> 'Bonus on its way $20' (the referee was paid:
+    the referrer's bonus reward is being paid) -> 'Reward paid $20' (the bonus reward is paid)."""
     if bonus_paid:
         return f"Reward paid {format_money(bonus_cents or 0)}"
+    if bonus_earned:
+        return f"Bonus on its way {format_money(bonus_cents or 0)}"
     if has_reward:
         return STATUS_REWARD_PENDING
     return STATUS_SIGNED_UP

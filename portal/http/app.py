@@ -13,9 +13,11 @@ from portal.http import (
     media_routes,
     oauth_routes,
     password_routes,
+    payout_webhook_routes,
     verification_routes,
 )
 from portal.settings import settings
+from portal.standins import tremendous as local_payouts
 
 
 def build_api() -> FastAPI:
@@ -30,9 +32,14 @@ def build_api() -> FastAPI:
     # Test images: staff upload them (streamed, size-checked as they arrive); /media/... serves them.
     api.include_router(image_routes.router)
     api.include_router(media_routes.router)
+    # The payout provider's signed webhooks (issue 37).
+    api.include_router(payout_webhook_routes.router)
     # `make run` on this machine with no LinkedIn or Google configured: the local sign-in stand-in.
     if settings.local_oidc_active:
         api.include_router(local_oidc_routes.router(settings))
+    # No payout provider configured on this machine: Tremendous's local stand-in at /local-payouts.
+    if settings.local_payouts_active:
+        api.include_router(local_payouts.router(settings))
     # LinkedIn and Google (OpenID Connect); its flow cookie middleware wraps only these routes.
     api.mount(oauth_routes.PREFIX, oauth_routes.build_app())
 

@@ -28,7 +28,18 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 HASHED_PREFIX = "/assets/"
 # Paths that are never pages of the static frontend (the API, Reflex's own endpoints, media).
-NOT_PAGES = ("/api/", "/_event", "/_upload", "/_health", "/ping", "/media/", "/local-oidc/", "/health", "/ready")
+NOT_PAGES = (
+    "/api/",
+    "/_event",
+    "/_upload",
+    "/_health",
+    "/ping",
+    "/media/",
+    "/local-oidc/",
+    "/local-payouts/",
+    "/health",
+    "/ready",
+)
 
 
 @functools.cache

@@ -25,6 +25,7 @@ from portal.models.profile import (
 from portal.models.reference import Audience, CompanySize, Industry, Qualification, Role
 from portal.models.referral import ReferralMember, ReferralProgram
 from portal.models.review import (
+    PayoutEvent,
     QualityRun,
     Review,
     ReviewAppeal,
@@ -51,6 +52,7 @@ __all__ = [
     "OneTimeToken",
     "OutboxEmail",
     "ParticipantProfile",
+    "PayoutEvent",
     "ProfileAudience",
     "ProfileChangeRequest",
     "ProfileIndustry",

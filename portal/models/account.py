@@ -22,6 +22,13 @@ class Account(SQLModel, table=True):
     email_verified_at: datetime | None = None
     work_email: str | None = Field(default=None, max_length=320, unique=True, index=True)
     work_email_verified_at: datetime | None = None
+    # Where rewards links are sent (migration 0012); the sign-in e-mail (or the work e-mail) when not set. A payout
+    # is not resent for 48 hours after it changes (portal/domain/payouts.py).
+    payment_email: str | None = Field(default=None, max_length=320)
+    payment_email_changed_at: datetime | None = None
+    # Tax (migration 0012): staff may hold payouts until the participant's tax details are on file.
+    tax_hold_at: datetime | None = None
+    tax_details_at: datetime | None = None
     # Older e-mail-and-password accounts; LinkedIn/Google accounts have none.
     password_hash: str | None = Field(default=None, max_length=255)
     password_changed_at: datetime | None = None

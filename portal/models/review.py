@@ -149,12 +149,15 @@ class QualityRun(SQLModel, table=True):
 
 
 class Reward(SQLModel, table=True):
-    """The payout for a review. status: PENDING | EXECUTED | FAILED | CANCELED.
+    """A payout: for a review (kind 'review'), or the referral bonus of a referrer (kind 'referral-bonus', no review).
 
-    test_id and product_type are copies of the review's test and its type (they never change for a
-    review), so that the rewards table sorts and searches a participant's rewards without joining
-    review and test (migration 0005). They are filled on insert from review_id when not given
-    (see _fill_test_columns).
+    status is the spec's payment status: PENDING | EXECUTED | FAILED | CANCELED. `payout` is where the money is on its
+    way (migration 0012; portal/domain/payouts.py): NULL (not ordered) | sending | sent | paid | failed | canceled,
+    mirrored to status (sending and sent are PENDING, paid EXECUTED, failed FAILED, canceled CANCELED).
+
+    test_id and product_type are copies of the review's test and its type (they never change for a review), so that
+    the rewards table sorts and searches a participant's rewards without joining review and test (migration 0005).
+    They are filled on insert from review_id when not given (see _fill_test_columns); a bonus has neither.
     """
 
     __tablename__ = "reward"
@@ -170,10 +173,14 @@ class Reward(SQLModel, table=True):
         # Staff: rewards by status (payable ones first); every reward, newest first (bench/admin_tables.py).
         Index("ix_reward_status_created", "status", "created_at"),
         Index("ix_reward_created_id", "created_at", "id"),
+        # The payout job: rewards to order, and orders to retry or reconcile, by when they are next due.
+        Index("ix_reward_payout_next", "payout", "next_attempt_at"),
+        # A provider's webhook names its own reward id.
+        Index("ix_reward_provider_reward", "provider_reward_id"),
     )
 
     id: int = Field(default=None, primary_key=True)
-    review_id: int = Field(foreign_key="review.id", unique=True, ondelete="CASCADE")
+    review_id: int | None = Field(default=None, foreign_key="review.id", unique=True, ondelete="CASCADE")
     account_id: int | None = Field(default=None, foreign_key="account.id", ondelete="CASCADE")
     amount_cents: int
     status: str = Field(default="PENDING", max_length=16)
@@ -181,15 +188,50 @@ class Reward(SQLModel, table=True):
     created_at: datetime = created_field()
     # Set when the review is approved: the reward is then payable (and expected within 5 business days).
     approved_at: datetime | None = None
-    # Copies of review.test_id and test.product_type (no foreign key: the review's own cascades).
-    test_id: int | None = Field(default=None, sa_column_kwargs={"nullable": False})
-    product_type: str | None = Field(default=None, max_length=40, sa_column_kwargs={"nullable": False})
+    # Copies of review.test_id and test.product_type (no foreign key: the review's own cascades); NULL for a bonus.
+    test_id: int | None = Field(default=None)
+    product_type: str | None = Field(default=None, max_length=40)
+    # review | referral-bonus (migration 0012)
+    kind: str = Field(default="review", max_length=20, sa_column_kwargs={"server_default": "review"})
+    # The referee whose first paid reward earned this bonus: one bonus per referee (unique).
+    referral_member_id: int | None = Field(
+        default=None, foreign_key="referral_member.id", unique=True, ondelete="SET NULL"
+    )
+    # The payout (migration 0012): its state, the provider and its ids, what the provider last said.
+    payout: str | None = Field(default=None, max_length=16)
+    provider: str | None = Field(default=None, max_length=20)
+    provider_order_id: str | None = Field(default=None, max_length=40)
+    provider_reward_id: str | None = Field(default=None, max_length=40)
+    provider_status: str | None = Field(default=None, max_length=40)
+    failure_reason: str | None = Field(default=None, max_length=300)
+    payment_email: str | None = Field(default=None, max_length=320)  # where the rewards link was sent
+    ordered_at: datetime | None = None
+    sent_at: datetime | None = None
+    attempts: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    next_attempt_at: datetime | None = None  # when the job next orders, retries or asks the provider
+    last_event_at: datetime | None = None  # the newest provider event applied (older ones are not applied)
+
+
+class PayoutEvent(SQLModel, table=True):
+    """A provider's webhook, recorded once (migration 0012): a repeat of the same event id changes nothing."""
+
+    __tablename__ = "payout_event"
+    __table_args__ = (UniqueConstraint("provider", "event_id", name="uq_payout_event_provider_event"),)
+
+    id: int = Field(default=None, primary_key=True)
+    provider: str = Field(max_length=20)
+    event_id: str = Field(max_length=80)
+    name: str = Field(max_length=80)
+    resource_id: str = Field(max_length=80)
+    happened_at: datetime  # the provider's time of the event
+    received_at: datetime = created_field()
+    outcome: str = Field(default="", max_length=200)  # what it changed, in words
 
 
 @event.listens_for(Reward, "before_insert")
 def _fill_test_columns(mapper: Any, connection: Any, target: Reward) -> None:
     """Every reward inserted through the ORM carries its review's test id and product type."""
-    if target.test_id is not None and target.product_type is not None:
+    if (target.test_id is not None and target.product_type is not None) or target.review_id is None:
         return
     found = connection.execute(
         select(Review.test_id, Test.product_type)

@@ -253,7 +253,7 @@ def on_reward_paid(session: Session, *, reward_id: int) -> ReferralMember | None
     call, or a later reward of the same referee, adds nothing. Returns the member credited now.
     """
     reward = session.get(Reward, reward_id)
-    if reward is None or reward.status != PAID:
+    if reward is None or reward.status != PAID or reward.kind != "review":  # a bonus earns no bonus
         return None
     referee_id = _reward_account_id(session, reward)
     if referee_id is None:
@@ -291,19 +291,33 @@ def referral_overview(session: Session, *, account_id: int, base_url: str) -> Re
         with_reward = set(
             session.exec(select(Reward.account_id).where(col(Reward.account_id).in_(referee_ids)).distinct()).all()
         )
+    # The bonus is a reward of its own (issue 37): paid when that reward is, not when it was earned.
+    bonuses: dict[int, tuple[str, int]] = {}
+    member_ids = [m.id for m in members]
+    if member_ids:
+        bonuses = {
+            member_id: (status, cents)
+            for member_id, status, cents in session.exec(
+                select(Reward.referral_member_id, Reward.status, Reward.amount_cents).where(
+                    col(Reward.referral_member_id).in_(member_ids)
+                )
+            ).all()
+            if member_id is not None
+        }
     rows = [
         RefereeRow(
             first_name=m.first_name or "-",
             joined=rules.joined_label(m.created_at),
             status=rules.referee_status(
-                bonus_cents=m.reward_cents,
-                bonus_paid=m.reward_paid_at is not None,
+                bonus_cents=bonuses.get(m.id, ("", m.reward_cents or 0))[1],
+                bonus_paid=bonuses.get(m.id, ("", 0))[0] == PAID,
                 has_reward=m.referee_account_id in with_reward,
+                bonus_earned=m.id in bonuses,
             ),
         )
         for m in members
     ]
-    total = sum(m.reward_cents or 0 for m in members if m.reward_paid_at is not None)
+    total = sum(cents for status, cents in bonuses.values() if status == PAID)
     bonus = program.bonus_cents if program else 2000
     return ReferralOverview(
         link=rules.referral_link(base_url, code),

@@ -8,6 +8,7 @@ whole request again and always take the account from the server-side session.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any, ClassVar
 
@@ -19,6 +20,7 @@ from portal.domain.accounts import CurrentUser
 from portal.domain.staff import appeals as appeal_rules
 from portal.services import appeals as appeal_service
 from portal.services import invites as invite_service
+from portal.services import payout_requests, payout_runner
 from portal.services import rewards as reward_service
 from portal.services.error_reporting import report_browser_error
 from portal.services.errors import ServiceError
@@ -313,9 +315,69 @@ class RewardsTableState(DataTableState, rx.State):
     appeal_test: str = ""
     appeal_message: str = ""
     appeal_error: str = ""
+    # The totals above the table (issue 37): paid, on the way, in review, paid this calendar year.
+    totals: dict[str, str] = {}
+    payment_email: str = ""  # where rewards links go
+    resend_from: str = ""  # when a failed payout can be sent again ('' at once)
+    email_open: bool = False  # the 'Payment e-mail' dialog
+    email_draft: str = ""
+    email_error: str = ""
 
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
-        return await db.run(reward_service.list_rewards, account_id=caller.account_id, query=query)
+        page = await db.run(reward_service.list_rewards, account_id=caller.account_id, query=query)
+        found = await db.run(payout_requests.totals, account_id=caller.account_id)
+        self.totals = {
+            "paid": found.paid,
+            "on_the_way": found.on_the_way,
+            "in_review": found.in_review,
+            "this_year": found.this_year,
+            "year": str(found.year),
+        }
+        where = await db.run(payout_requests.payment_email, account_id=caller.account_id)
+        self.payment_email, self.resend_from = where.email, where.resend_from
+        return page
+
+    @rx.event
+    def ask_payment_email(self):
+        self.email_open, self.email_draft, self.email_error = True, self.payment_email, ""
+
+    @rx.event
+    def cancel_payment_email(self):
+        self.email_open = False
+
+    @rx.event
+    def set_email_draft(self, text: Any):
+        self.email_draft = text[:320] if isinstance(text, str) else ""
+        self.email_error = ""
+
+    @rx.event
+    async def save_payment_email(self):
+        user = await current_user(self)
+        if user is None:
+            return rx.redirect("/sign-in")
+        try:
+            self.payment_email = await db.run(
+                payout_requests.set_payment_email, account_id=user.account_id, email=self.email_draft
+            )
+        except ServiceError as err:
+            self.email_error = err.message
+            return None
+        self.email_open = False
+        await self._reload()
+        return toast("success", "Your payment e-mail is saved. A failed payment can be sent again in 48 hours.")
+
+    @rx.event
+    async def resend_payout(self, reward_id: Any):
+        """'Send again' on a failed payment: to the payment e-mail, unless it changed in the last 48 hours."""
+        user = await current_user(self)
+        if user is None:
+            return rx.redirect("/sign-in")
+        try:
+            await asyncio.to_thread(payout_runner.resend, user.account_id, reward_id)
+        except ServiceError as err:
+            return toast("error", err.message)
+        await self._reload()
+        return toast("success", "Your reward is being sent again.")
 
     @rx.event
     def ask_appeal(self, review_id: Any):

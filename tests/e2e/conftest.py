@@ -136,6 +136,7 @@ def served_app(
     env.update(
         MEDIA_DIR=str(data / "media"),
         UPLOAD_TMP_DIR=str(data / "media" / ".incoming"),
+        LOCAL_PAYOUTS_DB=str(data / "local-payouts.db"),
         REFLEX_STATES_WORKDIR=str(data / "states"),
         REFLEX_WEB_WORKDIR=str(web_dir),
     )
@@ -175,6 +176,8 @@ def app_server(
 ) -> Iterator[AppServer]:
     # Loopback is a trusted proxy here, so tests can speak for distinct clients with X-Forwarded-For.
     # Error reporting is on, as in production: every test runs with the SDK sending to the stand-in.
+    # The payout job runs once at start and then once a day: a reward a test seeds moves only when the test moves
+    # it ('Pay now', mark paid); tests/e2e_default sees the job order rewards at its own pace.
     yield from served_app(
         tmp_path_factory,
         "app",
@@ -182,6 +185,7 @@ def app_server(
             port,
             database_url,
             TRUSTED_PROXIES="127.0.0.1",
+            PAYOUT_EVERY_SECONDS="86400",
             **smtp_env(smtp_server),
             **oidc_provider.env(),
             **sentry_server.env(),

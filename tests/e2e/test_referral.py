@@ -159,6 +159,16 @@ def test_reward_appears_after_the_referees_first_reward_is_paid(
         again = _cli(app_server, "mark-reward-paid", str(second.id))
         assert again.returncode == 0 and "Referral bonus" not in again.stdout
 
+        # The referee is paid: Rosa's bonus is a reward of its own (issue 37), on its way until it is paid too.
+        bonus = re.search(r"\(reward (\d+)\)", done.stdout)
+        assert bonus is not None, done.stdout
+        rosa.reload()
+        wait_for_hydration(rosa)
+        expect(rosa.locator(".referee-row", has_text="Quinn")).to_contain_text("Bonus on its way $20")
+        expect(rosa.locator("#referral-total")).to_have_text("$0")
+        paid = _cli(app_server, "mark-reward-paid", bonus.group(1))
+        assert paid.returncode == 0 and "Referral bonus" not in paid.stdout, paid.stderr
+
         rosa.reload()
         wait_for_hydration(rosa)
         expect(rosa.locator(".referee-row", has_text="Quinn")).to_contain_text("Reward paid $20")

@@ -1656,9 +1656,11 @@ def test_cli_mark_paid_credits_a_missing_bonus_of_an_already_paid_reward(seeded)
     session.commit()
     _, reward = a_review(session, a_test(session), referee, status="approved", reward_status="EXECUTED", approved=True)
 
-    _, member = mark_reward_paid(session=session, reward_id=reward.id)
+    _, bonus = mark_reward_paid(session=session, reward_id=reward.id)
     session.commit()
-    assert member is not None and member.reward_cents == program.bonus_cents
+    # The bonus is a payable reward of the referrer's own (issue 37), credited once.
+    assert bonus is not None and (bonus.account_id, bonus.amount_cents) == (referrer.id, program.bonus_cents)
+    assert (bonus.kind, bonus.review_id, bonus.approved_at is not None) == ("referral-bonus", None, True)
     _, again = mark_reward_paid(session=session, reward_id=reward.id)
     assert again is None
 

@@ -84,7 +84,12 @@ def assert_paid_once(session: Session, reward: Reward, referrer: Any, referee: A
     assert row.after["status"] == "EXECUTED" and row.after["paid_on"] == paid.paid_on.isoformat()
     member = session.execute(select(ReferralMember).where(ReferralMember.referee_account_id == referee.id)).scalar_one()
     assert member.reward_cents == program.bonus_cents and member.reward_paid_at is not None
-    assert [r for r in audit_rows(session) if r.action != "reward.pay"] == []
+    # One bonus, a reward of its own (issue 37), recorded once.
+    bonuses = session.execute(select(Reward).where(Reward.referral_member_id == member.id)).scalars().all()
+    assert [(b.account_id, b.amount_cents, b.kind) for b in bonuses] == [
+        (referrer.id, program.bonus_cents, "referral-bonus")
+    ]
+    assert [r.action for r in audit_rows(session) if r.action != "reward.pay"] == ["reward.referral-bonus"]
 
 
 def test_fifty_identical_mark_paid_give_one_payment_one_audit_row_one_bonus(session, db_url, referred):

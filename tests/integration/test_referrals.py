@@ -202,10 +202,11 @@ def test_bonus_once_when_the_first_reward_is_paid(session, program):
     overview = referral_overview(session=session, account_id=rita.id, base_url="http://x")
     assert [r.status for r in overview.referees] == ["Reward pending"]
 
-    reward, member = mark_reward_paid(session=session, reward_id=first.id)
+    reward, bonus = mark_reward_paid(session=session, reward_id=first.id)
     session.commit()
     assert reward.status == "EXECUTED" and reward.paid_on is not None
-    assert member is not None and member.reward_cents == program.bonus_cents == 2000 and member.reward_paid_at
+    # The bonus is a payable reward of the referrer's own (issue 37).
+    assert bonus is not None and (bonus.account_id, bonus.amount_cents, bonus.kind) == (rita.id, 2000, "referral-bonus")
 
     # Calling again, or paying the second reward, adds nothing.
     assert on_reward_paid(session=session, reward_id=first.id) is None
@@ -216,11 +217,18 @@ def test_bonus_once_when_the_first_reward_is_paid(session, program):
     assert later is None
     [member] = members(session)
     assert member.reward_cents == 2000
+    # Earned, not paid yet: on its way, and nothing earned in total.
+    overview = referral_overview(session=session, account_id=rita.id, base_url="http://x")
+    assert [r.status for r in overview.referees] == ["Bonus on its way $20"]
+    assert overview.total_earned == "$0"
+    # One bonus reward (no review), paid like any reward.
+    [only] = session.exec(select(Reward).where(Reward.account_id == rita.id)).all()
+    assert only.id == bonus.id and only.review_id is None
+    mark_reward_paid(session=session, reward_id=bonus.id)
+    session.commit()
     overview = referral_overview(session=session, account_id=rita.id, base_url="http://x")
     assert [r.status for r in overview.referees] == ["Reward paid $20"]
     assert overview.total_earned == "$20"
-    # No fake review or reward row for the referrer: the bonus lives on the member only.
-    assert session.exec(select(Reward).where(Reward.account_id == rita.id)).all() == []
 
 
 def test_rewards_of_people_not_referred_credit_nothing(session, program):
@@ -234,7 +242,9 @@ def test_total_earned_adds_up(session, program):
     rita = referrer(session)
     for _ in range(2):
         referee = sign_up(session, rita.referral_code)
-        mark_reward_paid(session=session, reward_id=reward_for(session, referee).id)
+        _, bonus = mark_reward_paid(session=session, reward_id=reward_for(session, referee).id)
+        session.commit()
+        mark_reward_paid(session=session, reward_id=bonus.id)  # the bonus is paid like any reward
         session.commit()
     sign_up(session, rita.referral_code)
     overview = referral_overview(session=session, account_id=rita.id, base_url="http://x")

@@ -9,7 +9,9 @@ reading and downloads) to see whether it took effect. Allowed and effective must
 
 from __future__ import annotations
 
+import asyncio
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -99,7 +101,7 @@ class World:
     invitee_id: int
     approve_review: int
     reject_review: int
-    payable_reward: int
+    payable_reward: int  # made again just before the rewards page (act's `payable`)
     audit_marker: str
     expired_session: int
     exclude_review: int
@@ -187,9 +189,11 @@ def make_world(db: Session) -> World:
     )
 
 
-async def act(base: str, cookie: str, w: World) -> dict[str, str]:
+async def act(base: str, cookie: str, w: World, payable: Callable[[], int] | None = None) -> dict[str, str]:
     """Every admin handler, in an order a person could use them; returns the frames seen per read.
-    Each admin page is opened in a tab of its own (the same person's cookie)."""
+    Each admin page is opened in a tab of its own (the same person's cookie). `payable` makes the approved reward
+    to mark paid just before the rewards page: the payout job orders approved rewards from the provider and its
+    stand-in pays them seconds later (issue 37), so one made at the start could be paid before staff mark it."""
     seen: dict[str, str] = {}
     tab = RawTab(base, cookie=cookie)
 
@@ -349,6 +353,8 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     mark("reviews-csv")
     await send(f"{R}.clear_pending")
     # Rewards.
+    if payable is not None:
+        w.payable_reward = await asyncio.to_thread(payable)
     await page("/admin/rewards")
     await send(f"{W}.load_page")
     for name in (*TABLE_READS, *TABLE_VIEW_ONLY):
@@ -396,8 +402,8 @@ async def act(base: str, cookie: str, w: World) -> dict[str, str]:
     return seen
 
 
-async def act_as(base: str, who: Person, w: World) -> dict[str, str]:
-    return await act(base, who.cookie, w)
+async def act_as(base: str, who: Person, w: World, payable: Callable[[], int] | None = None) -> dict[str, str]:
+    return await act(base, who.cookie, w, payable)
 
 
 def _effects(db: Session, w: World) -> dict[str, bool]:
@@ -411,6 +417,15 @@ def _effects(db: Session, w: World) -> dict[str, bool]:
     rejected = db.get(Review, w.reject_review)
     excluded = db.get(Review, w.exclude_review)
     paid = db.get(Reward, w.payable_reward)
+    # Marked paid by staff: the payout job may pay the approved reward through the provider meanwhile (issue 37),
+    # which sets EXECUTED too, so the staff's own mark is read from the audit log.
+    marked_by_staff = db.exec(
+        select(AuditEntry).where(
+            AuditEntry.action == "reward.pay",
+            AuditEntry.target_id == str(w.payable_reward),
+            AuditEntry.actor_role != "",
+        )
+    ).first()
     session = db.get(ReviewSession, w.expired_session)
     return {
         roles.VERIFY: verify.verified,
@@ -425,7 +440,7 @@ def _effects(db: Session, w: World) -> dict[str, bool]:
         and rejected.reject_evidence == "43 s for a 15-minute test"
         and excluded.status == "excluded",
         roles.CLEAR_PENDING: session.status == "cleared",
-        roles.PAY: paid.status == "EXECUTED",
+        roles.PAY: paid.status == "EXECUTED" and marked_by_staff is not None,
     }
 
 
@@ -454,7 +469,15 @@ def test_every_staff_handler_does_exactly_what_the_callers_role_may(app_server, 
         who = caller(db, kind)
     role = kind if kind in roles.ROLES else None
     log_start = app_server.log_path.stat().st_size
-    seen = run(act_as(app_server.url, who, w))
+
+    def payable() -> int:
+        with app_server.db() as db:
+            owner = db.get(Account, person(db).account_id)
+            _, reward = _review(db, demo_test(db, "01-survey.json").id, owner, approved=True)
+            db.commit()
+            return reward.id
+
+    seen = run(act_as(app_server.url, who, w, payable))
     # The invite is sent in the background: when the role may invite, wait for it to land (polled); the
     # cells are read from the last look either way.
     may_invite = roles.may(role, roles.INVITE)
@@ -500,6 +523,14 @@ TESTS_PART_TWO = frozenset(
     if f'{{T}}.{h}"' in (Path(__file__).parent / "test_admin_tests_authorization.py").read_text()
 )
 
+# The rewards page's 'Pay now' (issue 37): sent by every caller by test_admin_payouts_authorization.py, which checks
+# it sends it.
+REWARDS_PART_TWO = frozenset(
+    h
+    for h in AdminRewardsState.event_handlers
+    if f'{{W}}.{h}"' in (Path(__file__).parent / "test_admin_payouts_authorization.py").read_text()
+)
+
 
 def test_the_scenario_sends_every_public_handler_of_every_admin_state():
     import inspect
@@ -521,6 +552,8 @@ def test_the_scenario_sends_every_public_handler_of_every_admin_state():
             if handler == "setvar":  # refused for every browser (states/event_guard.py)
                 continue
             if letter == "T" and handler in TESTS_PART_TWO:  # sent by test_admin_tests_authorization.py
+                continue
+            if letter == "W" and handler in REWARDS_PART_TWO:  # sent by test_admin_payouts_authorization.py
                 continue
             generic = handler in TABLE_READS or handler in TABLE_VIEW_ONLY
             loops_over_table = f'await send(f"{{{letter}}}.{{name}}"' in source

@@ -16,6 +16,7 @@ from portal.pages.admin import (  # noqa: F401 - each module declares its pages
     results,
     reviews,
     rewards,
+    tax,
     tests,
     versions,
 )

@@ -17,7 +17,22 @@ COLUMNS = [
     Column("participant", "Participant", min_width="200px"),
     Column("test", "Test", min_width="220px"),
     Column("amount", "Amount", sort_key="amount"),
-    Column("status_label", "Status", render=lambda row: status_badge(row["status_label"])),
+    Column("status_label", "Payment status", render=lambda row: status_badge(row["status_label"])),
+    Column(
+        "state",
+        "Where it is",
+        render=lambda row: rx.vstack(
+            rx.text(row["state"], size="2", weight="medium"),
+            rx.cond(row["expected"] != "", rx.text("Expected by ", row["expected"], size="1", color="var(--gray-11)")),
+            rx.cond(row["provider"] != "", rx.text(row["provider"], size="1", color="var(--gray-11)")),
+            rx.cond(
+                row["reason"] != "",
+                rx.text(row["reason"], size="1", color="var(--red-11)", max_width="260px", white_space="normal"),
+            ),
+            spacing="1",
+        ),
+        min_width="180px",
+    ),
     Column("approved", "Approved"),
     Column("paid_on", "Paid on"),
     Column("created", "Submitted", sort_key="createdOn"),
@@ -38,7 +53,8 @@ FILTERS = [
 def rewards_page() -> rx.Component:
     can_pay = StaffState.can[roles.PAY]
     actions = [
-        RowAction("Mark paid", lambda row: W.ask_one(row["id"], "EXECUTED"), available_when="payable", icon="check")
+        RowAction("Pay now", lambda row: W.pay_now(row["id"]), available_when="pay_now", icon="send"),
+        RowAction("Mark paid", lambda row: W.ask_one(row["id"], "EXECUTED"), available_when="payable", icon="check"),
     ]
     bulk = rx.cond(
         (W.selected_ids.length() > 0) & can_pay,
@@ -74,6 +90,21 @@ def rewards_page() -> rx.Component:
                     size="3",
                 ),
                 width="100%",
+            ),
+            rx.flex(
+                rx.foreach(
+                    W.state_totals,
+                    lambda t: rx.box(
+                        rx.text(t["state"], size="1", color="var(--gray-11)"),
+                        rx.text(t["amount"], size="3", weight="bold"),
+                        rx.text(t["count"], " rewards", size="1", color="var(--gray-11)"),
+                        class_name="reward-total",
+                        data_state=t["state"],
+                    ),
+                ),
+                gap="20px",
+                wrap="wrap",
+                id="reward-state-totals",
             ),
             bulk,
             data_table(

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import and_, func, join, or_, select
 from sqlmodel import Session
 
+from portal.domain import payouts as payout_rules
 from portal.domain import table as rules
 from portal.domain.reference_data import PAYMENT_STATUSES
 from portal.domain.staff import reviews as decisions
@@ -15,12 +16,11 @@ from portal.domain.staff import roles
 from portal.domain.staff.csv_cells import to_csv
 from portal.models import Account, Review, Reward, Test
 from portal.models._base import utcnow
-from portal.services import transitions
+from portal.services import payouts, transitions
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import parse_ids
 from portal.services.errors import ServiceError
-from portal.services.referrals import on_reward_paid
 from portal.services.tables import Dates, Ids, Options, Own, TablePage, TableQuery, TableSpec, contains
 
 PAID, FAILED, CANCELED = "EXECUTED", "FAILED", "CANCELED"
@@ -28,7 +28,10 @@ MARKS = {PAID: "reward.pay", FAILED: "reward.fail", CANCELED: "reward.cancel"}
 MAX_BULK = 1000
 NOT_PAYABLE = "Only approved, unpaid rewards can be paid."
 CANNOT_CHANGE = "This reward cannot be changed now."
-PAYABLE = and_(Reward.status == "PENDING", Reward.approved_at.is_not(None))
+# Approved, unpaid, and not on its way through the payout provider (a reward being sent or sent is never paid by
+# hand too, nor listed in the payout CSV: issue 37).
+NOT_ON_ITS_WAY = or_(Reward.payout.is_(None), Reward.payout.not_in(("sending", "sent")))
+PAYABLE = and_(Reward.status == "PENDING", Reward.approved_at.is_not(None), NOT_ON_ITS_WAY)
 TABLE = TableSpec(
     key=Reward.id,
     sortable={"createdOn": Reward.created_at, "amount": Reward.amount_cents},
@@ -40,7 +43,10 @@ TABLE = TableSpec(
     ),
     search=lambda _: or_(contains(Account.email), contains(Test.name)),
     # Only a search reads the test and the participant (a reward's test is its review's, never missing).
-    search_source=join(Reward, Test, Test.id == Reward.test_id).outerjoin(Account, Account.id == Reward.account_id),
+    # (A referral bonus has no test: outer joins.)
+    search_source=join(Reward, Test, Test.id == Reward.test_id, isouter=True).outerjoin(
+        Account, Account.id == Reward.account_id
+    ),
     page_sizes=(100, 200),
 )
 clean_query = TABLE.clean
@@ -55,7 +61,7 @@ def list_rewards(session: Session, *, actor_id: Caller, query: TableQuery) -> Ta
     if ids:
         found = session.execute(
             select(Reward, Test.name, Account.email)
-            .join(Test, Test.id == Reward.test_id)
+            .outerjoin(Test, Test.id == Reward.test_id)
             .outerjoin(Account, Account.id == Reward.account_id)
             .where(Reward.id.in_(ids))
         ).all()
@@ -66,13 +72,50 @@ def list_rewards(session: Session, *, actor_id: Caller, query: TableQuery) -> Ta
     return page
 
 
-def _row(reward: Reward, test_name: str, email: str | None, *, may_pay: bool) -> dict[str, str]:
+def totals_by_state(session: Session, *, actor_id: Caller, query: TableQuery) -> list[dict[str, str]]:
+    """The rewards the table's search and filters choose, per state (in review, approved, sending, sent, paid, failed,
+    canceled): how many and their amount, each on its own (never paid and unpaid added together)."""
+    require_staff(session, actor_id, roles.VIEW)
+    values, chosen = TABLE.values(query), TABLE.select(query)
+    ids = chosen.matching()
+    found: dict[str, list[int]] = {state: [0, 0] for state in payout_rules.STAFF_STATES}
+    for status, approved, payout, count, cents in session.execute(
+        select(
+            Reward.status,
+            Reward.approved_at.is_not(None),
+            Reward.payout,
+            func.count(Reward.id),
+            func.coalesce(func.sum(Reward.amount_cents), 0),
+        )
+        .where(Reward.id.in_(ids))
+        .group_by(Reward.status, Reward.approved_at.is_not(None), Reward.payout),
+        values,
+    ):
+        state = payout_rules.staff_state(status, bool(approved), payout)
+        found[state][0] += int(count)
+        found[state][1] += int(cents)
+    return [
+        {"state": state, "count": str(count), "amount": rules.format_money(cents) or "$0"}
+        for state, (count, cents) in found.items()
+    ]
+
+
+def _row(reward: Reward, test_name: str | None, email: str | None, *, may_pay: bool) -> dict[str, str]:
     payable = reward.status == "PENDING" and reward.approved_at is not None
+    state = payout_rules.staff_state(reward.status, reward.approved_at is not None, reward.payout)
+    expected = payout_rules.expected_by(reward.approved_at, crowd_work=reward.account_id is None)
     return {
         "id": str(reward.id),
         "participant": email or "",
         "account_id": str(reward.account_id or ""),
-        "test": test_name,
+        "test": test_name or payout_rules.KIND_LABELS.get(reward.kind, reward.kind),
+        "state": state,
+        "expected": rules.format_date(expected)
+        if expected and state in (payout_rules.APPROVED, payout_rules.STAGE_SENDING, payout_rules.STAGE_SENT)
+        else "",
+        "provider": " · ".join(p for p in (reward.provider or "", reward.provider_status or "") if p),
+        "reason": reward.failure_reason or "",
+        "pay_now": "yes" if may_pay and payable and reward.payout is None and reward.account_id is not None else "",
         "amount": rules.format_money(reward.amount_cents),
         "created": rules.format_date(reward.created_at),
         "status": reward.status,
@@ -89,7 +132,7 @@ MARKABLE = {
         PAYABLE, and_(Reward.status == FAILED, Reward.approved_at.is_not(None))
     ),  # a failed payment may be retried
     FAILED: PAYABLE,  # only a payment that was due can fail (an unapproved one marked failed could never be paid)
-    CANCELED: Reward.status.in_(("PENDING", FAILED)),
+    CANCELED: and_(Reward.status.in_(("PENDING", FAILED)), NOT_ON_ITS_WAY),
 }
 
 
@@ -121,8 +164,9 @@ def mark(session: Session, *, actor_id: Caller, reward_ids: Any, status: Any, no
         raise ServiceError(NOT_PAYABLE if status == PAID else CANNOT_CHANGE)
     for reward_id, was in sorted(moved.items()):
         after: dict[str, Any] = {"status": status, "paid_on": now if status == PAID else None}
-        if status == PAID and (member := on_reward_paid(session=session, reward_id=reward_id)) is not None:
-            after["referral_bonus_to"] = member.referrer_account_id
+        if status == PAID and (bonus := payouts.referral_bonus(session, reward_id=reward_id, now=now)) is not None:
+            after["referral_bonus_to"] = bonus.account_id
+            after["referral_bonus_reward"] = bonus.id
         audit.record(
             session, staff, MARKS[status], "reward", reward_id, {"status": was, "paid_on": read[reward_id][1]}, after
         )
@@ -136,7 +180,7 @@ def mark_paid_by_system(session: Session, *, reward_id: int) -> tuple[Reward, An
     if reward is None:
         raise ServiceError(f"Reward {reward_id} not found.")
     if reward.status == PAID:
-        return reward, on_reward_paid(session=session, reward_id=reward.id)
+        return reward, payouts.referral_bonus(session, reward_id=reward.id)
     if reward.status != "PENDING" and reward.status != FAILED:
         raise ServiceError(f"Reward {reward_id} is {reward.status}: only pending or failed rewards can be paid.")
     before = {"status": reward.status, "paid_on": reward.paid_on}
@@ -159,10 +203,10 @@ def mark_paid_by_system(session: Session, *, reward_id: int) -> tuple[Reward, An
     ):
         reward = session.get(Reward, reward_id, populate_existing=True)  # changed meanwhile: as it is now
         if reward is not None and reward.status == PAID:
-            return reward, on_reward_paid(session=session, reward_id=reward.id)
+            return reward, payouts.referral_bonus(session, reward_id=reward.id)
         raise ServiceError(f"Reward {reward_id} changed meanwhile: nothing was done; run the command again.")
     session.refresh(reward)
-    member = on_reward_paid(session=session, reward_id=reward.id)
+    member = payouts.referral_bonus(session, reward_id=reward.id)
     audit.record(
         session, audit.SYSTEM, "reward.pay", "reward", reward.id, before, {"status": PAID, "paid_on": reward.paid_on}
     )

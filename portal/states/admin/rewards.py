@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -9,7 +10,9 @@ import reflex as rx
 from portal import db
 from portal.domain import table as rules
 from portal.domain.accounts import CurrentUser
+from portal.services import payout_runner
 from portal.services.admin import rewards as service
+from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery, TableSpec
 from portal.states.admin.guard import caller_id
 from portal.states.browser import toast
@@ -54,8 +57,26 @@ class AdminRewardsState(DataTableState, rx.State):
     confirm_count: int = 0  # how many of them the service would change ...
     confirm_cents: int = 0  # ... and their amounts together (the service's sum)
 
+    state_totals: list[dict[str, str]] = []  # per state: how many rewards and their amount (issue 37)
+
     async def _fetch(self, caller: CurrentUser, query: TableQuery) -> TablePage:
-        return await db.run(service.list_rewards, actor_id=caller.account_id, query=query)
+        page = await db.run(service.list_rewards, actor_id=caller.account_id, query=query)
+        self.state_totals = await db.run(service.totals_by_state, actor_id=caller.account_id, query=query)
+        return page
+
+    @rx.event
+    async def pay_now(self, reward_id: Any):
+        """'Pay now': the approved reward is ordered from the payout provider at once (the service checks the caller
+        and that the reward may be ordered)."""
+        try:
+            placed = await asyncio.to_thread(payout_runner.pay_now, await caller_id(self), reward_id)
+        except ServiceError as err:
+            return toast("error", err.message)
+        await self._reload()
+        return toast(
+            "success" if placed else "error",
+            "The reward was sent." if placed else "The order failed; the job tries again.",
+        )
 
     def _after_fetch(self, result: TablePage) -> None:
         self.total_cents = result.total_open
