@@ -39,6 +39,7 @@ def _stage(row) -> rx.Component:
         ("Approved", "blue"),
         ("Sending", "blue"),
         ("Sent", "cyan"),
+        ("Held", "orange"),
         ("Submitted", "amber"),
         ("Rejected", "red"),
         ("Failed", "red"),

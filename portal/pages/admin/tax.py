@@ -16,12 +16,12 @@ MUTED = "var(--gray-11)"
 
 
 def _row(row: Any) -> rx.Component:
-    return rx.table.row(
-        rx.table.row_header_cell(row["participant"]),
-        rx.table.cell(row["year_total"]),
-        rx.table.cell(row["paid"]),
-        rx.table.cell(row["standing"]),
-        rx.table.cell(
+    return rx.el.tr(
+        rx.el.th(row["participant"], scope="row"),
+        rx.el.td(row["year_total"]),
+        rx.el.td(row["paid"]),
+        rx.el.td(row["standing"]),
+        rx.el.td(
             rx.hstack(
                 rx.cond(
                     row["may_hold"] != "",
@@ -61,19 +61,18 @@ def tax_page() -> rx.Component:
             rx.cond(
                 T.rows.length() > 0,
                 rx.box(
-                    rx.table.root(
-                        rx.table.header(
-                            rx.table.row(
-                                rx.table.column_header_cell("Participant"),
-                                rx.table.column_header_cell("This year"),
-                                rx.table.column_header_cell("Paid this year"),
-                                rx.table.column_header_cell("Standing"),
-                                rx.table.column_header_cell("Actions"),
+                    rx.el.table(
+                        rx.el.thead(
+                            rx.el.tr(
+                                *(
+                                    rx.el.th(name, scope="col")
+                                    for name in ("Participant", "This year", "Paid this year", "Standing", "Actions")
+                                )
                             )
                         ),
-                        rx.table.body(rx.foreach(T.rows, _row)),
+                        rx.el.tbody(rx.foreach(T.rows, _row)),
                         id="tax-table",
-                        size="2",
+                        class_name="results-table",
                     ),
                     class_name="results-scroll",
                     tab_index=0,
