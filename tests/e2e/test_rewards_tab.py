@@ -110,7 +110,9 @@ def seeded(db):
 def test_the_rewards_tab_in_every_stage_its_totals_and_the_payment_e_mail(page: Page, app_server, db):
     who, ids = seeded(db)
     today = format_date(utcnow())
-    expected_by = format_date(payout_rules.expected_by(utcnow() - timedelta(hours=2)))
+    # Read back what was seeded: 'sent an hour ago' is yesterday between midnight and 1 a.m. UTC.
+    sent_on = format_date(db.get(Reward, ids["Sent"]).sent_at)
+    expected_by = format_date(payout_rules.expected_by(db.get(Reward, ids["Approved"]).approved_at))
     page.set_viewport_size({"width": 1280, "height": 900})
     sign_in(page, app_server.url, who.email, PASSWORD)
     page.click("#tab-rewards")
@@ -120,7 +122,7 @@ def test_the_rewards_tab_in_every_stage_its_totals_and_the_payment_e_mail(page: 
         "Submitted": ("Submitted", "Waiting for review"),
         "Approved": ("Approved", f"Expected by {expected_by}"),
         "Sending": ("Sending", f"Expected by {expected_by}"),
-        "Sent": ("Sent", f"{payout_rules.SENT_DETAIL} (sent {today})"),
+        "Sent": ("Sent", f"{payout_rules.SENT_DETAIL} (sent {sent_on})"),
         "Paid": ("Paid", f"Paid on {today}"),
         "Failed": ("Failed", BOUNCED),
         "Rejected": ("Rejected", "Low effort answers"),
