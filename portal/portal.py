@@ -16,6 +16,7 @@ from portal.pages.demo import demo_page
 from portal.pages.descriptions import DESCRIPTIONS
 from portal.pages.home import home_page
 from portal.pages.not_found import not_found_page
+from portal.pages.notifications import notifications_page
 from portal.pages.oidc import existing_account_page, linkedin_connect_page, verify_account_page
 from portal.pages.onboarding import onboarding_page
 from portal.pages.password_reset import forgot_page, reset_page, site_decider_page
@@ -26,7 +27,7 @@ from portal.pages.referral import referral_page
 from portal.pages.sign_in import sign_in_page
 from portal.pages.sign_up import sign_up_page
 from portal.pages.thank_you import thank_you_page
-from portal.services import error_reporting, mail_sender, payout_runner, quality_flags
+from portal.services import error_reporting, invite_reminders, mail_sender, payout_runner, quality_flags
 from portal.services.admin import launches as launch_scheduler
 from portal.services.admin import scheduler as review_scheduler
 from portal.services.captcha import script_url as captcha_script_url
@@ -38,6 +39,7 @@ from portal.states.admin.guard import StaffState
 from portal.states.auth import SessionState
 from portal.states.demo import DemoOptInState
 from portal.states.event_guard import guard_events, on_backend_exception
+from portal.states.notifications import NotificationsState
 from portal.states.oidc import VerifyAccountState
 from portal.states.onboarding import OnboardingState
 from portal.states.page_load import PageLoadInHydrate
@@ -114,6 +116,8 @@ app.register_lifespan_task(review_scheduler.run_forever)
 app.register_lifespan_task(launch_scheduler.run_forever)
 # Review quality flags are computed for every test with new reviews (every minute, in every worker; each once).
 app.register_lifespan_task(quality_flags.run_forever)
+# Open invites about to expire get one reminder each (every 5 minutes, in every worker; each reminder once).
+app.register_lifespan_task(invite_reminders.run_forever)
 # Approved rewards are ordered from the payout provider, and lost webhooks reconciled (every minute, in every worker).
 app.register_lifespan_task(payout_runner.run_forever)
 # Tremendous's local stand-in (no payout provider configured, loopback BASE_URL) delivers its rewards' e-mails
@@ -211,6 +215,13 @@ app.add_page(
     title=f"Live demo meetings | {BRAND}",
     description=DESCRIPTIONS["/demo"],
     on_load=[SessionState.guard_private, DemoOptInState.load_page],
+)
+app.add_page(
+    notifications_page,
+    route="/notifications",
+    title=f"Notifications | {BRAND}",
+    description=DESCRIPTIONS["/notifications"],
+    on_load=[SessionState.guard_private, NotificationsState.load],
 )
 app.add_page(
     referral_page,

@@ -72,13 +72,108 @@ def password_changed(*, brand: str, forgot_link: str) -> Email:
     )
 
 
-def test_invite(*, brand: str, test_label: str, payout: str, link: str, hours: int) -> Email:
+def test_invite(
+    *,
+    brand: str,
+    test_label: str,
+    payout: str,
+    link: str,
+    hours: int,
+    minutes: int | None = None,
+    settings_link: str = "",
+) -> Email:
+    """A new invite (issue 38): what the test is, what it pays, how long it takes, and the invite's deadline."""
+    article = "an" if test_label[:1].lower() in "aeiou" else "a"
+    takes = f" Once you start, you have {minutes} minutes to finish it." if minutes else ""
     return Email(
-        subject=f"New paid test for you: {test_label} ({payout})",
+        subject=f"A new paid test for you: {test_label}, {payout}",
         body=(
-            f"Hello,\n\nYou are invited to a paid {test_label} on {brand}. It pays {payout} once your answers are "
-            f"approved.\n\nStart it here:\n\n{link}\n\nThe invite is open for {hours} hours.\n\n{brand}\n"
+            f"Hello,\n\nThere is a new test for you on {brand}: {article} {test_label} test that pays {payout} "
+            f"once your answers are approved.{takes}\n\n"
+            f"Your invite is open for {hours} hours, and places go to whoever starts first, so if you would like "
+            f"to take it, start soon:\n\n{link}\n\n"
+            f"Thank you,\n{brand}\n{_settings_footer(settings_link)}"
         ),
+    )
+
+
+def invite_reminder(
+    *, brand: str, test_label: str, payout: str, link: str, hours_left: int, settings_link: str
+) -> Email:
+    left = "less than an hour" if hours_left < 1 else f"about {hours_left} hour{'s' if hours_left != 1 else ''}"
+    return Email(
+        subject=f"Your invite to a {test_label} test ends soon",
+        body=(
+            f"Hello,\n\nA quick reminder: your invite to the {test_label} test on {brand} ({payout}) ends in "
+            f"{left}. If you would still like to take it, start here:\n\n{link}\n\n"
+            f"If not, there is nothing to do: the invite simply ends.\n\n{brand}\n{_settings_footer(settings_link)}"
+        ),
+    )
+
+
+def account_verified(*, brand: str, link: str, settings_link: str) -> Email:
+    return Email(
+        subject=f"Your {brand} account is verified",
+        body=(
+            f"Hello,\n\nGood news: we checked your profile and your account is now verified. From now on you can "
+            f"be invited to paid tests; we will write to you when one is waiting.\n\nYour account: {link}\n\n"
+            f"{brand}\n{_settings_footer(settings_link)}"
+        ),
+    )
+
+
+def review_approved(*, brand: str, test_label: str, payout: str, link: str, settings_link: str) -> Email:
+    pays = f" Your reward of {payout} is on its way" if payout else " Your reward is on its way"
+    return Email(
+        subject=f"Your answers were approved: {test_label}",
+        body=(
+            f"Hello,\n\nThank you for taking the {test_label} test. Your answers were approved.{pays}: we will "
+            f"write again when it is sent.\n\nYour rewards: {link}\n\n{brand}\n{_settings_footer(settings_link)}"
+        ),
+    )
+
+
+def review_rejected(*, brand: str, test_label: str, reason: str, note: str, link: str, settings_link: str) -> Email:
+    said = f"\n\nA note from the reviewer: {note}" if note else ""
+    return Email(
+        subject=f"Your answers were not accepted: {test_label}",
+        body=(
+            f"Hello,\n\nThank you for taking the {test_label} test. We are sorry, but your answers were not "
+            f"accepted, so no reward will be paid for them.\n\nThe reason: {reason}.{said}\n\n"
+            f"If you think this is a mistake, you can appeal once from your rewards page:\n\n{link}\n\n"
+            f"{brand}\n{_settings_footer(settings_link)}"
+        ),
+    )
+
+
+def reward_sent(*, brand: str, payout: str, what: str, email: str, link: str, settings_link: str) -> Email:
+    return Email(
+        subject=f"Your reward of {payout} was sent",
+        body=(
+            f"Hello,\n\nYour reward of {payout} for {what} was sent to {email}. Look out for a message from our "
+            f"payout provider with the link to claim it.\n\nYour rewards: {link}\n\n"
+            f"{brand}\n{_settings_footer(settings_link)}"
+        ),
+    )
+
+
+def reward_failed(*, brand: str, payout: str, what: str, reason: str, link: str, settings_link: str) -> Email:
+    why = f" The provider said: {reason}." if reason else ""
+    return Email(
+        subject=f"We could not send your reward of {payout}",
+        body=(
+            f"Hello,\n\nWe tried to send your reward of {payout} for {what}, but it did not go through.{why}\n\n"
+            f"Please check the e-mail address for payments on your rewards page and send it again from there:\n\n"
+            f"{link}\n\n{brand}\n{_settings_footer(settings_link)}"
+        ),
+    )
+
+
+def _settings_footer(settings_link: str) -> str:
+    if not settings_link:
+        return ""
+    return (
+        f"\n--\nYou get this e-mail because of your notification settings. Choose what we send you: {settings_link}\n"
     )
 
 

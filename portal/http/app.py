@@ -14,6 +14,7 @@ from portal.http import (
     oauth_routes,
     password_routes,
     payout_webhook_routes,
+    unsubscribe_routes,
     verification_routes,
 )
 from portal.settings import settings
@@ -29,6 +30,8 @@ def build_api() -> FastAPI:
     api.include_router(account_routes.router)
     api.include_router(verification_routes.router)
     api.include_router(password_routes.router)
+    # One-click unsubscribe of notification e-mails (issue 38, RFC 8058).
+    api.include_router(unsubscribe_routes.router)
     # Test images: staff upload them (streamed, size-checked as they arrive); /media/... serves them.
     api.include_router(image_routes.router)
     api.include_router(media_routes.router)

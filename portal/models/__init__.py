@@ -14,6 +14,7 @@ from portal.models.auth import AuthSession, LoginAttempt, OneTimeToken
 from portal.models.captcha import UsedCaptchaToken
 from portal.models.flags import FeatureFlag, FeatureFlagUser
 from portal.models.invite import Invite, InviteBatch
+from portal.models.notification import Notification, NotificationOptOut
 from portal.models.outbox import OutboxEmail
 from portal.models.profile import (
     ParticipantProfile,
@@ -49,6 +50,8 @@ __all__ = [
     "InviteBatch",
     "LoginAttempt",
     "LoginIdentity",
+    "Notification",
+    "NotificationOptOut",
     "OneTimeToken",
     "OutboxEmail",
     "ParticipantProfile",

@@ -25,6 +25,8 @@ class Invite(SQLModel, table=True):
         ),
         Index("ix_invite_account_status_expires", "account_id", "status", "expires_at"),
         Index("ix_invite_test_account", "test_id", "account_id"),
+        # The reminder job: open invites about to expire (migration 0013).
+        Index("ix_invite_status_expires", "status", "expires_at"),
     )
 
     id: int = Field(default=None, primary_key=True)

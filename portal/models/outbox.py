@@ -22,9 +22,11 @@ class OutboxEmail(SQLModel, table=True):
     to_address: str = Field(max_length=320)
     subject: str = Field(max_length=300)
     body_text: str
-    # verify-email | verify-work-email | reset-password | email-changed
+    # verify-email | verify-work-email | reset-password | email-changed | a notification kind
     kind: str = Field(max_length=32)
     link: str | None = Field(default=None, max_length=2000)
+    # A notification's one-click unsubscribe URL (issue 38): the List-Unsubscribe header (RFC 8058).
+    unsubscribe_url: str | None = Field(default=None, max_length=2000)
     created_at: datetime = created_field()
     attempts: int = Field(default=0)
     next_attempt_at: datetime = created_field()

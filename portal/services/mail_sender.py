@@ -83,6 +83,9 @@ def build_message(row: OutboxEmail) -> EmailMessage:
     message["From"] = settings.mail_from
     message["To"] = row.to_address
     message["Subject"] = row.subject
+    if row.unsubscribe_url:  # one-click unsubscribe (RFC 8058) on every notification
+        message["List-Unsubscribe"] = f"<{row.unsubscribe_url}>"
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.set_content(row.body_text)
     return message
 
@@ -156,10 +159,12 @@ async def run_forever() -> None:
         log.info("SMTP_HOST not set: e-mails stay in the outbox (python -m portal.cli outbox)")
         return
     while True:
+        sent = 0
         try:
-            await send_due()
+            sent = await send_due()
         except asyncio.CancelledError:
             raise
         except Exception:  # keep the sender alive whatever one round hits
             log.exception("outbox delivery round failed")
-        await asyncio.sleep(settings.mail_poll_seconds)
+        # A full round (a batch of invites queued): the next one at once, at the SMTP server's pace.
+        await asyncio.sleep(0 if sent >= BATCH else settings.mail_poll_seconds)

@@ -21,7 +21,7 @@ from sqlmodel import Session
 from portal.domain import payouts as rules
 from portal.models import Account, ParticipantProfile, PayoutEvent, ReferralMember, ReferralProgram, Reward
 from portal.models._base import utcnow
-from portal.services import transitions
+from portal.services import notification_events, transitions
 from portal.services.admin import audit
 
 PENDING, EXECUTED = "PENDING", "EXECUTED"
@@ -172,6 +172,7 @@ def ordered(
     if not moved:
         return False
     _audit(session, reward_id, "payout.sent", rules.SENDING, rules.SENT, {"order": order_id})
+    notification_events.reward_moved(session, reward_id, sent=True)
     if state in (rules.PAID, rules.FAILED, rules.CANCELED):
         delivered(session, reward_id=reward_id, state=state, provider_status=provider_status, reason=reason, now=now)
     return True
@@ -209,6 +210,7 @@ def order_failed(
     )
     if moved:
         _audit(session, reward_id, "payout.failed", rules.SENDING, rules.FAILED, {"reason": reason[:300]})
+        notification_events.reward_moved(session, reward_id, sent=False, reason=reason[:300])
     return bool(moved)
 
 
@@ -267,6 +269,8 @@ def delivered(
     )
     if state == rules.PAID:
         referral_bonus(session, reward_id=reward_id, now=now)
+    if state == rules.FAILED:
+        notification_events.reward_moved(session, reward_id, sent=False, reason=reason[:300])
     return True
 
 

@@ -70,6 +70,7 @@ PRIVATE_PAGES = [
     ("/", "#header-user-name"),
     ("/profile", "#header-user-name"),
     ("/referral", "#referral-link, #tab-invites"),
+    ("/notifications", "#notifications-list"),
 ]
 WHO = {
     "verified": {},

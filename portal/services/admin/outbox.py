@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 from sqlmodel import Session
 
+from portal.domain import notifications as notification_rules
 from portal.domain.ids import whole_number
 from portal.domain.staff import outbox_status as outbox_rules
 from portal.domain.staff import roles
@@ -33,6 +34,8 @@ KINDS = {
     "invite": "Test invite",
     "appeal-decided": "Appeal decided",
 }
+# Notifications (issue 38): each kind of the registry not named above, by its key.
+KINDS.update({key: f"Notification: {key.replace('-', ' ')}" for key in notification_rules.KEYS if key not in KINDS})
 ERROR_SHOWN = 300
 NOT_FOUND = "This e-mail is not in the outbox."
 SENT_ALREADY = "This e-mail was sent already."

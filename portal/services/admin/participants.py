@@ -25,7 +25,7 @@ from portal.models import (
     ProfileIndustry,
 )
 from portal.models._base import utcnow
-from portal.services import transitions
+from portal.services import notification_events, transitions
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, StaffRefused, require_staff
 from portal.services.admin.ids import nothing_selected, one_id, parse_ids, too_many
@@ -251,6 +251,8 @@ def set_verified(session: Session, *, actor_id: Caller, account_ids: Any, verifi
     action = "participant.verify" if verified else "participant.unverify"
     for account_id in changing:
         audit.record(session, staff, action, "account", account_id, {"verified": not verified}, {"verified": verified})
+    if verified:
+        notification_events.account_verified(session, changing)
     return len(changing)
 
 

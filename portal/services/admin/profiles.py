@@ -19,6 +19,7 @@ from portal.domain.accounts import normalize_email
 from portal.domain.staff import profiles as staff_profiles
 from portal.domain.staff import roles
 from portal.models import Account
+from portal.services import notification_events
 from portal.services import profile as profiles
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, Staff, StaffRefused, require_staff
@@ -130,6 +131,7 @@ def save_participant_profile(
     before = {key: _plain(value) for key, value in outcome.changed.items()}
     if verify and not was_verified:
         before["verified"], after["verified"] = False, True
+        notification_events.account_verified(session, [target.id])
     audit.record(
         session,
         staff,

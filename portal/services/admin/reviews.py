@@ -18,7 +18,7 @@ from portal.domain.staff.csv_cells import to_csv
 from portal.domain.taking import kinds
 from portal.models import Account, Review, ReviewFlag, ReviewSession, Reward, Test, TestVersion
 from portal.models._base import utcnow
-from portal.services import quality_flags, transitions
+from portal.services import notification_events, quality_flags, transitions
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, Staff, require_staff
 from portal.services.admin.ids import one_id, parse_ids
@@ -348,6 +348,7 @@ def _decide(
                 **({"reason": reason, "note": note, "flags": flags, "evidence": evidence} if not paid else {}),
             },
         )
+    notification_events.reviews_decided(session, moved, status, reason, note)
     return len(moved)
 
 
