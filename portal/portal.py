@@ -27,7 +27,7 @@ from portal.pages.referral import referral_page
 from portal.pages.sign_in import sign_in_page
 from portal.pages.sign_up import sign_up_page
 from portal.pages.thank_you import thank_you_page
-from portal.services import error_reporting, invite_reminders, mail_sender, payout_runner, quality_flags
+from portal.services import error_reporting, invite_reminders, mail_sender, payout_runner, quality_flags, sms_sender
 from portal.services.admin import launches as launch_scheduler
 from portal.services.admin import scheduler as review_scheduler
 from portal.services.captcha import script_url as captcha_script_url
@@ -118,6 +118,8 @@ app.register_lifespan_task(launch_scheduler.run_forever)
 app.register_lifespan_task(quality_flags.run_forever)
 # Open invites about to expire get one reminder each (every 5 minutes, in every worker; each reminder once).
 app.register_lifespan_task(invite_reminders.run_forever)
+# Texts (confirmation codes, notifications chosen as texts) go out through the SMS provider (issue 38).
+app.register_lifespan_task(sms_sender.run_forever)
 # Approved rewards are ordered from the payout provider, and lost webhooks reconciled (every minute, in every worker).
 app.register_lifespan_task(payout_runner.run_forever)
 # Tremendous's local stand-in (no payout provider configured, loopback BASE_URL) delivers its rewards' e-mails

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from portal.domain import local_oidc, payout_choice
+from portal.domain import local_oidc, payout_choice, sms_choice
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -233,6 +233,19 @@ class Settings:
     local_payouts_delivery_seconds: float = field(
         default_factory=lambda: float(_env("LOCAL_PAYOUTS_DELIVERY_SECONDS", "5"))
     )
+    # Text messages (issue 38; portal/domain/sms_choice.py): auto | twilio | off. `sms_active`: texts can be sent;
+    # `local_sms_active`: through Twilio's local stand-in at /local-sms (its account, token and number derived).
+    sms_provider: str = field(default_factory=lambda: _env("SMS_PROVIDER", "auto"))
+    sms_active: bool = field(default=False, init=False)
+    local_sms_active: bool = field(default=False, init=False)
+    twilio_account_sid: str = field(default_factory=lambda: _env("TWILIO_ACCOUNT_SID"))
+    twilio_auth_token: str = field(default_factory=lambda: _env("TWILIO_AUTH_TOKEN"))
+    # The sender: a number of the account (E.164) or a messaging service (MG...).
+    twilio_from: str = field(default_factory=lambda: _env("TWILIO_FROM"))
+    # Twilio's API address (the stand-in's when it runs; another only for a proxy).
+    twilio_api_url: str = field(default_factory=lambda: _env("TWILIO_API_URL").rstrip("/"))
+    sms_poll_seconds: float = field(default_factory=lambda: float(_env("SMS_POLL_SECONDS", "2")))
+    local_sms_db: Path = field(default_factory=lambda: Path(_env("LOCAL_SMS_DB", str(ROOT / "local-sms.db"))))
 
     def __post_init__(self) -> None:
         if not 0 <= self.state_lease_seconds <= MAX_STATE_LEASE_SECONDS:
@@ -247,6 +260,7 @@ class Settings:
                     f"Setting LISTEN_HOST must be an IP address (e.g. 0.0.0.0), got {self.listen_host!r}"
                 ) from None
         self._choose_payouts()
+        self._choose_sms()
         configured = tuple(p for p in local_oidc.TENANTS if getattr(self, f"{p}_client_id"))
         if not local_oidc.active(self.local_oidc, self.base_url, configured):
             return
@@ -277,6 +291,25 @@ class Settings:
         object.__setattr__(self, "tremendous_funding_source_id", "BALANCE")
         object.__setattr__(self, "tremendous_webhook_key", self.local_payouts_secret("webhook"))
         object.__setattr__(self, "tremendous_api_url", f"{self.base_url}{payout_choice.API_PATH}")
+
+    def _choose_sms(self) -> None:
+        try:
+            choice = sms_choice.choose(self.sms_provider, self.twilio_account_sid, self.base_url)
+        except sms_choice.SmsSettingRefused as exc:
+            raise SystemExit(f"Setting {exc}") from None
+        if choice.provider == sms_choice.OFF:
+            return
+        if not choice.standin and not (self.twilio_auth_token and self.twilio_from):
+            raise SystemExit("Settings TWILIO_AUTH_TOKEN and TWILIO_FROM are required with TWILIO_ACCOUNT_SID.")
+        object.__setattr__(self, "sms_active", True)
+        if not choice.standin:
+            object.__setattr__(self, "twilio_api_url", self.twilio_api_url or sms_choice.TWILIO_API)
+            return
+        object.__setattr__(self, "local_sms_active", True)
+        object.__setattr__(self, "twilio_account_sid", "AC" + self.local_payouts_secret("sms-account")[:32])
+        object.__setattr__(self, "twilio_auth_token", self.local_payouts_secret("sms-token")[:32])
+        object.__setattr__(self, "twilio_from", "+15005550006")  # Twilio's own test number for a valid sender
+        object.__setattr__(self, "twilio_api_url", f"{self.base_url}{sms_choice.PREFIX}")
 
     def local_payouts_secret(self, purpose: str) -> str:
         """A value of the local payout stand-in, derived from SECRET_KEY (never configured by hand)."""

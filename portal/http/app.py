@@ -14,11 +14,13 @@ from portal.http import (
     oauth_routes,
     password_routes,
     payout_webhook_routes,
+    sms_webhook_routes,
     unsubscribe_routes,
     verification_routes,
 )
 from portal.settings import settings
 from portal.standins import tremendous as local_payouts
+from portal.standins import twilio as local_sms
 
 
 def build_api() -> FastAPI:
@@ -32,6 +34,8 @@ def build_api() -> FastAPI:
     api.include_router(password_routes.router)
     # One-click unsubscribe of notification e-mails (issue 38, RFC 8058).
     api.include_router(unsubscribe_routes.router)
+    # Incoming texts (STOP, START), signed by Twilio (issue 38, item 2).
+    api.include_router(sms_webhook_routes.router)
     # Test images: staff upload them (streamed, size-checked as they arrive); /media/... serves them.
     api.include_router(image_routes.router)
     api.include_router(media_routes.router)
@@ -43,6 +47,8 @@ def build_api() -> FastAPI:
     # No payout provider configured on this machine: Tremendous's local stand-in at /local-payouts.
     if settings.local_payouts_active:
         api.include_router(local_payouts.router(settings))
+    if settings.local_sms_active:
+        api.include_router(local_sms.router(settings))
     # LinkedIn and Google (OpenID Connect); its flow cookie middleware wraps only these routes.
     api.mount(oauth_routes.PREFIX, oauth_routes.build_app())
 

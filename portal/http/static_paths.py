@@ -37,6 +37,7 @@ NOT_PAGES = (
     "/media/",
     "/local-oidc/",
     "/local-payouts/",
+    "/local-sms",
     "/health",
     "/ready",
 )

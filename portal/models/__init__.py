@@ -35,6 +35,7 @@ from portal.models.review import (
     Reward,
     ScreenerResponse,
 )
+from portal.models.sms import OutboxSms, PhoneContact, SmsOptIn
 from portal.models.test import Test, TestQualification, TestVersion
 
 __all__ = [
@@ -54,8 +55,10 @@ __all__ = [
     "NotificationOptOut",
     "OneTimeToken",
     "OutboxEmail",
+    "OutboxSms",
     "ParticipantProfile",
     "PayoutEvent",
+    "PhoneContact",
     "ProfileAudience",
     "ProfileChangeRequest",
     "ProfileIndustry",
@@ -71,6 +74,7 @@ __all__ = [
     "Reward",
     "Role",
     "ScreenerResponse",
+    "SmsOptIn",
     "Test",
     "TestQualification",
     "TestVersion",

@@ -4,7 +4,9 @@
 NOTHING on (account, kind, subject key), and queues an e-mail in the outbox only for the rows it inserted: the same
 event told twice (a retry, 50 identical requests, two workers) queues one e-mail. Kinds a recipient turned off
 queue nothing. Rows and e-mails are written in bulk (one statement per chunk), so a batch of 10,000 invites is
-queued in seconds. Every e-mail carries its one-click unsubscribe URL (the outbox's unsubscribe_url).
+queued in seconds. Every e-mail carries its one-click unsubscribe URL (the outbox's unsubscribe_url). Who chose
+the kind as a text too (portal/services/sms.py) gets it in the SMS outbox as well, also once; a kind turned off
+for e-mail still comes as a text when chosen so.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session
 
 from portal.domain import notifications as rules
+from portal.domain import sms as sms_rules
 from portal.domain.emails import Email
 from portal.models import Account, Notification, NotificationOptOut, OutboxEmail
 from portal.models._base import utcnow
 from portal.services import notification_tokens as tokens
+from portal.services import sms
 from portal.settings import settings
 
 CHUNK = 1000
@@ -57,9 +61,13 @@ def _send_chunk(session: Session, kind: str, pending: Sequence[Pending], now: da
     wanted = {(p.account_id, p.subject_key): p for p in pending if p.to}
     if not wanted:
         return 0
-    off = turned_off(session, kind, {account_id for account_id, _ in wanted})
+    people = {account_id for account_id, _ in wanted}
+    off = turned_off(session, kind, people)
+    phones = sms.recipients(session, kind, people)  # who chose this kind as a text too (issue 38, item 2)
     rows = [
-        {"account_id": a, "kind": kind, "subject_key": key, "created_at": now} for (a, key) in wanted if a not in off
+        {"account_id": a, "kind": kind, "subject_key": key, "created_at": now}
+        for (a, key) in wanted
+        if a not in off or a in phones
     ]
     if not rows:
         return 0
@@ -72,9 +80,14 @@ def _send_chunk(session: Session, kind: str, pending: Sequence[Pending], now: da
     ).all()
     if not inserted:
         return 0
-    mails = []
+    mails, texts = [], []
     for account_id, key in inserted:
         item = wanted[(account_id, key)]
+        if account_id in phones:
+            body = sms_rules.notification_text(settings.brand_name, item.message.subject, item.link or home_link())
+            texts.append(_text(account_id, phones[account_id], body, kind, now))
+        if account_id in off:
+            continue
         mails.append(
             {
                 "to_address": item.to,
@@ -88,8 +101,26 @@ def _send_chunk(session: Session, kind: str, pending: Sequence[Pending], now: da
                 "next_attempt_at": now,
             }
         )
-    session.execute(insert(OutboxEmail), mails)
-    return len(mails)
+    if mails:
+        session.execute(insert(OutboxEmail), mails)
+    sms.queue(session, texts)
+    return len(inserted)
+
+
+def _text(account_id: int, phone: str, body: str, kind: str, now: datetime) -> dict[str, object]:
+    return {
+        "account_id": account_id,
+        "to_number": phone,
+        "body": body,
+        "kind": kind,
+        "created_at": now,
+        "attempts": 0,
+        "next_attempt_at": now,
+    }
+
+
+def home_link() -> str:
+    return f"{settings.base_url}/"
 
 
 def notify(

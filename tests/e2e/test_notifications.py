@@ -83,7 +83,7 @@ def test_a_participant_turns_a_kind_off_and_on_again_on_the_notifications_page(p
     page.get_by_role("menuitem", name="Notifications").click()
     expect(page).to_have_url(re.compile(r"/notifications/?$"))
     expect(page.get_by_role("heading", name="Notifications")).to_be_visible()
-    switch = page.get_by_role("switch", name=INVITES)
+    switch = page.get_by_role("switch", name=INVITES, exact=True)
     expect(switch).to_be_checked()
 
     switch.click()
@@ -94,10 +94,10 @@ def test_a_participant_turns_a_kind_off_and_on_again_on_the_notifications_page(p
 
     page.reload()
     page.wait_for_selector("#portal-ready", state="attached")
-    expect(page.get_by_role("switch", name=INVITES)).not_to_be_checked()
-    expect(page.get_by_role("switch", name=APPROVED)).to_be_checked()
-    page.get_by_role("switch", name=INVITES).click()
-    expect(page.get_by_role("switch", name=INVITES)).to_be_checked()
+    expect(page.get_by_role("switch", name=INVITES, exact=True)).not_to_be_checked()
+    expect(page.get_by_role("switch", name=APPROVED, exact=True)).to_be_checked()
+    page.get_by_role("switch", name=INVITES, exact=True).click()
+    expect(page.get_by_role("switch", name=INVITES, exact=True)).to_be_checked()
     assert polled(lambda: _opt_outs(app_server, account.id), lambda k: k == [], timeout=10) == []
 
 
