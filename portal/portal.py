@@ -15,6 +15,7 @@ from portal.pages import admin as _staff_pages  # noqa: F401 - declares the staf
 from portal.pages.demo import demo_page
 from portal.pages.descriptions import DESCRIPTIONS
 from portal.pages.home import home_page
+from portal.pages.messages import messages_page
 from portal.pages.not_found import not_found_page
 from portal.pages.notifications import notifications_page
 from portal.pages.oidc import existing_account_page, linkedin_connect_page, verify_account_page
@@ -39,6 +40,7 @@ from portal.states.admin.guard import StaffState
 from portal.states.auth import SessionState
 from portal.states.demo import DemoOptInState
 from portal.states.event_guard import guard_events, on_backend_exception
+from portal.states.messages import MessagesState
 from portal.states.notifications import NotificationsState
 from portal.states.oidc import VerifyAccountState
 from portal.states.onboarding import OnboardingState
@@ -217,6 +219,13 @@ app.add_page(
     title=f"Live demo meetings | {BRAND}",
     description=DESCRIPTIONS["/demo"],
     on_load=[SessionState.guard_private, DemoOptInState.load_page],
+)
+app.add_page(
+    messages_page,
+    route="/messages",
+    title=f"Messages | {BRAND}",
+    description=DESCRIPTIONS["/messages"],
+    on_load=[SessionState.guard_private, MessagesState.load],
 )
 app.add_page(
     notifications_page,

@@ -52,6 +52,28 @@ def _nav_link(label: str, href: str, external: bool = False) -> rx.Component:
     )
 
 
+def _messages_link() -> rx.Component:
+    """MESSAGES in the header, with the count of unread messages from staff (issue 38)."""
+    return rx.el.a(
+        "MESSAGES",
+        rx.cond(
+            SessionState.unread_messages > 0,
+            rx.badge(
+                SessionState.unread_messages,
+                rx.el.span(" unread", class_name="sr-only"),
+                variant="solid",
+                radius="full",
+                margin_left="6px",
+                id="header-unread",
+            ),
+        ),
+        href="/messages",
+        class_name="portal-nav-link",
+        data_active=rx.cond(current_path() == "/messages", "true", "false"),
+        id="header-messages",
+    )
+
+
 def _sign_out_script() -> EventSpec:
     return portal_trigger("window.portalAuth.signOut()")
 
@@ -96,6 +118,16 @@ def mobile_menu() -> rx.Component:
             rx.button(
                 avatar(),
                 rx.icon("menu", size=18),
+                rx.cond(
+                    SessionState.unread_messages > 0,
+                    rx.badge(
+                        SessionState.unread_messages,
+                        rx.el.span(" unread", class_name="sr-only"),
+                        variant="solid",
+                        radius="full",
+                        id="mobile-unread",
+                    ),
+                ),
                 variant="ghost",
                 color_scheme="gray",
                 aria_label="Menu",
@@ -108,6 +140,12 @@ def mobile_menu() -> rx.Component:
             rx.cond(SessionState.referral_enabled, rx.menu.item("Referral", on_select=rx.redirect("/referral"))),
             rx.menu.item("TESTS", on_select=rx.redirect("/")),
             rx.menu.item("MY PROFILE", on_select=rx.redirect("/profile")),
+            rx.menu.item(
+                "MESSAGES",
+                rx.cond(SessionState.unread_messages > 0, rx.badge(SessionState.unread_messages, variant="solid")),
+                on_select=rx.redirect("/messages"),
+                id="mobile-messages",
+            ),
             rx.menu.item("HELP CENTER", on_select=rx.redirect(settings.help_center_url, is_external=True)),
             *_menu_tail("mobile"),
             align="end",
@@ -127,6 +165,7 @@ def header(show_navigation: bool = True) -> rx.Component:
             rx.cond(SessionState.referral_enabled, _nav_link("Referral", "/referral")),
             _nav_link("TESTS", "/"),
             _nav_link("MY PROFILE", "/profile"),
+            _messages_link(),
             _nav_link("HELP CENTER", settings.help_center_url, external=True),
             user_menu(),
             spacing="5",

@@ -169,6 +169,17 @@ def reward_failed(*, brand: str, payout: str, what: str, reason: str, link: str,
     )
 
 
+def new_message(*, brand: str, sender: str, subject: str, preview: str, link: str, settings_link: str) -> Email:
+    """A message from staff (issue 38): who wrote, about what, and the start of the text."""
+    return Email(
+        subject=f"{sender} wrote to you: {subject}",
+        body=(
+            f'Hello,\n\n{sender} wrote to you on {brand} about "{subject}":\n\n  {preview}\n\n'
+            f"Read the whole message and reply here:\n\n{link}\n\n{brand}\n{_settings_footer(settings_link)}"
+        ),
+    )
+
+
 def _settings_footer(settings_link: str) -> str:
     if not settings_link:
         return ""

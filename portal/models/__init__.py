@@ -14,6 +14,7 @@ from portal.models.auth import AuthSession, LoginAttempt, OneTimeToken
 from portal.models.captcha import UsedCaptchaToken
 from portal.models.flags import FeatureFlag, FeatureFlagUser
 from portal.models.invite import Invite, InviteBatch
+from portal.models.message import Message, MessageGroup, MessageThread
 from portal.models.notification import Notification, NotificationOptOut
 from portal.models.outbox import OutboxEmail
 from portal.models.profile import (
@@ -51,6 +52,9 @@ __all__ = [
     "InviteBatch",
     "LoginAttempt",
     "LoginIdentity",
+    "Message",
+    "MessageGroup",
+    "MessageThread",
     "Notification",
     "NotificationOptOut",
     "OneTimeToken",

@@ -21,6 +21,7 @@ DESCRIPTIONS: dict[str, str] = {
     "/profile": "Your participant profile: personal details, work, e-mail addresses and connected accounts.",
     "/demo": "Live demo meetings: say whether you would join paid live product demos.",
     "/notifications": "Choose which e-mails the portal sends you: invites, reminders, decisions and rewards.",
+    "/messages": "Your messages with the research team: questions about a test, and their replies.",
     "/referral": "Invite colleagues to the participant community and earn a reward for each one paid for a first test.",
     RATE_ROUTE: (
         "Take a paid test: read the message, answer the questions and submit your review before the time runs out."

@@ -118,3 +118,12 @@ def user_and_flags(session: Session, *, token: str | None) -> tuple[Any, dict[st
     """The signed-in user of a session token (None when signed out) and every flag of the spec for them."""
     user = resolve_user(session=session, token=token)
     return user, enabled_flags(session=session, account_id=user.account_id if user else None, keys=FLAGS)
+
+
+def header_of(session: Session, *, token: str | None) -> tuple[Any, dict[str, bool], int]:
+    """What the header shows, in one transaction: the user, their flags, and their unread messages (issue 38)."""
+    from portal.services import messages
+
+    user, flags = user_and_flags(session, token=token)
+    unread = messages.unread_count(session, account_id=user.account_id) if user and not user.is_staff else 0
+    return user, flags, unread

@@ -17,7 +17,7 @@ from portal.domain.accounts import CurrentUser, avatar_color
 from portal.domain.flags import REFERRAL_PROGRAM
 from portal.domain.navigation import HOME_PATH, RATING_PATH_PATTERN, safe_return_path, sign_in_redirect
 from portal.domain.verification import notices_for
-from portal.services.flags import user_and_flags
+from portal.services.flags import header_of
 from portal.services.sessions import resolve_user
 from portal.states.auth_cookie import session_token
 from portal.states.browser import remove_query_params_js, toast
@@ -76,9 +76,10 @@ class SessionState(TabOwned, rx.State):
     email_verified: bool = False
     work_email: str = ""
     work_email_verified: bool = False
+    unread_messages: int = 0  # messages from staff not opened yet (the header's badge, issue 38)
 
     async def _refresh(self) -> CurrentUser | None:
-        user, flags = await db.run(user_and_flags, token=session_token(self))
+        user, flags, self.unread_messages = await db.run(header_of, token=session_token(self))
         return self._show_user(user, flags)
 
     def _show_user(self, user: CurrentUser | None, flags: dict[str, bool]) -> CurrentUser | None:
@@ -142,6 +143,11 @@ class SessionState(TabOwned, rx.State):
     @rx.var
     def full_name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
+
+    @rx.event
+    async def refresh_unread(self):
+        """The badge again, after the messages page opened a thread (the account from the session)."""
+        _user, _flags, self.unread_messages = await db.run(header_of, token=session_token(self))
 
     @rx.var
     def initial(self) -> str:

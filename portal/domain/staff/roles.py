@@ -30,6 +30,7 @@ MANAGE_TESTS = "manage-tests"  # import, export, edit tests: their fields, image
 FLAGS = "flags"  # turn feature flags on or off, their percentage and per-user overrides
 OUTBOX = "outbox"  # read the e-mail outbox and retry an e-mail now
 EDIT_PROFILES = "edit-profiles"  # open and change a participant's profile (/admin/participants/{id})
+MESSAGE = "message"  # read and write messages with participants, one at a time or to a filtered group
 
 _ALL = frozenset(ROLES)
 MATRIX: dict[str, frozenset[str]] = {
@@ -38,6 +39,7 @@ MATRIX: dict[str, frozenset[str]] = {
     EDIT_PROFILES: _ALL,
     CHANGE_REQUESTS: _ALL,
     INVITE: _ALL,
+    MESSAGE: _ALL,
     DECIDE_REVIEWS: _ALL,
     CLEAR_PENDING: _ALL,
     EXPORT: _ALL,
@@ -55,6 +57,7 @@ PERMISSION_LABELS: dict[str, str] = {
     EDIT_PROFILES: "Change participants' profiles",
     CHANGE_REQUESTS: "Approve or decline profile change requests",
     INVITE: "Invite participants to tests",
+    MESSAGE: "Message participants, one at a time or a filtered group",
     DECIDE_REVIEWS: "Approve or reject reviews",
     CLEAR_PENDING: "Clear expired pending reviews",
     EXPORT: "Export reviews as CSV",

@@ -9,6 +9,7 @@ from portal.pages.admin import (  # noqa: F401 - each module declares its pages
     editing,
     flags,
     images,
+    messages,
     outbox,
     participants,
     preview,

@@ -12,6 +12,8 @@ from portal.components.admin import admin_layout, confirm_dialog, status_badge
 from portal.components.admin_pages import staff_page
 from portal.components.data_table import Column, FilterOption, FilterSpec, RowAction, data_table
 from portal.components.form import select_field
+from portal.components.form.actions import form
+from portal.components.form.inputs import text_field, textarea_field
 from portal.domain.geography import country_name
 from portal.domain.reference_data import AUDIENCES, INDUSTRIES, SENIORITY_OPTIONS
 from portal.domain.staff import roles
@@ -148,11 +150,47 @@ def _role_dialog() -> rx.Component:
     )
 
 
+def _group_dialog() -> rx.Component:
+    """One message to the participants the table shows (or the selected rows), with the count before sending."""
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Message participants"),
+            rx.dialog.description(S.group_label, size="2", id="group-count"),
+            form(
+                text_field("Subject", id="group-subject", name="subject", error=S.group_subject_error, max_length=120),
+                textarea_field(
+                    "Message", id="group-body", name="body", rows="6", error=S.group_body_error, max_length=5000
+                ),
+                rx.hstack(
+                    rx.button("Cancel", type="button", variant="soft", color_scheme="gray", on_click=S.close_group),
+                    rx.button("Send", type="submit", id="group-send"),
+                    justify="end",
+                    spacing="3",
+                    width="100%",
+                ),
+                on_submit=S.send_group,
+                id="group-form",
+            ),
+        ),
+        open=S.group_open,
+        on_open_change=lambda _open: S.close_group(),
+    )
+
+
 @staff_page("/admin/participants", "Participants", on_load=[S.load], menu="Participants", also_at=("/admin",))
 def participants_page() -> rx.Component:
-    actions = rx.cond(
-        StaffState.can[roles.CHANGE_REQUESTS],
-        rx.link(rx.button("Change requests", variant="soft", size="2"), href="/admin/participants/changes"),
+    actions = rx.hstack(
+        rx.cond(
+            StaffState.can[roles.MESSAGE],
+            rx.button(
+                rx.icon("mail", size=16), "Message", variant="soft", size="2", on_click=S.open_group, id="group-message"
+            ),
+        ),
+        rx.cond(
+            StaffState.can[roles.CHANGE_REQUESTS],
+            rx.link(rx.button("Change requests", variant="soft", size="2"), href="/admin/participants/changes"),
+        ),
+        spacing="3",
     )
     return admin_layout(
         rx.vstack(_bulk_bar(), participants_table(), spacing="4", width="100%"),
@@ -166,6 +204,7 @@ def participants_page() -> rx.Component:
             "bulk-confirm",
         ),
         _role_dialog(),
+        _group_dialog(),
         confirm_dialog(
             S.deactivate_id != "",
             rx.text("Deactivate ", S.deactivate_email, "?"),

@@ -9,8 +9,11 @@ import reflex as rx
 from portal.components.admin import admin_layout, status_badge
 from portal.components.admin_pages import staff_page
 from portal.components.profile_form import actions_box, form_messages, profile_form, submit_buttons
+from portal.domain import inbox
 from portal.domain import profile_rules as rules
 from portal.domain.staff import profiles as staff_rules
+from portal.domain.staff import roles
+from portal.states.admin.guard import StaffState
 from portal.states.admin.profile import AdminProfileState as S
 
 
@@ -96,5 +99,16 @@ def participant_profile_page() -> rx.Component:
             ),
             rx.center(rx.spinner(size="3"), padding="48px", aria_label="Loading"),
         ),
-        actions=rx.link(rx.button("All participants", variant="soft", size="2"), href="/admin/participants"),
+        actions=rx.hstack(
+            rx.cond(
+                StaffState.can[roles.MESSAGE],
+                rx.link(
+                    rx.button(rx.icon("mail", size=16), "Message", variant="soft", size="2"),
+                    href=f"{inbox.STAFF_PATH}?to=" + S.participant_id,
+                    id="profile-message",
+                ),
+            ),
+            rx.link(rx.button("All participants", variant="soft", size="2"), href="/admin/participants"),
+            spacing="3",
+        ),
     )

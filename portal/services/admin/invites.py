@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Row, Select, String, and_, cast, func, insert, not_, select, true
+from sqlalchemy import Row, String, and_, cast, func, insert, not_, select, true
 from sqlmodel import Session
 
 from portal.domain import emails
@@ -29,22 +29,20 @@ from portal.domain import invites as invite_rules
 from portal.domain import notifications as notification_rules
 from portal.domain import table as table_rules
 from portal.domain.geography import country_name
-from portal.domain.ids import whole_number
 from portal.domain.reference_data import INVITE_LIFETIME_HOURS
 from portal.domain.staff import incentives, roles
 from portal.domain.staff import invite_rule as rule
 from portal.models import Account, Invite, InviteBatch, ParticipantProfile, Review, Test
 from portal.models._base import utcnow
 from portal.services import notifications, row_locks
-from portal.services.admin import audit
+from portal.services.admin import audit, participant_sets
 from portal.services.admin.guard import Caller, require_staff
-from portal.services.admin.participants import TABLE as PARTICIPANTS
 from portal.services.errors import ServiceError
 from portal.settings import settings
 
 CHUNK = 500
 MAX_BATCH = 20_000
-MAX_PICKED = 1000
+MAX_PICKED = participant_sets.MAX_PICKED
 WALK_PAGE = 2000
 INVITE_HOURS = INVITE_LIFETIME_HOURS
 NOT_RUNNING = "Invites can only be sent for a running test."
@@ -53,7 +51,7 @@ NOBODY = "No participant matches: nobody to invite."
 NOBODY_PICKED = "None of the selected participants can be invited."
 QUOTAS_FULL = "The test's quotas are full."
 TOO_MANY = f"A batch can invite at most {MAX_BATCH:,} participants; narrow the filters."
-TOO_MANY_PICKED = f"Select at most {MAX_PICKED:,} participants at a time."
+TOO_MANY_PICKED = participant_sets.TOO_MANY_PICKED
 ALREADY_SENDING = "These invites are already being sent (another tab or a double click): nothing was sent twice."
 
 
@@ -94,46 +92,6 @@ def _test(session: Session, test_id: Any, *, lock: bool = False) -> Test:
     return test
 
 
-def _picked(raw: Any) -> list[int]:
-    """The account ids picked by hand in the criteria (none: the search and filters choose)."""
-    ids = raw.get("ids") if isinstance(raw, dict) else None
-    if not isinstance(ids, (list, tuple)) or not ids:
-        return []
-    if len(ids) > MAX_PICKED:
-        raise ServiceError(TOO_MANY_PICKED)
-    out: list[int] = []
-    for item in ids:
-        number = whole_number(item)
-        if number and number not in out:
-            out.append(number)
-    return out
-
-
-def _criteria(raw: Any) -> dict[str, Any]:
-    """The criteria as a batch keeps them: the cleaned search and filters, and the picked ids if any."""
-    raw = raw if isinstance(raw, dict) else {}
-    query = PARTICIPANTS.clean(search=raw.get("search", ""), filters=raw.get("filters", []))
-    out: dict[str, Any] = {
-        "search": query.search,
-        "filters": [{"name": f.name, "type": f.type, "values": list(f.values)} for f in query.filters],
-    }
-    picked = _picked(raw)
-    if picked:
-        out["ids"] = picked
-    return out
-
-
-def _matching(criteria: dict[str, Any], values: dict[str, Any]) -> list[Any]:
-    """The WHERE of the participants a batch is for: active participants with a finished sign-up, picked or
-    matching the search and filters (over Account outer-joined to ParticipantProfile)."""
-    people = [Account.removed_at.is_(None), Account.staff_role.is_(None), Account.is_registration_complete.is_(True)]
-    if criteria.get("ids"):
-        return [*people, Account.id.in_(criteria["ids"])]
-    query = PARTICIPANTS.clean(search=criteria.get("search", ""), filters=criteria.get("filters", []))
-    values.update(PARTICIPANTS.values(query))
-    return [*people, *PARTICIPANTS.select(query).where]
-
-
 def _exclusion(test: Test, now: datetime) -> Any:
     """Nobody who submitted a review of any test within the test's exclusion window (every one for 'all')."""
     if not rule.excludes(test.exclusion_days):
@@ -160,19 +118,13 @@ def _conditions(test: Test, now: datetime) -> dict[str, Any]:
     }
 
 
-def _people(*columns: Any) -> Select[*tuple[Any, ...]]:
-    return (
-        select(*columns).select_from(Account).outerjoin(ParticipantProfile, ParticipantProfile.account_id == Account.id)
-    )
-
-
 def _walk(session: Session, where: list[Any], values: dict[str, Any]) -> Iterator[Row[*tuple[Any, ...]]]:
     """(account id, seniority levels, e-mail) of everyone the rule lets in before quotas, in id order, a page at a
     time."""
     after = 0
     while True:
         page = session.execute(
-            _people(Account.id, ParticipantProfile.experience_levels, Account.email)
+            participant_sets.people(Account.id, ParticipantProfile.experience_levels, Account.email)
             .where(*where, Account.id > after)
             .order_by(Account.id)
             .limit(WALK_PAGE),
@@ -243,7 +195,9 @@ def _plan(
     A test without quotas invites everyone the rule lets in, whatever the order: counted by seniority in SQL."""
     if quotas.places is None and not quotas.level_places:
         levels = cast(ParticipantProfile.experience_levels, String)
-        found = session.execute(_people(levels, func.count()).where(*where).group_by(levels), values).all()
+        found = session.execute(
+            participant_sets.people(levels, func.count()).where(*where).group_by(levels), values
+        ).all()
         return _plan_by_levels(test, found, day, override)
     plan = rule.Plan()
     for _account_id, levels, _email in _walk(session, where, values):
@@ -289,9 +243,9 @@ def audience(
     require_staff(session, actor_id, roles.INVITE)
     test = _test(session, test_id)
     now = now or utcnow()
-    chosen = _criteria(criteria)
+    chosen = participant_sets.criteria(criteria)
     values: dict[str, Any] = {}
-    matching = _matching(chosen, values)
+    matching = participant_sets.matching(chosen, values)
     conditions = list(_conditions(test, now).items())
     quotas = _quotas(session, test, now)
     places = quotas.places  # before the plan takes its places
@@ -301,7 +255,7 @@ def audience(
     # the matching participants (a test without quotas is planned from it, the sender's rule in SQL).
     levels = cast(ParticipantProfile.experience_levels, String)
     rows = session.execute(
-        _people(
+        participant_sets.people(
             levels,
             func.count(),
             *(
@@ -370,7 +324,7 @@ def start_batch(
     problem = incentives.override_problem(override_cents)
     if problem:
         raise ServiceError(problem, field="payout")
-    chosen = _criteria(criteria)
+    chosen = participant_sets.criteria(criteria)
     test = _test(session, test_id, lock=True)
     if test.status != "running":
         raise ServiceError(NOT_RUNNING)
@@ -445,7 +399,10 @@ def _chunk(session: Session, actor_id: Caller, batch_id: Any, now: datetime | No
     quotas = _quotas(session, test, now)
     day = incentives.day_of(test.launched_at, now)
     values: dict[str, Any] = {}
-    where = [*_matching(_criteria(batch.criteria), values), *_conditions(test, now).values()]
+    where = [
+        *participant_sets.matching(participant_sets.criteria(batch.criteria), values),
+        *_conditions(test, now).values(),
+    ]
     # Participants over a seniority quota are skipped but stay candidates, so every chunk walks from the
     # first candidate on, past the skipped ones, until it has sent CHUNK invites or nobody is left.
     sent = skipped = 0

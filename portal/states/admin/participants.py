@@ -3,16 +3,20 @@ queue of profile change requests."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any, ClassVar
 
 import reflex as rx
 
 from portal import db
+from portal.domain import inbox as inbox_rules
 from portal.domain.accounts import CurrentUser
 from portal.domain.staff import roles
 from portal.domain.table import selection_label
 from portal.services.admin import change_requests as requests_service
+from portal.services.admin import messages as messages_service
 from portal.services.admin import participants as service
+from portal.services.errors import ServiceError
 from portal.services.tables import TablePage, TableQuery, TableSpec
 from portal.states.admin.guard import caller_id, staff_load
 from portal.states.browser import toast
@@ -134,6 +138,53 @@ class AdminParticipantsState(ParticipantsTable, rx.State):
         )
         await self._reload()
         return toast("success", "Role changed.") if changed else None
+
+    # A message to the group the table shows (or to the selected rows): issue 38.
+    group_open: bool = False
+    group_label: str = ""
+    group_key: str = ""
+    group_subject_error: str = ""
+    group_body_error: str = ""
+    _group_criteria: dict[str, Any] = {}
+
+    @rx.event
+    async def open_group(self):
+        """'Message': the count of who it reaches first (the selected rows, else the search and filters)."""
+        criteria = {"ids": list(self.selected_ids)} if self.selected_ids else self._criteria()
+        count = await db.run(messages_service.group_count, actor_id=await caller_id(self), criteria=criteria)
+        self._group_criteria, self.group_key = criteria, uuid.uuid4().hex
+        self.group_label = inbox_rules.recipients_label(count)
+        self.group_subject_error = self.group_body_error = ""
+        self.group_open = True
+
+    @rx.event
+    def close_group(self):
+        self.group_open = False
+
+    @rx.event
+    async def send_group(self, form: Any):
+        if not self.group_open or not self.group_key:
+            return None
+        raw = form if isinstance(form, dict) else {}
+        self.group_subject_error = self.group_body_error = ""
+        try:
+            sent = await db.run(
+                messages_service.send_group,
+                actor_id=await caller_id(self),
+                criteria=self._group_criteria,
+                subject=raw.get("subject"),
+                body=raw.get("body"),
+                request_key=self.group_key,
+            )
+        except ServiceError as err:
+            self.group_subject_error = err.errors.get("subject", "")
+            self.group_body_error = err.errors.get("body", "")
+            if not (self.group_subject_error or self.group_body_error):
+                self.group_open = False
+                return toast("error", err.message)
+            return None
+        self.group_open, self.group_key = False, ""
+        return toast("success", f"Message sent to {sent:,} participant{'s' if sent != 1 else ''}.")
 
     @rx.var
     def selection_text(self) -> str:
