@@ -143,6 +143,8 @@ class Settings:
     mail_poll_seconds: float = field(default_factory=lambda: float(_env("MAIL_POLL_SECONDS", "5")))
     mail_max_attempts: int = field(default_factory=lambda: _env_int("MAIL_MAX_ATTEMPTS", 8))
     # Notifications (issue 38): the reminder of an open invite goes this many hours before it expires.
+    # Problem reports (issue 38): e-mailed to this address, else to every super-admin and team owner.
+    reports_email: str = field(default_factory=lambda: _env("REPORTS_EMAIL"))
     invite_reminder_hours: int = field(default_factory=lambda: max(1, _env_int("INVITE_REMINDER_HOURS", 4)))
     verification_link_hours: int = field(default_factory=lambda: _env_int("VERIFICATION_LINK_HOURS", 48))
     # E-mail limits (portal/domain/mail_limits.py): one message per cooldown per account and kind and

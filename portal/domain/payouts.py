@@ -20,7 +20,8 @@ STATES = (SENDING, SENT, PAID, FAILED, CANCELED)
 MIRROR = {SENDING: "PENDING", SENT: "PENDING", PAID: "EXECUTED", FAILED: "FAILED", CANCELED: "CANCELED"}
 
 REVIEW, REFERRAL_BONUS = "review", "referral-bonus"
-KIND_LABELS = {REVIEW: "Test reward", REFERRAL_BONUS: "Referral bonus"}
+PRO_RATA = "pro-rata"  # a reporter's share of a test closed after problem reports (portal/domain/problem_reports.py)
+KIND_LABELS = {REVIEW: "Test reward", REFERRAL_BONUS: "Referral bonus", PRO_RATA: "Pro-rata reward"}
 
 # What a participant reads (the rewards tab's stage).
 STAGE_SENDING, STAGE_SENT, STAGE_HELD = "Sending", "Sent", "Held"

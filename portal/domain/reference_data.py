@@ -286,6 +286,7 @@ TEST_STATUSES: tuple[str, ...] = (
     "removed",
     "stopped",
     "scheduled",
+    "paused",  # paused by participants' reports (portal/domain/problem_reports.py)
 )
 PANELS: tuple[str, ...] = ("custom", "b2b", "mturk", "external")
 SESSION_LENGTHS: tuple[int, ...] = (3600, 900, 300)

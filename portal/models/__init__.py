@@ -17,6 +17,7 @@ from portal.models.invite import Invite, InviteBatch
 from portal.models.message import Message, MessageGroup, MessageThread
 from portal.models.notification import Notification, NotificationOptOut
 from portal.models.outbox import OutboxEmail
+from portal.models.problem_report import ProblemReport
 from portal.models.profile import (
     ParticipantProfile,
     ProfileAudience,
@@ -63,6 +64,7 @@ __all__ = [
     "ParticipantProfile",
     "PayoutEvent",
     "PhoneContact",
+    "ProblemReport",
     "ProfileAudience",
     "ProfileChangeRequest",
     "ProfileIndustry",

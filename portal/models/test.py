@@ -54,6 +54,8 @@ class Test(SQLModel, table=True):
     payout_cents: int = Field(default=2000)
     created_at: datetime = created_field()
     launched_at: datetime | None = None
+    # When participants' reports paused it (status 'paused', issue 38); resuming moves open sessions' deadlines on.
+    paused_at: datetime | None = None
     updated_at: datetime = Field(default_factory=utcnow, nullable=False)
     # A scheduled test starts running at this time (portal/services/admin/launches.py).
     scheduled_at: datetime | None = None

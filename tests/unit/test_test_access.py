@@ -53,6 +53,13 @@ def test_each_state(kw, state):
     assert ta.decide_access(facts(**kw)) == state
 
 
+def test_a_paused_test_says_so_and_offers_no_restart():
+    assert ta.decide_access(facts(test_status="paused")) == ta.TEST_PAUSED
+    page = ta.access_message(ta.TEST_PAUSED, 7)
+    assert page.title == "Test paused" and "your answers are kept" in page.text
+    assert (page.link_label, page.link_url) == (None, None)
+
+
 def test_every_state_is_reachable_and_has_a_page():
     assert set(ta.ACCESS_STATES) == {
         "ok",
@@ -63,6 +70,7 @@ def test_every_state_is_reachable_and_has_a_page():
         "session-expired",
         "invitation-expired",
         "test-removed",
+        "test-paused",
         "seniority-capacity-full",
         "fallback",
     }

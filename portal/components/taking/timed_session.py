@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.form.actions import form
+from portal.components.form.inputs import select_field, textarea_field
+from portal.domain import problem_reports as problem_rules
 from portal.domain.taking import access
 
 
@@ -29,8 +32,66 @@ def save_status() -> rx.Component:
 
 
 def timer(S) -> rx.Component:
-    """The save status and the countdown, drawn each second by window.portalTaking from the server deadline."""
-    return rx.fragment(save_status(), _countdown(S))
+    """The save status, 'Report a problem' and the countdown (drawn each second by window.portalTaking from the
+    server deadline): every step of every kind where the time runs shows them."""
+    return rx.fragment(save_status(), report_problem(S), _countdown(S))
+
+
+def report_problem(S) -> rx.Component:
+    """'Report a problem' (issue 38): the button, and its dialog with a category and a text."""
+    button = rx.button(
+        rx.icon("flag", size=14),
+        problem_rules.BUTTON,
+        variant="ghost",
+        color_scheme="gray",
+        size="1",
+        on_click=S.open_report,
+        id="report-problem",
+        type="button",
+        margin_right="12px",
+    )
+    return rx.fragment(button, _report_dialog(S))
+
+
+def _report_dialog(S) -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(problem_rules.TITLE),
+            rx.dialog.description(problem_rules.INTRO, size="2"),
+            form(
+                select_field(
+                    "What kind of problem?",
+                    id="report-category",
+                    options=[(c.key, c.label) for c in problem_rules.CATEGORIES],
+                    name="category",
+                    native=True,
+                    placeholder="Choose one",
+                    default_value="",
+                    error=S.report_errors.get("category", ""),
+                ),
+                textarea_field(
+                    "What happened?",
+                    id="report-text",
+                    name="text",
+                    rows="4",
+                    max_length=problem_rules.TEXT_MAX,
+                    error=S.report_errors.get("text", ""),
+                ),
+                rx.hstack(
+                    rx.button("Cancel", type="button", variant="soft", color_scheme="gray", on_click=S.close_report),
+                    rx.button("Send report", type="submit", id="report-send"),
+                    justify="end",
+                    spacing="3",
+                    width="100%",
+                ),
+                on_submit=S.report_problem,
+                id="report-form",
+            ),
+            max_width="480px",
+        ),
+        open=S.report_open,
+        on_open_change=lambda _open: S.close_report(),
+    )
 
 
 def _countdown(S) -> rx.Component:

@@ -25,6 +25,7 @@ STATUS_LABELS: dict[str, str] = {
     "stopped": "Stopped",
     "completed": "Completed",
     "removed": "Removed",
+    "paused": "Paused by reports",
 }
 assert set(STATUS_LABELS) == set(TEST_STATUSES)
 
@@ -40,6 +41,9 @@ TRANSITIONS: dict[str, tuple[str, ...]] = {
     "stopped": ("running", "completed", "removed"),
     "completed": ("removed",),
     "removed": (),
+    # Paused by participants' reports (issue 38): only the reports page resumes or closes it (/admin/reports), so
+    # that open sessions get their paused time back and reporters are paid.
+    "paused": (),
 }
 assert set(TRANSITIONS) == set(TEST_STATUSES)
 

@@ -28,6 +28,7 @@ NOT_INVITED = "not-invited"
 SESSION_EXPIRED = "session-expired"
 INVITATION_EXPIRED = "invitation-expired"
 TEST_REMOVED = "test-removed"
+TEST_PAUSED = "test-paused"
 SENIORITY_CAPACITY_FULL = "seniority-capacity-full"
 FALLBACK = "fallback"
 ACCESS_STATES = (
@@ -39,12 +40,14 @@ ACCESS_STATES = (
     SESSION_EXPIRED,
     INVITATION_EXPIRED,
     TEST_REMOVED,
+    TEST_PAUSED,
     SENIORITY_CAPACITY_FULL,
     FALLBACK,
 )
 
 # Only a running test takes responses; the other known statuses mean "no longer available".
 TAKING_STATUS = "running"
+PAUSED_STATUS = "paused"  # reports paused it (portal/domain/problem_reports.py): answers kept, the clock stopped
 SESSION_NONE, SESSION_ACTIVE, SESSION_EXPIRED_STATE = "none", "active", "expired"
 SESSION_STATES = (SESSION_NONE, SESSION_ACTIVE, SESSION_EXPIRED_STATE)
 # Respondents from the external research-participant service must hold an invite.
@@ -90,6 +93,11 @@ _MESSAGES: dict[str, AccessMessage] = {
         "We apologize for the inconvenience. This test was deleted or is no longer available.",
     ),
     FALLBACK: AccessMessage("", "Unable to load test. Please try again later or contact support."),
+    TEST_PAUSED: AccessMessage(
+        "Test paused",
+        "This test is paused while we look into a problem participants reported. If you started it, your answers "
+        "are kept and your time has stopped: come back later to finish where you were.",
+    ),
 }
 
 
@@ -106,7 +114,7 @@ def access_message(state: str, test_id: int) -> AccessMessage | None:
     if state == OK:
         return None
     message = _MESSAGES.get(state, _MESSAGES[FALLBACK])
-    if message.link_label:
+    if message.link_label and not message.link_url:
         return AccessMessage(
             message.title, message.text, message.link_label, f"{invites.rating_path(test_id)}?{RESTART_PARAM}=1"
         )
@@ -182,7 +190,7 @@ def decide_access(facts: AccessFacts) -> str:
 
     1. test-removed: the test is removed (flag or status 'removed') or not running
        (draft, scheduled, stopped, completed ...): nothing the participant does helps.
-       An unknown status gives the fallback state.
+       An unknown status gives the fallback state; a paused test (reports) gives test-paused.
     2. reviewed: the participant already reviewed it (before any quota: their answer counts).
     3. not-invited: an invite-only test (external panel, or `invite_required`) and no invite,
        or the invite was canceled.
@@ -204,6 +212,8 @@ def decide_access(facts: AccessFacts) -> str:
         return TEST_REMOVED
     if facts.test_status not in TEST_STATUSES:
         return FALLBACK
+    if facts.test_status == PAUSED_STATUS:
+        return TEST_PAUSED
     if facts.test_status != TAKING_STATUS:
         return TEST_REMOVED
     if facts.has_review:

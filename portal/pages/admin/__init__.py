@@ -13,6 +13,7 @@ from portal.pages.admin import (  # noqa: F401 - each module declares its pages
     outbox,
     participants,
     preview,
+    problem_reports,
     profile,
     results,
     reviews,

@@ -33,6 +33,7 @@ KINDS = {
     "password-changed": "Password changed",
     "invite": "Test invite",
     "appeal-decided": "Appeal decided",
+    "problem-report": "Problem reported",
 }
 # Notifications (issue 38): each kind of the registry not named above, by its key.
 KINDS.update({key: f"Notification: {key.replace('-', ' ')}" for key in notification_rules.KEYS if key not in KINDS})

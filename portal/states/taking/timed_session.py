@@ -28,6 +28,7 @@ import reflex as rx
 from reflex_base.event import Event, EventSpec
 
 from portal import db
+from portal.domain import problem_reports as problem_rules
 from portal.domain.ids import whole_number
 from portal.domain.invites import rating_path
 from portal.domain.taking import access as test_access
@@ -35,6 +36,7 @@ from portal.domain.taking import signals as signal_rules
 from portal.domain.taking import worker_details
 from portal.domain.taking.access import respondent_key
 from portal.domain.taking.survey_answers import SUMMARY
+from portal.services import problem_reports
 from portal.services.admin.preview import PreviewRun
 from portal.services.errors import ServiceError
 from portal.services.taking import draft_writer
@@ -113,6 +115,9 @@ class TimedSession(TabOwned, mixin=True):
     errors: dict[str, str] = {}
     # Bumped when answers arrive from elsewhere (another tab, the server draft): text boxes remount.
     epoch: int = 0
+    # 'Report a problem' (issue 38): the dialog, and its messages by field (category, text).
+    report_open: bool = False
+    report_errors: dict[str, str] = {}
 
     # The answers (the server draft's format, by question key): kept on the server, never sent
     # in a delta (local storage gets them in _local_script).
@@ -393,6 +398,43 @@ class TimedSession(TabOwned, mixin=True):
         if not core.local_copy:
             return [toast("error", test_access.TIME_UP)]
         return [toast("error", test_access.TIME_UP), self._clear_local(), rx.redirect(core.path(), replace=True)]
+
+    # --- 'Report a problem' (issue 38): on every step of every kind, beside the timer ------------------
+    @rx.event
+    def open_report(self):
+        self.report_open, self.report_errors = True, {}
+
+    @rx.event
+    def close_report(self):
+        self.report_open = False
+
+    @rx.event
+    async def report_problem(self, form: Any):
+        """Send the report: the server checks who reports (this tab's session or respondent key) and that they are
+        taking this tab's test. A report that pauses the test reloads the page, which then says it is paused."""
+        raw = form if isinstance(form, dict) else {}
+        if self._preview:
+            self.report_open = False
+            return toast("info", problem_rules.NOT_IN_PREVIEW)
+        try:
+            paused = await db.run(
+                problem_reports.report,
+                token=session_token(self),
+                respondent=self._respondent or None,
+                test_id=self.test_id,
+                category=raw.get("category"),
+                text=raw.get("text"),
+            )
+        except ServiceError as err:
+            self.report_errors = dict(err.errors)
+            if not {"category", "text"} & set(err.errors):
+                self.report_open = False
+                return toast("error", err.message)
+            return None
+        self.report_open, self.report_errors = False, {}
+        if paused:
+            return [toast("info", problem_rules.PAUSED_NOW), rx.call_script("window.location.reload()")]
+        return toast("success", problem_rules.THANKS)
 
     # --- entering ------------------------------------------------------------------------------
     @rx.event
