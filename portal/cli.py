@@ -202,6 +202,15 @@ def cmd_quality_flags(_args: argparse.Namespace) -> None:
     print(f"Computed the quality flags of {count} test{'s' if count != 1 else ''}.")
 
 
+def cmd_remind_invites(_args: argparse.Namespace) -> None:
+    from portal.db import session_scope
+    from portal.services.invite_reminders import remind
+
+    with session_scope() as session:
+        count = remind(session=session)
+    print(f"Queued {count} invite reminder{'s' if count != 1 else ''}.")
+
+
 def cmd_launch_scheduled(_args: argparse.Namespace) -> None:
     from portal.db import session_scope
     from portal.services.admin.launches import launch_scheduled
@@ -245,6 +254,11 @@ def build_parser() -> argparse.ArgumentParser:
         "launch-scheduled",
         cmd_launch_scheduled,
         "Start the scheduled tests whose time has come (the job every worker runs every 30 s, once).",
+    )
+    add(
+        "remind-invites",
+        cmd_remind_invites,
+        "E-mail a reminder of each open invite about to expire (the job every worker runs every 5 minutes, once).",
     )
     add(
         "pay-rewards",
