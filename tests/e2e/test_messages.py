@@ -70,9 +70,12 @@ def test_a_participant_and_staff_exchange_messages_and_see_their_unread_counts(
     mine = desk.locator("#staff-threads li").filter(has_text=subject)
     expect(mine).to_contain_text("1 new")
     expect(mine).to_contain_text(f"Mia Msg{tag}")
+    waiting = int(desk.locator("#staff-unread").inner_text().split()[0])  # every participant's, this one among them
+    assert waiting >= 1
     mine.get_by_role("button").click()
     expect(desk.locator("#thread-messages")).to_contain_text("The timer stopped at 3:00 and the page froze.")
     expect(mine).not_to_contain_text("1 new")
+    expect(desk.locator("#staff-unread")).to_have_text(f"{waiting - 1} unread")
     assert_accessible(desk, "/admin/messages with a thread")
     desk.get_by_label("Reply").fill("Thanks Mia: we added 10 minutes to your test.")
     desk.get_by_role("button", name="Send reply").click()

@@ -1,8 +1,8 @@
-"""Texts (issue 38, item 2) from outside, as raw websocket events and HTTP requests: the notifications page's
-phone handlers take the account from the session only, so an anonymous visitor and another participant on a tab
-the victim used change nothing of the victim's phone or choices; bad arguments get a message and no traceback; a
-code cannot be guessed (five wrong tries, then a new code is needed); an incoming text without Twilio's signature
-is refused (403) and stops nothing."""
+"""Texts and e-mail choices (issue 38, items 1 and 2) from outside, as raw websocket events and HTTP requests: the
+notifications page's handlers take the account from the session only, so an anonymous visitor and another
+participant on a tab the victim used change nothing of the victim's phone, text choices or e-mail kinds; bad
+arguments get a message and no traceback; a code cannot be guessed (five wrong tries, then a new code is needed);
+an incoming text without Twilio's signature is refused (403) and stops nothing."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 from sqlmodel import select
 
 from portal.domain import sms as rules
-from portal.models import PhoneContact, SmsOptIn
+from portal.models import NotificationOptOut, PhoneContact, SmsOptIn
 from portal.models._base import utcnow
 from portal.states.notifications import NotificationsState
 from tests.support.people import ANONYMOUS, person
@@ -22,14 +22,17 @@ VICTIM_PHONE = "+14155550142"
 
 
 def rows(app_server, account_id: int) -> tuple:
+    """The account's phone, its text choices and the e-mail kinds it turned off."""
     with app_server.db() as db:
         contact = db.get(PhoneContact, account_id)
         kinds = sorted(db.exec(select(SmsOptIn.kind).where(SmsOptIn.account_id == account_id)).all())
+        off = sorted(db.exec(select(NotificationOptOut.kind).where(NotificationOptOut.account_id == account_id)).all())
         return (
             (contact.phone, contact.confirmed_at is not None, contact.stopped_at, contact.code_tries)
             if contact
             else None,
             kinds,
+            off,
         )
 
 
@@ -54,7 +57,7 @@ def test_nobody_changes_another_persons_phone_or_text_choices(app_server):
         db.add(SmsOptIn(account_id=victim.account_id, kind="invite"))
         db.commit()
     before = rows(app_server, victim.account_id)
-    assert before == ((VICTIM_PHONE, True, None, 0), ["invite"])
+    assert before == ((VICTIM_PHONE, True, None, 0), ["invite"], [])
 
     async def scenario() -> str:
         mine = RawTab(app_server.url, cookie=victim.cookie)

@@ -308,7 +308,10 @@ def _reject_dialog() -> rx.Component:
 @staff_page("/admin/reviews", "Reviews", on_load=[R.load_page], menu="Reviews")
 def reviews_page() -> rx.Component:
     can_decide = StaffState.can[roles.DECIDE_REVIEWS]
-    actions = [RowAction("Open", lambda row: R.open_review(row["id"]), icon="eye")]
+    actions = [
+        RowAction("Open", lambda row: R.open_review(row["id"]), icon="eye"),
+        RowAction("Message", lambda row: rx.redirect(row["message_url"]), icon="mail", available_when="message_url"),
+    ]
     bulk = rx.cond(
         (R.selected_ids.length() > 0) & can_decide,
         rx.hstack(

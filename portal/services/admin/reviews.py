@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import and_, func, join, null, or_, select
 from sqlmodel import Session
 
+from portal.domain import inbox
 from portal.domain import table as rules
 from portal.domain.quality import flags as quality
 from portal.domain.staff import pending, roles
@@ -183,6 +184,8 @@ def _row(
         "auto_approve": f"Auto-approves {rules.format_date(due)}" if due else "",
         "reward": rules.format_money(amount) if amount is not None else "",
         "undecided": "yes" if review.status == decisions.SUBMITTED else "",
+        # A message to the participant about this review (issue 38), when it has one.
+        "message_url": f"{inbox.STAFF_PATH}?to={review.account_id}&review={review.id}" if review.account_id else "",
     }
 
 
