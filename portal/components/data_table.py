@@ -419,7 +419,17 @@ def data_table(
         rx.cond(
             state.selected_ids.length() > 0,
             rx.hstack(
-                rx.text(state.selected_ids.length(), f" {selection_noun} selected", size="2", weight="medium"),
+                rx.text(
+                    state.selected_ids.length(),
+                    rx.cond(
+                        state.selected_ids.length() == 1,
+                        f" {rules.singular(selection_noun)} selected",
+                        f" {selection_noun} selected",
+                    ),
+                    size="2",
+                    weight="medium",
+                    class_name="dt-selection-count",
+                ),
                 rx.button("Clear", size="1", variant="ghost", on_click=state.clear_selection),
                 class_name="dt-selection",
                 align="center",

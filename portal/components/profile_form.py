@@ -188,7 +188,7 @@ def _company_sizes(S: type[ProfileFormState]) -> rx.Component:
 def _demographics(S: type[ProfileFormState]) -> list[rx.Component]:
     out: list[rx.Component] = []
     for key, label, options in rules.DEMOGRAPHIC_FIELDS:
-        out.append(_select(S, key, label, [(o.value, o.label) for o in options], placeholder="Prefer not to answer"))
+        out.append(_select(S, key, label, [(o.value, o.label) for o in options], placeholder=rules.NOT_ANSWERED))
         custom = rules.CUSTOM_FIELDS.get(key)
         if custom:
             out.append(

@@ -79,11 +79,15 @@ LANGUAGES_HELPER = "Tests are in English, so fluent English is required for all 
 NAME_PRIVATE_HELPER = "Customers see your initials instead of your name."
 
 SELF_DESCRIBE = "Prefer to self-describe"
-PREFER_NOT = "Prefer not to say"
+PREFER_NOT = "Prefer not to say"  # the stored value
+PREFER_NOT_LABEL = "Prefer not to answer"  # what the list shows for it
+NOT_ANSWERED = "Choose one"  # the empty choice of a demographic list (not answered yet)
 
 
 def _options(*labels: str) -> tuple[Option, ...]:
-    return tuple(Option(label, label) for label in labels)
+    """Each label its own value; the refusal reads 'Prefer not to answer' (issue 40: the list said it twice, as the
+    empty choice and as this one), its stored value staying 'Prefer not to say' so profiles saved before keep it."""
+    return tuple(Option(label, PREFER_NOT_LABEL if label == PREFER_NOT else label) for label in labels)
 
 
 # Demographic fields of the profile entity; the spec names them but not their options.

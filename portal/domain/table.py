@@ -163,9 +163,14 @@ def empty_message(searching_or_filtering: bool) -> str:
     return NO_MATCHES if searching_or_filtering else NO_ITEMS
 
 
+def singular(noun: str) -> str:
+    """'participants' -> 'participant' (the plural nouns of the tables' selections)."""
+    return noun[:-1] if noun.endswith("s") else noun
+
+
 def selection_label(count: int, noun: str = "participants") -> str:
-    """'N participants selected' or 'N tests selected'."""
-    return f"{count} {noun} selected"
+    """'3 participants selected', '1 participant selected', '2 tests selected'."""
+    return f"{count} {singular(noun) if count == 1 else noun} selected"
 
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")

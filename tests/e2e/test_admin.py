@@ -104,7 +104,12 @@ def test_a_staff_day_from_verification_to_a_paid_reward(page: Page, browser: Bro
     open_admin(page, base, "/admin/participants")
     table_search(page, "admin-participants", f"Panel{tag}")
     expect(page.locator('[data-testid="admin-participants-row"]')).to_have_count(3)
-    for person in people:
+    row(page, "admin-participants", people[0].id).get_by_role("checkbox").click()
+    expect(page.locator("#admin-selection-count")).to_have_text(
+        "1 participant selected"
+    )  # issue 40: not '1 participants'
+    expect(page.locator("#admin-participants .dt-selection-count")).to_have_text("1 participant selected")
+    for person in people[1:]:
         row(page, "admin-participants", person.id).get_by_role("checkbox").click()
     expect(page.locator("#admin-selection-count")).to_have_text("3 participants selected")
     page.click("#bulk-verify")

@@ -175,6 +175,11 @@ def test_profile_at_375px(page: Page, app_server, db):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page scrolls sideways ({width}px)"
     _shot(page, "profile-375")
+    # Each demographic list offers 'Prefer not to answer' once, never also 'Prefer not to say' (issue 40).
+    for key in ("gender", "pronoun", "sex_orientation", "race", "ethnicity", "veteran"):
+        options = page.locator(f"#profile-{key} option").all_inner_texts()
+        assert options.count("Prefer not to answer") == 1 and "Prefer not to say" not in options, (key, options)
+        assert options[0] == "Choose one"
 
 
 def test_staff_only_parts(page: Page, app_server, db, browser):

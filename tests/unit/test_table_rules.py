@@ -149,7 +149,9 @@ def test_messages():
         "Unable to display table - There was a problem loading this table. Please refresh the page or contact support."
     )
     assert rules.selection_label(3) == "3 participants selected"
-    assert rules.selection_label(1, "tests") == "1 tests selected"
+    assert rules.selection_label(1, "tests") == "1 test selected"
+    assert rules.selection_label(1) == "1 participant selected"
+    assert rules.selection_label(0) == "0 participants selected"
     assert rules.range_confirmation("2026-01-01", "2026-01-31").startswith(
         "Are you sure you want to use date range Jan 1, 2026"
     )
@@ -185,3 +187,13 @@ def test_invite_click(status, redirect, message):
 def test_labels():
     assert invites.product_type_label("landing-page") == "Landing page"
     assert invites.status_label("open") == "Open"
+
+
+def test_demographic_lists_say_prefer_not_to_answer_once_and_keep_the_stored_value():
+    from portal.domain import profile_rules
+
+    for _key, _label, options in profile_rules.DEMOGRAPHIC_FIELDS:
+        labels = [o.label for o in options]
+        assert labels.count("Prefer not to answer") == 1 and "Prefer not to say" not in labels
+        assert any(o.value == "Prefer not to say" for o in options)  # profiles saved before keep their answer
+    assert profile_rules.NOT_ANSWERED == "Choose one"
