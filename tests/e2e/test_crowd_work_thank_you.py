@@ -60,6 +60,8 @@ def test_close_this_window_closes_the_tab_the_platform_opened(page: Page, app_se
     close = tab.get_by_role("button", name=worker_details.CLOSE_WINDOW)
     expect(close).to_be_visible()
     expect(tab.locator("#thank-you-home")).to_have_count(0)  # no 'Back to homepage' for crowd-work
+    expect(tab.locator("#thank-you-payment")).to_have_text(worker_details.CROWD_WORK_PAYMENT)  # when (issue 40)
+    assert "7 to 10 business days" in worker_details.CROWD_WORK_PAYMENT
     with tab.expect_event("close"):
         close.click()
     assert tab.is_closed()

@@ -49,6 +49,7 @@ from portal.services.admin import (
     rewards,
     tests,
 )
+from portal.services.admin import messages as admin_messages
 from portal.services.admin import profiles as admin_profiles
 from portal.services.admin.guard import NOT_ALLOWED, SessionCaller, StaffRefused
 from portal.services.admin.rewards import mark_reward_paid
@@ -383,6 +384,13 @@ CALLS: list[tuple[str, str, Callable[[Session, Any, World], Any]]] = [
             actor_id=a,
             participant_id=w.targets[2],
             raw=_profile_form(s.get(Account, w.targets[2]), firstName=f"Edited{a}"),
+        ),
+    ),
+    (
+        "messages.start",
+        roles.MESSAGE,
+        lambda s, a, w: admin_messages.start(
+            session=s, actor_id=a, account_id=w.targets[1], subject="Hello", body=f"From {a}"
         ),
     ),
 ]

@@ -33,6 +33,7 @@ EXPECTED = {
     "outbox": {SA, TO},
     "flags": {SA},
     "edit-profiles": {SA, TO, TM},
+    "message": {SA, TO, TM},
 }
 
 

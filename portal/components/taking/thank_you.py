@@ -13,6 +13,7 @@ _CARD = {"width": "100%", "maxWidth": "760px", "margin": "0 auto"}
 def _close_window() -> rx.Component:
     """The crowd-work ending: the spec's button; if the browser will not close the tab, say so."""
     return rx.vstack(
+        rx.text(worker_details.CROWD_WORK_PAYMENT, size="3", id="thank-you-payment"),
         rx.button(worker_details.CLOSE_WINDOW, size="3", on_click=close_window_event(), id="thank-you-close"),
         # A live region present from the start, so a screen reader announces the text when it appears.
         rx.text(

@@ -30,6 +30,7 @@ from typing import Any
 from portal.domain import geography
 from portal.domain import profile_rules as rules
 from portal.domain.accounts import normalize_email
+from portal.domain.staff.reviews import CROWD_WORK_BUSINESS_DAYS
 
 FIELDS: tuple[str, ...] = (
     "workerId",
@@ -84,6 +85,11 @@ DIFFERENT_PAYMENT_EMAIL_LABEL = "I want to be paid to a different email"
 SIGN_UP_PROMO_TITLE = "Want more paid tests like this one?"
 SIGN_UP_PROMO_TEXT = "Create a free participant account and we will invite you to tests that match your profile."
 SIGN_UP_PROMO_BUTTON = "Sign up"
+# When a crowd-work respondent is paid (issue 40; the rule's business days, portal/domain/staff/reviews.py).
+CROWD_WORK_PAYMENT = (
+    f"Your payment comes within {CROWD_WORK_BUSINESS_DAYS[0]} to {CROWD_WORK_BUSINESS_DAYS[1]} business days of "
+    "approval, through the crowd-work platform."
+)
 CLOSE_WINDOW_REFUSED = (
     "Your browser keeps this window open. Your answers are submitted: close this tab or window yourself."
 )
