@@ -276,7 +276,15 @@ def test_admin_pages_at_phone_and_desktop_width(browser: Browser, app_server, db
     me = staff(db, roles.SUPER_ADMIN)
     sign_in(page, app_server.url, me.email, STAFF_PASSWORD)  # the helper looks for the desktop header
     page.set_viewport_size({"width": width, "height": 900})
-    for path in ("/admin/participants", "/admin/tests", "/admin/reviews", "/admin/rewards", "/admin/audit"):
+    for path in (
+        "/admin/participants",
+        "/admin/tests",
+        "/admin/reviews",
+        "/admin/rewards",
+        "/admin/audit",
+        "/admin/messages",
+        "/admin/reports",
+    ):
         open_admin(page, app_server.url, path)
         expect(page.locator("h1")).to_be_visible()
         # The page itself never scrolls sideways (wide tables scroll inside their box).
