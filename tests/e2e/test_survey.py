@@ -428,6 +428,8 @@ def test_decider_route_live_messages_and_screens(page: Page, app_server, db, wid
     option(page, "Web analytics")
     expect(page.locator("#survey-error")).to_have_count(0)
     option(page, "Other")
+    page.locator("#survey-other-text").press_sequentially("x" * 101)  # the 101st character is refused (issue 40)
+    expect(page.locator("#survey-other-text")).to_have_value("x" * 100)
     page.fill("#survey-other-text", "Homegrown dashboards")
     expect(page.locator("#survey-error")).to_have_text("You can select between 1 and 3 options")  # 'other' counts
     option(page, "Spreadsheets")
@@ -458,6 +460,14 @@ def test_decider_route_live_messages_and_screens(page: Page, app_server, db, wid
     page.click("#cell-1-2")
     shot(page, f"matrix-{width}")
     continue_to(page, "Question 8/13")
+    video = page.locator('iframe[title="Question video"]')
+    expect(video).to_be_visible()
+    assert video.get_attribute("allowfullscreen") is not None  # an attribute, not a CSS property
+    box = video.bounding_box()
+    if width >= 640:  # 600 x 400 (issue 40)
+        assert (round(box["width"]), round(box["height"])) == (600, 400), box
+    else:  # scaled down on a phone, its shape kept
+        assert box["width"] < 600 and abs(box["height"] - box["width"] * 400 / 600) <= 2, box
     shot(page, f"description-{width}")
     if width == 375:
         assert page.evaluate("document.documentElement.scrollWidth") <= 376

@@ -11,6 +11,7 @@ from __future__ import annotations
 import reflex as rx
 
 from portal.domain.taking import survey_view as view
+from portal.domain.taking.survey_answers import MAX_OTHER_LENGTH
 
 TEXT_DEBOUNCE_MS = 400
 # The browser's measures of the free-text answers (typing time, leaving the tab: assets/portal.js), read
@@ -52,7 +53,7 @@ def _other_input(S, placeholder: str = "Please specify") -> rx.Component:
             on_change=lambda v: S.set_other_text(_key(S), v).debounce(TEXT_DEBOUNCE_MS),
             on_blur=lambda v: S.set_other_text(_key(S), v),
             placeholder=placeholder,
-            max_length=120,
+            max_length=MAX_OTHER_LENGTH,  # the 101st character is refused as it is typed (issue 40)
             size="3",
             id="survey-other-text",
             aria_label="Other answer",
@@ -365,12 +366,25 @@ def question_body(S, *, heading_size: str = "5") -> rx.Component:
             current["embed"].to(str) != "",
             rx.el.iframe(
                 src=current["embed"].to(str),
-                width=str(view.EMBED_WIDTH),
-                height=str(view.EMBED_HEIGHT),
                 title="Question video",
                 allow="encrypted-media; picture-in-picture",
-                allow_full_screen=True,
-                style={"maxWidth": "100%", "border": "0", "borderRadius": "8px"},
+                # The element's own attributes: Reflex turns width=, height= and allow_full_screen= into CSS (without
+                # units, so the browser dropped them: the video was stretched and could not go full screen).
+                custom_attrs={
+                    "width": str(view.EMBED_WIDTH),
+                    "height": str(view.EMBED_HEIGHT),
+                    "allowFullScreen": True,
+                },
+                # 600 x 400 (issue 40); narrower on a phone, keeping its shape.
+                style={
+                    "width": f"{view.EMBED_WIDTH}px",
+                    "maxWidth": "100%",
+                    "alignSelf": "flex-start",  # not stretched to the card's width
+                    "height": "auto",
+                    "aspectRatio": f"{view.EMBED_WIDTH} / {view.EMBED_HEIGHT}",
+                    "border": "0",
+                    "borderRadius": "8px",
+                },
             ),
         ),
         _answer_area(S),

@@ -34,14 +34,15 @@ def save_status() -> rx.Component:
 def timer(S) -> rx.Component:
     """The save status, 'Report a problem' and the countdown (drawn each second by window.portalTaking from the
     server deadline): every step of every kind where the time runs shows them."""
-    return rx.fragment(save_status(), report_problem(S), _countdown(S))
+    return rx.hstack(save_status(), report_problem(S), _countdown(S), align="center", spacing="0")
 
 
 def report_problem(S) -> rx.Component:
     """'Report a problem' (issue 38): the button, and its dialog with a category and a text."""
     button = rx.button(
         rx.icon("flag", size=14),
-        problem_rules.BUTTON,
+        rx.el.span(problem_rules.BUTTON, class_name="report-problem-label"),  # the flag alone on a phone
+        aria_label=problem_rules.BUTTON,
         variant="ghost",
         color_scheme="gray",
         size="1",
