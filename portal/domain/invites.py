@@ -24,6 +24,18 @@ def effective_status(status: str, expires_at: datetime | None, now: datetime) ->
     return status
 
 
+# An open invite whose test is not running cannot be started (issue 38's pause; issue 40: no 'Start test' there).
+TEST_PAUSED_LABEL = "Paused"
+TEST_UNAVAILABLE_LABEL = "No longer available"
+
+
+def test_blocks(status: str, test_status: str | None) -> str:
+    """What an open invite reads when its test is not running ('' when it may be started)."""
+    if status != OPEN or test_status in (None, "running"):
+        return ""
+    return TEST_PAUSED_LABEL if test_status == "paused" else TEST_UNAVAILABLE_LABEL
+
+
 def status_label(status: str) -> str:
     return STATUS_LABELS.get(status, status.capitalize() if isinstance(status, str) else "")
 

@@ -58,6 +58,7 @@ TABLE = TableSpec(
         Invite.created_at,
         Invite.expires_at,
         Test.product_type,
+        Test.status,
     ).join(Test, Test.id == Invite.test_id),
     totals={
         "total_open": select(func.count())
@@ -91,9 +92,12 @@ def _row(
     created_at: Any,
     expires_at: datetime | None,
     product_type: str,
+    test_status: str | None = None,
 ) -> dict[str, str]:
-    """One row for the browser; after `now`, the columns of TABLE.rows, in order."""
+    """One row for the browser; after `now`, the columns of TABLE.rows, in order. An open invite to a test that is
+    not running (paused by reports, stopped, removed) reads so and offers no 'Start test'."""
     status = rules.effective_status(status, _aware(expires_at), now)
+    blocked = rules.test_blocks(status, test_status)
     return {
         "id": str(invite_id),
         "test_id": str(test_id),
@@ -101,8 +105,8 @@ def _row(
         "date": table_rules.format_date(created_at),
         "payout": table_rules.format_money(amount_cents),
         "status": status,
-        "status_label": rules.status_label(status),
-        "open": "1" if status == rules.OPEN else "",
+        "status_label": blocked or rules.status_label(status),
+        "open": "1" if status == rules.OPEN and not blocked else "",
     }
 
 

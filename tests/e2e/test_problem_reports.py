@@ -93,7 +93,12 @@ def test_two_reports_pause_a_small_test_a_third_sees_it_and_staff_resume_it(brow
     who = make_participant(db, password=PASSWORD)
     db.add(Invite(account_id=who.id, test_id=test.id, amount_cents=3000, expires_at=utcnow() + timedelta(hours=24)))
     db.commit()
-    sign_in(third, app_server.url, who.email, PASSWORD, path=f"/test/{test.id}/rate")
+    third_invite = db.exec(select(Invite).where(Invite.account_id == who.id)).one()
+    sign_in(third, app_server.url, who.email, PASSWORD)
+    invite_row = third.locator(f"[data-testid=invites-row][data-row-id='{third_invite.id}']")
+    expect(invite_row).to_contain_text("Paused")  # the home table offers no 'Start test' for a paused test
+    expect(invite_row.get_by_role("button", name="Start test")).to_have_count(0)
+    third.goto(f"{app_server.url}/test/{test.id}/rate")
     paused_page(third)
     third.set_viewport_size({"width": 375, "height": 800})
     third.screenshot(path=str(_shots(tmp_path) / "test-paused-375.png"), full_page=True)
@@ -117,6 +122,8 @@ def test_two_reports_pause_a_small_test_a_third_sees_it_and_staff_resume_it(brow
     expect(first.locator("#taking-timer-text")).to_contain_text(re.compile(r"\d\d:\d\d left"))
     third.reload()
     expect(third.locator("#survey-welcome")).to_be_visible()
+    third.goto(f"{app_server.url}/")
+    expect(invite_row.get_by_role("button", name="Start test")).to_be_visible()  # running again
 
 
 def test_staff_close_a_paused_test_and_the_reporters_are_paid_pro_rata(browser: Browser, app_server, db):

@@ -99,6 +99,20 @@ def test_invites_page_totals_and_rows(session: Session, two):
     assert all(set(r.values()) <= {v for v in r.values() if isinstance(v, str)} for r in page.rows)
 
 
+def test_an_open_invite_to_a_paused_or_removed_test_offers_no_start(session: Session, two):
+    a, _b, tests = two
+    tests[0].status, tests[6].status = "paused", "removed"
+    session.add_all([tests[0], tests[6]])
+    session.commit()
+    rows = {
+        r["test_id"]: r
+        for r in invites.list_invites(session=session, account_id=a.id, query=invites.clean_query()).rows
+    }
+    assert (rows[str(tests[0].id)]["status_label"], rows[str(tests[0].id)]["open"]) == ("Paused", "")
+    assert (rows[str(tests[6].id)]["status_label"], rows[str(tests[6].id)]["open"]) == ("No longer available", "")
+    assert rows[str(tests[2].id)]["status_label"] == "Filled"
+
+
 def test_invites_sort_page_and_filters(session: Session, two):
     a, _b, tests = two
     asc = invites.list_invites(session=session, account_id=a.id, query=invites.clean_query(sort_direction=1))

@@ -18,6 +18,7 @@ from portal.models import AuditEntry, Invite, OutboxEmail, ProblemReport, Review
 from portal.models._base import utcnow
 from portal.services import problem_reports
 from portal.services.admin import problem_reports as staff_reports
+from portal.services.admin import reviews as staff_reviews
 from portal.services.admin.guard import StaffRefused
 from portal.services.errors import ServiceError
 from portal.services.sessions import create_session
@@ -215,3 +216,16 @@ def test_only_staff_who_manage_tests_resume_or_close(session):
     session.commit()
     assert all(r["new"] == "" for r in staff_reports.reports(session, actor_id=staff.id, test_id=test.id)["reports"])
     assert str(test.id) in [t["id"] for t in seen["paused"]]
+
+
+def test_clearing_expired_sessions_leaves_a_paused_tests_sessions_alone(session):
+    staff = person(session, role=TO)
+    test = a_test(session, participant_limit=10, session_seconds=900)
+    _a, a_token, a_session = taker(session, test, started_minutes_ago=30)  # past its 15 minutes
+    _b, b_token, _ = taker(session, test, started_minutes_ago=30)
+    report(session, a_token, test)
+    report(session, b_token, test)
+    assert fresh(session, Test, test.id).status == rules.PAUSED
+    staff_reviews.clear_expired_pending(session, actor_id=staff.id)
+    session.commit()
+    assert fresh(session, ReviewSession, a_session).status == "active"  # resuming gives its time back

@@ -197,3 +197,13 @@ def test_demographic_lists_say_prefer_not_to_answer_once_and_keep_the_stored_val
         assert labels.count("Prefer not to answer") == 1 and "Prefer not to say" not in labels
         assert any(o.value == "Prefer not to say" for o in options)  # profiles saved before keep their answer
     assert profile_rules.NOT_ANSWERED == "Choose one"
+
+
+def test_an_open_invite_to_a_test_not_running_cannot_be_started():
+    from portal.domain import invites
+
+    assert invites.test_blocks("open", "running") == "" and invites.test_blocks("open", None) == ""
+    assert invites.test_blocks("open", "paused") == "Paused"
+    for status in ("removed", "completed", "stopped", "draft"):
+        assert invites.test_blocks("open", status) == "No longer available"
+    assert invites.test_blocks("expired", "paused") == ""  # an ended invite reads as it ended

@@ -10,6 +10,7 @@ from sqlalchemy import and_, func, join, null, or_, select
 from sqlmodel import Session
 
 from portal.domain import inbox
+from portal.domain import problem_reports as problem_rules
 from portal.domain import table as rules
 from portal.domain.quality import flags as quality
 from portal.domain.staff import pending, roles
@@ -449,6 +450,8 @@ def clear_expired_pending(session: Session, *, actor_id: Caller, now: datetime |
             ReviewSession,
             ReviewSession.status == "active",
             ReviewSession.deadline_at < now,
+            # A paused test's sessions keep their time: resuming moves their deadlines on (issue 38).
+            ReviewSession.test_id.not_in(select(Test.id).where(Test.status == problem_rules.PAUSED)),
             values={"status": "cleared", "updated_at": now},
         )
     )
