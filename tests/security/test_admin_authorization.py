@@ -505,8 +505,9 @@ def test_every_staff_handler_does_exactly_what_the_callers_role_may(app_server, 
     }
     assert not wrong, f"{kind}: {wrong}"
     # every permission of the matrix is a checked cell (part 2's: tests/security/test_admin_*_authorization.py)
-    # (edit-profiles: tests/security/test_admin_profile_authorization.py)
-    assert set(roles.MATRIX) - {roles.MANAGE_TESTS, roles.FLAGS, roles.OUTBOX, roles.EDIT_PROFILES} <= set(cells)
+    # (edit-profiles: tests/security/test_admin_profile_authorization.py; message: test_admin_messages_authorization.py)
+    others = {roles.MANAGE_TESTS, roles.FLAGS, roles.OUTBOX, roles.EDIT_PROFILES, roles.MESSAGE}
+    assert set(roles.MATRIX) - others <= set(cells)
     if role is None:  # nothing of the staff side reached a non-staff tab
         everything = "".join(seen.values())
         assert f"work-{w.marker_email}" not in everything and f"account {w.audit_marker}" not in everything

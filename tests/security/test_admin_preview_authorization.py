@@ -15,7 +15,7 @@ import pytest
 from sqlmodel import Session, select
 
 from portal.domain.staff import roles
-from portal.models import Invite
+from portal.models import Invite, ProblemReport
 from portal.states.admin.preview import PreviewState
 from portal.states.taking.survey import SurveyState
 from portal.states.taking.timed_session import TimedSession
@@ -27,7 +27,19 @@ from tests.support.raw_tab import RawTab, run
 PREVIEW, SURVEY = PreviewState.get_full_name(), SurveyState.get_full_name()
 CALLERS = ("anonymous", "participant", *roles.ROLES)
 # The timed-session core's own handlers (every kind has them): sent in preview mode below.
-CORE = ("begin", "enter", "enter_public", "restore_local", "extend_time", "close_timeout", "noop", "bridge")
+CORE = (
+    "begin",
+    "enter",
+    "enter_public",
+    "restore_local",
+    "extend_time",
+    "close_timeout",
+    "noop",
+    "bridge",
+    "open_report",
+    "report_problem",
+    "close_report",
+)
 
 
 def world(db: Session) -> tuple[int, str, Person]:
@@ -56,6 +68,10 @@ async def preview_by_events(base: str, who: Person, test_id: int) -> RawTab:
     await tab.answer(f"{SURVEY}.extend_time")
     await tab.answer(f"{SURVEY}.close_timeout")
     await tab.answer(f"{SURVEY}.noop")
+    # 'Report a problem' (issue 38): a preview sends no report.
+    await tab.answer(f"{SURVEY}.open_report")
+    await tab.answer(f"{SURVEY}.report_problem", {"form": {"category": "timer", "text": "From a preview"}})
+    await tab.answer(f"{SURVEY}.close_report")
     await tab.answer(f"{SURVEY}.bridge", {"message": json.dumps({"kind": "check", "testId": test_id})})
     await tab.answer(f"{SURVEY}.submit", settle=0.8)
     phase = tab.var(SURVEY, "phase")
@@ -85,6 +101,7 @@ def test_only_staff_get_the_preview_and_nobody_stores_anything(app_server, kind)
     )
     with app_server.db() as db:
         assert stored(db, test_id) == before, kind
+        assert db.exec(select(ProblemReport).where(ProblemReport.test_id == test_id)).all() == [], kind
 
 
 @pytest.mark.parametrize("route", ["rate", "preview"])
