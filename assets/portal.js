@@ -201,6 +201,22 @@
         return { errors: [{ field: "_global", message: NETWORK }] };
       }
     },
+
+    async change(formId) {
+      const form = document.getElementById(formId);
+      const fields = new FormData(form);
+      try {
+        const result = await sendJson("PUT", "/api/account/password", {
+          currentPassword: fields.get("currentPassword") || "",
+          password: fields.get("password") || "",
+          confirmPassword: fields.get("confirmPassword") || "",
+        });
+        if (result.ok) form.reset();
+        return result.ok ? { ok: true } : failure(result);
+      } catch (e) {
+        return { errors: [{ field: "_global", message: NETWORK }] };
+      }
+    },
   };
 })();
 

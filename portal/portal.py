@@ -12,6 +12,7 @@ from portal.http import first_view, security_headers, static_paths, unread_body,
 from portal.http.app import build_api
 from portal.http.security_headers import portal_config_script
 from portal.pages import admin as _staff_pages  # noqa: F401 - declares the staff pages
+from portal.pages.account import account_page
 from portal.pages.demo import demo_page
 from portal.pages.descriptions import DESCRIPTIONS
 from portal.pages.home import home_page
@@ -36,6 +37,7 @@ from portal.services.taking import draft_writer
 from portal.settings import settings
 from portal.standins import tremendous as local_payouts
 from portal.states import one_update
+from portal.states.account import AccountState
 from portal.states.admin.guard import StaffState
 from portal.states.auth import SessionState
 from portal.states.demo import DemoOptInState
@@ -226,6 +228,13 @@ app.add_page(
     title=f"Messages | {BRAND}",
     description=DESCRIPTIONS["/messages"],
     on_load=[SessionState.guard_private, MessagesState.load],
+)
+app.add_page(
+    account_page,
+    route="/account",
+    title=f"Account settings | {BRAND}",
+    description=DESCRIPTIONS["/account"],
+    on_load=[SessionState.guard_private, AccountState.load],
 )
 app.add_page(
     notifications_page,

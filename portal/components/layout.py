@@ -88,6 +88,7 @@ def _menu_tail(prefix: str) -> list[rx.Component]:
             rx.text(SessionState.email, size="2", color="var(--gray-11)"), padding="6px 12px", id=f"{prefix}-menu-email"
         ),
         rx.menu.separator(),
+        rx.menu.item("Account settings", on_select=rx.redirect("/account"), id=f"{prefix}-account"),
         rx.menu.item("Notifications", on_select=rx.redirect("/notifications"), id=f"{prefix}-notifications"),
         rx.menu.item("Sign Out", color="red", on_select=_sign_out_script(), id=f"{prefix}-sign-out"),
     ]

@@ -59,11 +59,13 @@ def password_reset_no_password(*, brand: str, sign_in_link: str) -> Email:
     )
 
 
-def password_changed(*, brand: str, forgot_link: str) -> Email:
+def password_changed(*, brand: str, forgot_link: str, kept_this_device: bool = False) -> Email:
+    """After a reset every device is signed out; after a change in account settings every other one."""
+    devices = "every other signed-in device" if kept_this_device else "every signed-in device"
     return Email(
         subject=f"Your {brand} password was changed",
         body=(
-            f"Hello,\n\nThe password of your {brand} account was just changed and every signed-in device was "
+            f"Hello,\n\nThe password of your {brand} account was just changed and {devices} was "
             f"signed out.\n\n"
             f"If you made this change, there is nothing to do. If you did not, reset your password now at "
             f"{forgot_link} and contact support.\n\n"

@@ -20,6 +20,7 @@ from portal.domain import messages
 from portal.http.account_routes import _errors, _text
 from portal.http.client import SESSION_COOKIE, client_ip, is_same_origin
 from portal.http.json_body import read_json_object
+from portal.services.account_settings import change_password
 from portal.services.errors import ServiceError, ThrottledError
 from portal.services.password_reset import PasswordRulesError, check_token_throttled, request_reset, reset_password
 from portal.settings import settings
@@ -109,3 +110,26 @@ async def put_reset_password(request: Request) -> JSONResponse:
     response = JSONResponse({"redirect": "/sign-in"})
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=settings.cookie_secure)
     return response
+
+
+@router.put("/password")
+async def put_password(request: Request) -> JSONResponse:
+    """Account settings' 'Change Password' (issue 40): the session cookie names the account; this session stays,
+    every other one ends."""
+    if not is_same_origin(request):
+        return _errors({"_global": messages.SOMETHING_WENT_WRONG}, 403)
+    body = await read_json_object(request)
+    try:
+        await _in_transaction(
+            change_password,
+            token=request.cookies.get(SESSION_COOKIE),
+            current_password=_text(body, "currentPassword"),
+            password=_text(body, "password"),
+            confirm_password=_text(body, "confirmPassword"),
+        )
+    except (PasswordRulesError, ServiceError) as err:
+        return _error_response(err)
+    except Exception:
+        log.exception("change-password failed")
+        return _errors({"_global": messages.SOMETHING_WENT_WRONG}, 500)
+    return JSONResponse({"ok": True})

@@ -20,6 +20,7 @@ DESCRIPTIONS: dict[str, str] = {
     "/": "Your paid test invites, the tests you completed and the rewards you earned.",
     "/profile": "Your participant profile: personal details, work, e-mail addresses and connected accounts.",
     "/demo": "Live demo meetings: say whether you would join paid live product demos.",
+    "/account": "Your account settings: change your password and see where you are signed in.",
     "/notifications": "Choose which e-mails the portal sends you: invites, reminders, decisions and rewards.",
     "/messages": "Your messages with the research team: questions about a test, and their replies.",
     "/referral": "Invite colleagues to the participant community and earn a reward for each one paid for a first test.",

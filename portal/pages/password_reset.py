@@ -176,10 +176,15 @@ def _requirement(item: ObjectVar[dict[str, str]]) -> rx.Component:
 
 
 def _checklist() -> rx.Component:
+    return password_checklist(ResetPasswordState.requirements)
+
+
+def password_checklist(requirements: rx.Var) -> rx.Component:
+    """The spec's password requirements, each met or not as the person types (the reset and the change forms)."""
     return rx.box(
         rx.text("Your password needs:", size="2", weight="medium", id="requirements-title"),
         rx.el.ul(
-            rx.foreach(ResetPasswordState.requirements, _requirement),
+            rx.foreach(requirements, _requirement),
             id="password-requirements",
             aria_labelledby="requirements-title",
             aria_live="polite",

@@ -39,6 +39,11 @@ def create_session(session: Session, *, account_id: int, user_agent: str = "", i
     return token
 
 
+def live_session(session: Session, *, token: str | None) -> AuthSession | None:
+    """The live session row behind a token (not touched), or None."""
+    return _live_session(session, token, utcnow())
+
+
 def _live_session(session: Session, token: str | None, now: datetime) -> AuthSession | None:
     if not looks_like_token(token):
         return None

@@ -71,6 +71,7 @@ PRIVATE_PAGES = [
     ("/profile", "#header-user-name"),
     ("/referral", "#referral-link, #tab-invites"),
     ("/notifications", "#notifications-list"),
+    ("/account", "#account-sessions li"),
 ]
 WHO = {
     "verified": {},

@@ -1,0 +1,153 @@
+"""Account settings (issue 40, item 1) in Chromium: the user menu opens /account; the password changes after the
+current one (a wrong one is named), the other device's session ends and the e-mail arrives at the loopback SMTP
+server; another device is signed out from the list of sessions."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from sqlmodel import select
+
+from portal.domain.passwords_hashing import verify_password
+from portal.models import Account, AuthSession
+from tests.e2e.conftest import wait_for_hydration
+from tests.e2e.helpers import sign_in
+from tests.e2e.test_accessibility import assert_accessible
+from tests.support.browser_console import failed_request
+from tests.support.factories import make_participant
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+OLD = "Correct-Horse-42!"
+NEW = "Blue-Tulip-Harbor-9"
+
+
+def _open_settings(page: Page) -> None:
+    page.click("#account-menu")
+    page.get_by_role("menuitem", name="Account settings").click()
+    expect(page).to_have_url(re.compile(r"/account/?$"))
+    expect(page.get_by_role("heading", name="Account settings", level=1)).to_be_visible()
+
+
+def _other_device(browser: Browser, url: str, email: str):
+    context = browser.new_context()
+    other = wait_for_hydration(context.new_page())
+    sign_in(other, url, email, OLD, path="/profile")
+    expect(other.get_by_role("heading", name="Become a participant - Have an impact, get paid.")).to_be_visible()
+    return context, other
+
+
+@pytest.mark.allow_console_errors(failed_request(400, "/api/account/password"))
+def test_change_password_ends_the_other_session_and_the_email_arrives(
+    page: Page, app_server, db, smtp_server, browser: Browser
+):
+    account = make_participant(db, password=OLD, first_name="Casey", last_name="Changer")
+    context, other = _other_device(browser, app_server.url, account.email)
+    sign_in(page, app_server.url, account.email, OLD)
+    _open_settings(page)
+
+    change = page.get_by_role("button", name="Change Password")
+    expect(change).to_be_disabled()
+    page.get_by_label("Current Password").fill("Not-The-Password-1!")
+    page.get_by_label("New Password", exact=True).fill(NEW)
+    page.get_by_label("Confirm New Password").fill(NEW)
+    for key in ("length", "lowercase", "uppercase", "digit", "special", "common"):
+        expect(page.locator(f'#password-requirements li[data-key="{key}"]')).to_have_attribute("data-status", "met")
+    expect(change).to_be_enabled()
+    change.click()
+    expect(page.locator("#account-current-password-error")).to_have_text("Current password is incorrect")
+    db.expire_all()
+    assert verify_password(OLD, db.get(Account, account.id).password_hash)[0]
+
+    page.get_by_label("Current Password").fill(OLD)
+    expect(page.locator("#account-current-password-error")).to_have_count(0)
+    expect(change).to_be_enabled()
+    change.click()
+    expect(page.get_by_text("Your password was changed. Every other device was signed out.")).to_be_visible()
+    expect(page.get_by_label("Current Password")).to_have_value("")  # the form is empty again
+
+    mail = smtp_server.wait_for(account.email, subject_contains="password was changed", after=0)
+    assert "every other signed-in device was signed out" in mail.body
+    # This tab stays signed in; the other device's next page is the sign-in.
+    expect(page.locator("#account-sessions li")).to_have_count(1)
+    page.reload()
+    expect(page.get_by_role("heading", name="Account settings", level=1)).to_be_visible()
+    other.goto(f"{app_server.url}/profile")
+    expect(other).to_have_url(re.compile(r"/sign-in/?\?to=%2Fprofile"))
+    context.close()
+
+
+def test_sign_out_another_device_from_the_list(page: Page, app_server, db, browser: Browser):
+    account = make_participant(db, password=OLD)
+    context, other = _other_device(browser, app_server.url, account.email)
+    sign_in(page, app_server.url, account.email, OLD, path="/account")
+
+    rows = page.locator("#account-sessions li")
+    expect(rows).to_have_count(2)
+    this_one = page.locator('#account-sessions li[data-current="true"]')
+    expect(this_one.get_by_text("This device")).to_be_visible()
+    expect(this_one.locator(".account-session-device")).to_contain_text("Chrome")
+    expect(this_one.get_by_text(re.compile(r"This computer · last used"))).to_be_visible()
+    expect(this_one.get_by_role("button", name=re.compile("^Sign out"))).to_have_count(0)
+
+    page.locator('#account-sessions li[data-current="false"]').get_by_role(
+        "button", name=re.compile("^Sign out")
+    ).click()
+    expect(page.get_by_text("That device was signed out.")).to_be_visible()
+    expect(rows).to_have_count(1)
+    expect(page.get_by_role("button", name="Sign out everywhere else")).to_be_disabled()
+    db.expire_all()
+    live = db.exec(
+        select(AuthSession).where(AuthSession.account_id == account.id, AuthSession.revoked_at.is_(None))
+    ).all()
+    assert len(live) == 1
+    other.goto(f"{app_server.url}/profile")
+    expect(other).to_have_url(re.compile(r"/sign-in/?\?to=%2Fprofile"))
+    context.close()
+
+
+def test_sign_out_everywhere_else(page: Page, app_server, db, browser: Browser):
+    account = make_participant(db, password=OLD)
+    first, one = _other_device(browser, app_server.url, account.email)
+    second, two = _other_device(browser, app_server.url, account.email)
+    sign_in(page, app_server.url, account.email, OLD, path="/account")
+    expect(page.locator("#account-sessions li")).to_have_count(3)
+    page.get_by_role("button", name="Sign out everywhere else").click()
+    expect(page.get_by_text("Every other device was signed out.")).to_be_visible()
+    expect(page.locator("#account-sessions li")).to_have_count(1)
+    for other in (one, two):
+        other.goto(f"{app_server.url}/profile")
+        expect(other).to_have_url(re.compile(r"/sign-in/?\?to=%2Fprofile"))
+    first.close()
+    second.close()
+
+
+def test_an_account_without_a_password_is_told_so(page: Page, app_server, db):
+    account = make_participant(db, password=OLD)
+    sign_in(page, app_server.url, account.email, OLD)
+    account.password_hash = None  # as a LinkedIn or Google account
+    db.add(account)
+    db.commit()
+    page.goto(f"{app_server.url}/account")
+    expect(page.locator("#account-no-password")).to_contain_text("You sign in with LinkedIn or Google")
+    expect(page.get_by_label("Current Password")).to_have_count(0)
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_the_page_fits_and_has_no_violations_at_both_widths(page: Page, app_server, db, browser: Browser, width):
+    account = make_participant(db, password=OLD)
+    context, _other = _other_device(browser, app_server.url, account.email)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    sign_in(page, app_server.url, account.email, OLD, path="/account")
+    page.set_viewport_size({"width": width, "height": 900})
+    expect(page.locator("#account-sessions li")).to_have_count(2)
+    page.get_by_label("Current Password").focus()
+    page.keyboard.press("Tab")  # the keyboard reaches the next field
+    expect(page.get_by_label("New Password", exact=True)).to_be_focused()
+    # Nothing is wider than the screen.
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert_accessible(page, f"/account at {width} px")
+    page.screenshot(path=ARTIFACTS / f"account-{width}.png", full_page=True)  # to look at
+    context.close()
