@@ -135,6 +135,25 @@
       return { errors: errors };
     },
 
+    // The second step of a two-factor sign-in: the code goes to /api/account/two-factor (the challenge is in an
+    // HttpOnly cookie); a right one opens the session and the page goes on with a full navigation.
+    async twoFactor(formId) {
+      const fields = new FormData(document.getElementById(formId));
+      const to = new URLSearchParams(window.location.search).get("to") || "";
+      let result;
+      try {
+        result = await postJson("/api/account/two-factor", { code: fields.get("code") || "", to: to });
+      } catch (e) {
+        return { errors: [{ field: "_global", message: "Network error. Please check your connection and try again." }] };
+      }
+      if (result.ok) {
+        window.location.assign(result.data.redirect || "/");
+        return { ok: true };
+      }
+      const errors = Array.isArray(result.data.errors) ? result.data.errors : [{ field: "_global", message: GENERIC }];
+      return { errors: errors, restart: typeof result.data.redirect === "string" };
+    },
+
     async signOut() {
       try {
         await postJson("/api/account/logout", {});

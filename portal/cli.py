@@ -2,7 +2,7 @@
 
 Commands: migrate, seed-reference, seed-demo, import-test FILE.json,
 create-staff EMAIL --role ROLE [--password P], outbox [--limit N] [--pending],
-mark-reward-paid REWARD_ID, auto-approve-reviews, launch-scheduled.
+mark-reward-paid REWARD_ID, auto-approve-reviews, launch-scheduled, two-factor-code KEY.
 Expected failures print one clear line to stderr and exit with status 2
 (1 for database problems), never a traceback.
 """
@@ -221,6 +221,20 @@ def cmd_launch_scheduled(_args: argparse.Namespace) -> None:
     print(f"Launched {len(launched)} scheduled test{'s' if len(launched) != 1 else ''}" + (f": {ids}." if ids else "."))
 
 
+def cmd_two_factor_code(args: argparse.Namespace) -> None:
+    """What an authenticator app would show now for a key (for a local run with no app at hand)."""
+    import pyotp
+
+    from portal.domain import two_factor
+
+    key = "".join(str(args.key).split()).upper()
+    try:
+        code = pyotp.TOTP(key, digits=two_factor.DIGITS, interval=two_factor.PERIOD).now()
+    except Exception as err:  # binascii.Error and friends: not a base32 key
+        raise CliError("That is not an authenticator key (the letters and digits shown under the QR code).") from err
+    print(code)
+
+
 # --- parser -------------------------------------------------------------------------------
 
 
@@ -270,6 +284,12 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_quality_flags,
         "Compute the review quality flags of every test with new reviews (the job every worker runs, once).",
     )
+    code = add(
+        "two-factor-code",
+        cmd_two_factor_code,
+        "Print the code an authenticator app shows now for KEY (the key under the QR code in account settings).",
+    )
+    code.add_argument("key", metavar="KEY")
     paid = add("mark-reward-paid", cmd_mark_reward_paid, "Mark a reward paid (EXECUTED) and credit any referral bonus.")
     paid.add_argument("reward_id", metavar="REWARD_ID", type=int)
     return parser

@@ -29,6 +29,7 @@ from portal.pages.referral import referral_page
 from portal.pages.sign_in import sign_in_page
 from portal.pages.sign_up import sign_up_page
 from portal.pages.thank_you import thank_you_page
+from portal.pages.two_factor import two_factor_page
 from portal.services import error_reporting, invite_reminders, mail_sender, payout_runner, quality_flags, sms_sender
 from portal.services.admin import launches as launch_scheduler
 from portal.services.admin import scheduler as review_scheduler
@@ -54,6 +55,7 @@ from portal.states.render_failure import on_frontend_exception
 from portal.states.sign_in import SignInState
 from portal.states.tab_owner import TabOwnerMiddleware
 from portal.states.taking.rate import RateState
+from portal.states.two_factor import TwoFactorChallengeState
 
 BRAND = "Participants Portal"
 
@@ -228,6 +230,13 @@ app.add_page(
     title=f"Messages | {BRAND}",
     description=DESCRIPTIONS["/messages"],
     on_load=[SessionState.guard_private, MessagesState.load],
+)
+app.add_page(
+    two_factor_page,
+    route="/two-factor",
+    title=f"Two-factor sign-in | {BRAND}",
+    description=DESCRIPTIONS["/two-factor"],
+    on_load=[SessionState.load_public, TwoFactorChallengeState.load],
 )
 app.add_page(
     account_page,

@@ -208,7 +208,7 @@ def footer() -> rx.Component:
 
 
 def loading() -> rx.Component:
-    return rx.center(rx.spinner(size="3"), padding="64px", aria_label="Loading")
+    return rx.center(rx.spinner(size="3"), padding="64px", role="status", aria_label="Loading")
 
 
 def main_layout(*children: rx.Component, show_navigation: bool = True, private: bool = True) -> rx.Component:

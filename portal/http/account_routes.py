@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse, Response
 
 from portal.db import session_scope
 from portal.domain import messages
+from portal.domain import two_factor as two_factor_rules
 from portal.domain.navigation import after_password_sign_in
 from portal.http.client import SESSION_COOKIE, client_ip, is_same_origin
 from portal.http.json_body import read_json_object
@@ -18,6 +19,7 @@ from portal.services.captcha import verify_captcha
 from portal.services.errors import ServiceError, ThrottledError
 from portal.services.sessions import revoke_session
 from portal.services.sign_in import sign_in_with_password
+from portal.services.two_factor import two_factor_path
 from portal.settings import settings
 
 log = logging.getLogger(__name__)
@@ -33,6 +35,19 @@ def set_session_cookie(response: Response, token: str) -> None:
         SESSION_COOKIE,
         token,
         max_age=settings.session_absolute_days * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=settings.cookie_secure,
+        path="/",
+    )
+
+
+def set_challenge_cookie(response: Response, challenge: str) -> None:
+    """The second step of a two-factor sign-in: HttpOnly, for as long as the challenge lives."""
+    response.set_cookie(
+        two_factor_rules.COOKIE,
+        challenge,
+        max_age=two_factor_rules.CHALLENGE_MINUTES * 60,
         httponly=True,
         samesite="lax",
         secure=settings.cookie_secure,
@@ -88,6 +103,10 @@ async def sign_in(request: Request) -> JSONResponse:
         registration_complete=result.is_registration_complete,
         email_verified=result.is_email_verified,
     )
+    if result.challenge:  # two-factor sign-in: the code first, then the session (http/two_factor_routes.py)
+        response = JSONResponse({"redirect": two_factor_path(target), "method": "email"})
+        set_challenge_cookie(response, result.challenge)
+        return response
     response = JSONResponse({"redirect": target, "method": "email"})
     set_session_cookie(response, result.token)
     return response

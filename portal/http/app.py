@@ -15,6 +15,7 @@ from portal.http import (
     password_routes,
     payout_webhook_routes,
     sms_webhook_routes,
+    two_factor_routes,
     unsubscribe_routes,
     verification_routes,
 )
@@ -32,6 +33,8 @@ def build_api() -> FastAPI:
     api.include_router(account_routes.router)
     api.include_router(verification_routes.router)
     api.include_router(password_routes.router)
+    # The second step of a two-factor sign-in (issue 40).
+    api.include_router(two_factor_routes.router)
     # One-click unsubscribe of notification e-mails (issue 38, RFC 8058).
     api.include_router(unsubscribe_routes.router)
     # Incoming texts (STOP, START), signed by Twilio (issue 38, item 2).

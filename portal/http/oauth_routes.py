@@ -26,7 +26,7 @@ from starlette.routing import Route
 
 from portal.db import session_scope
 from portal.domain.oidc import PROVIDERS, Flow, error_destination, parse_flow
-from portal.http.account_routes import set_session_cookie
+from portal.http.account_routes import set_challenge_cookie, set_session_cookie
 from portal.http.client import SESSION_COOKIE, client_ip
 from portal.services.captcha import CaptchaError, verify_captcha
 from portal.services.oidc_accounts import ProviderLoginError, complete_login, login_from_claims
@@ -156,6 +156,8 @@ async def callback(request: Request) -> Response:
         return _go(error_destination(flow, "failed"))
 
     response = _go(outcome.redirect)
+    if outcome.challenge:  # two-factor sign-in: the code page next, no session yet
+        set_challenge_cookie(response, outcome.challenge)
     if outcome.token:
         set_session_cookie(response, outcome.token)
         response.set_cookie(

@@ -39,11 +39,12 @@ from portal.models.review import (
 )
 from portal.models.sms import OutboxSms, PhoneContact, SmsOptIn
 from portal.models.test import Test, TestQualification, TestVersion
+from portal.models.two_factor import RecoveryCode, TwoFactor
 
 __all__ = [
     "Account",
-    "AuditEntry",
     "Audience",
+    "AuditEntry",
     "AuthSession",
     "CompanySize",
     "FeatureFlag",
@@ -71,6 +72,7 @@ __all__ = [
     "ProfileRole",
     "Qualification",
     "QualityRun",
+    "RecoveryCode",
     "ReferralMember",
     "ReferralProgram",
     "Review",
@@ -84,5 +86,6 @@ __all__ = [
     "Test",
     "TestQualification",
     "TestVersion",
+    "TwoFactor",
     "UsedCaptchaToken",
 ]

@@ -10,6 +10,7 @@ from portal.components.form import form, form_error, submit_button, text_field
 from portal.components.layout import loading, main_layout
 from portal.domain import account_settings as rules
 from portal.domain import password_policy as policy
+from portal.domain import two_factor as tf_rules
 from portal.pages.password_reset import CHECKLIST_DEBOUNCE_MS, password_checklist
 from portal.states.account import AccountState
 
@@ -174,13 +175,143 @@ def _sessions_card() -> rx.Component:
     )
 
 
+def _code_form(label: str, button: str, on_submit, form_id: str, *, destructive: bool = False) -> rx.Component:
+    return form(
+        text_field(
+            label,
+            id=f"{form_id}-code",
+            name="code",
+            autocomplete="one-time-code",
+            error=AccountState.two_factor_error,
+            max_length=32,
+        ),
+        rx.button(
+            button,
+            type="submit",
+            size="3",
+            color_scheme="red" if destructive else None,
+            variant="outline" if destructive else "solid",
+            id=f"{form_id}-submit",
+        ),
+        on_submit=on_submit,
+        id=form_id,
+    )
+
+
+def _setup() -> rx.Component:
+    return rx.vstack(
+        rx.text(tf_rules.SCAN, size="2"),
+        rx.image(
+            src=AccountState.setup_qr,
+            alt="QR code to scan with your authenticator app",
+            width="200px",
+            height="200px",
+            id="two-factor-qr",
+        ),
+        rx.text(
+            tf_rules.KEY_LABEL + ": ",
+            rx.code(AccountState.setup_key, id="two-factor-key", variant="ghost", size="3"),
+            size="2",
+        ),
+        rx.box(
+            _code_form(tf_rules.CODE_LABEL, tf_rules.CONFIRM, AccountState.confirm_two_factor, "two-factor-setup"),
+            width="100%",
+            max_width="320px",
+        ),
+        spacing="3",
+        width="100%",
+    )
+
+
+def _recovery_codes() -> rx.Component:
+    return rx.callout.root(
+        rx.callout.text(rx.text(tf_rules.CODES_TITLE, weight="bold", as_="span"), " ", tf_rules.CODES_TEXT),
+        rx.el.ul(
+            rx.foreach(AccountState.recovery_codes, lambda code: rx.el.li(rx.code(code, size="3"))),
+            id="recovery-codes",
+            aria_label=tf_rules.CODES_TITLE,
+            style={
+                "display": "grid",
+                "gridTemplateColumns": "repeat(2, max-content)",
+                "gap": "6px 24px",
+                "listStyle": "none",
+                "margin": 0,
+                "padding": 0,
+            },
+        ),
+        rx.button(tf_rules.CODES_DONE, on_click=AccountState.codes_saved, id="recovery-codes-done"),
+        color_scheme="amber",
+        id="recovery-codes-box",
+    )
+
+
+def _two_factor_card() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.heading(tf_rules.HEADING, size="5", as_="h2", id="two-factor-title"),
+            rx.cond(
+                AccountState.sent_to_turn_on & ~AccountState.two_factor_on,
+                rx.callout(
+                    tf_rules.STAFF_REQUIRED, icon="shield-alert", color_scheme="amber", id="two-factor-required"
+                ),
+            ),
+            rx.cond(AccountState.recovery_codes.length() > 0, _recovery_codes()),
+            rx.cond(
+                AccountState.two_factor_on,
+                rx.vstack(
+                    rx.hstack(
+                        rx.badge("On", color_scheme="grass", variant="soft", size="2"),
+                        rx.text(tf_rules.ON_TEXT, size="2", color="var(--gray-11)"),
+                        spacing="2",
+                        align="center",
+                        wrap="wrap",
+                        id="two-factor-on",
+                    ),
+                    rx.text(AccountState.codes_left.to(str) + " of 10 recovery codes left.", size="2", id="codes-left"),
+                    rx.cond(
+                        AccountState.two_factor_required,
+                        rx.text(tf_rules.STAFF_KEEP, size="2", color="var(--gray-11)"),
+                        rx.box(
+                            _code_form(
+                                tf_rules.TURN_OFF_CODE_LABEL,
+                                tf_rules.TURN_OFF,
+                                AccountState.turn_off_two_factor,
+                                "two-factor-off",
+                                destructive=True,
+                            ),
+                            width="100%",
+                            max_width="360px",
+                        ),
+                    ),
+                    spacing="3",
+                    width="100%",
+                ),
+                rx.vstack(
+                    rx.text(tf_rules.OFF_TEXT, size="2", color="var(--gray-11)"),
+                    rx.cond(
+                        AccountState.setup_qr != "",
+                        _setup(),
+                        rx.button(tf_rules.TURN_ON, on_click=AccountState.start_two_factor, id="two-factor-start"),
+                    ),
+                    spacing="3",
+                    width="100%",
+                ),
+            ),
+            spacing="4",
+            width="100%",
+        ),
+        width="100%",
+        id="two-factor",
+    )
+
+
 def account_page() -> rx.Component:
     return main_layout(
         rx.vstack(
             rx.heading(rules.TITLE, size="7", as_="h1", id="account-title"),
             rx.cond(
                 AccountState.loaded,
-                rx.vstack(_password_card(), _sessions_card(), spacing="5", width="100%"),
+                rx.vstack(_password_card(), _two_factor_card(), _sessions_card(), spacing="5", width="100%"),
                 loading(),
             ),
             spacing="4",

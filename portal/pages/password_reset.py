@@ -242,6 +242,6 @@ def reset_page() -> rx.Component:
         rx.cond(
             ResetPasswordState.checked,
             _reset_form(),
-            rx.center(rx.spinner(size="3"), padding="32px", aria_label="Loading", width="100%"),
+            rx.center(rx.spinner(size="3"), padding="32px", role="status", aria_label="Loading", width="100%"),
         ),
     )

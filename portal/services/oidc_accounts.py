@@ -32,9 +32,11 @@ from portal.domain.oidc import (
 from portal.domain.staff.roles import is_staff
 from portal.models import Account, LoginIdentity, ParticipantProfile
 from portal.models._base import utcnow
+from portal.services import two_factor
 from portal.services.errors import ServiceError
 from portal.services.referrals import credit_referral_at_sign_up
 from portal.services.sessions import create_session, resolve_user, revoke_session
+from portal.services.two_factor import two_factor_path
 
 
 class ProviderLoginError(ServiceError):
@@ -64,6 +66,7 @@ class LoginOutcome:
     action: Action
     account_id: int | None = None
     token: str | None = None  # a new session token when a session was opened
+    challenge: str | None = None  # two-factor sign-in on: the second step's token, no session yet
 
     @property
     def signed_in(self) -> bool:
@@ -239,6 +242,20 @@ def complete_login(
     account.last_login_at = utcnow()
     account.updated_at = utcnow()
     session.add(account)
+    if two_factor.enabled_for(session, account_id=account.id):
+        onward = after_sign_in(
+            flow=flow,
+            created=created,
+            registration_complete=account.is_registration_complete,
+            has_linkedin=login.provider == "linkedin" or _has_identity(session, account.id, "linkedin"),
+            linkedin_configured=linkedin_configured,
+        )
+        return LoginOutcome(
+            redirect=two_factor_path(onward),
+            action=decision.action,
+            account_id=account.id,
+            challenge=two_factor.begin_challenge(session, account_id=account.id),
+        )
     token = create_session(session=session, account_id=account.id, user_agent=user_agent, ip_address=ip_address)
     redirect = after_sign_in(
         flow=flow,

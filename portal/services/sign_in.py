@@ -12,7 +12,7 @@ from portal.domain.accounts import normalize_email
 from portal.domain.passwords_hashing import verify_sign_in
 from portal.models import Account
 from portal.models._base import utcnow
-from portal.services import throttle
+from portal.services import throttle, two_factor
 from portal.services.errors import SignInError, ThrottledError
 from portal.services.sessions import create_session
 from portal.settings import settings
@@ -20,10 +20,11 @@ from portal.settings import settings
 
 @dataclass(frozen=True)
 class SignInResult:
-    token: str
+    token: str  # the new session's token; empty when two-factor sign-in asks for a code first
     account_id: int
     is_registration_complete: bool
     is_email_verified: bool
+    challenge: str = ""  # the second step's token (two-factor sign-in on): no session yet
 
 
 def _keys(email: str, ip_address: str) -> tuple[str, str]:
@@ -69,6 +70,14 @@ def sign_in_with_password(
     account.last_login_at = utcnow()
     session.add(account)
     throttle.clear(session=session, key=account_key)
+    if two_factor.enabled_for(session, account_id=account.id):
+        return SignInResult(
+            token="",
+            account_id=account.id,
+            is_registration_complete=account.is_registration_complete,
+            is_email_verified=account.email_verified_at is not None,
+            challenge=two_factor.begin_challenge(session, account_id=account.id),
+        )
     token = create_session(session=session, account_id=account.id, user_agent=user_agent, ip_address=ip_address)
     return SignInResult(
         token=token,

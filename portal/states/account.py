@@ -11,13 +11,16 @@ import logging
 from typing import Any
 
 import reflex as rx
+import segno
 
 from portal import db
 from portal.domain import account_settings as rules
 from portal.domain import password_policy as policy
+from portal.domain import two_factor as tf_rules
 from portal.domain.inbox import stamp
 from portal.domain.profile_rules import SOMETHING_WENT_WRONG
 from portal.services import account_settings as service
+from portal.services import two_factor
 from portal.services.errors import ServiceError
 from portal.states.auth_cookie import session_token
 from portal.states.browser import portal_call, toast
@@ -56,6 +59,16 @@ class AccountState(TabOwned, rx.State):
     confirm_error: str = ""
     global_error: str = ""
     submitting: bool = False
+    # Two-factor sign-in: on or off, the recovery codes left, required (staff); while turning it on, the QR code and
+    # the key to type (this person's own, shown to them), then the recovery codes, shown once.
+    two_factor_on: bool = False
+    codes_left: int = 0
+    two_factor_required: bool = False
+    sent_to_turn_on: bool = False  # a staff member sent here by the admin's guard
+    setup_qr: str = ""
+    setup_key: str = ""
+    recovery_codes: list[str] = []
+    two_factor_error: str = ""
 
     def _reset_form(self) -> None:
         self.requirements = _initial_checklist()
@@ -69,10 +82,12 @@ class AccountState(TabOwned, rx.State):
         try:
             self.has_password = await db.run(service.has_password, token=session_token(self))
             found = await db.run(service.signed_in_sessions, token=session_token(self))
-        except service.NotSignedIn:
+            seen = await db.run(two_factor.status, token=session_token(self))
+        except ServiceError:
             self.sessions = []
             return False
         self.sessions = [_row(item) for item in found]
+        self.two_factor_on, self.codes_left, self.two_factor_required = seen.enabled, seen.codes_left, seen.required
         return True
 
     @rx.event
@@ -80,6 +95,9 @@ class AccountState(TabOwned, rx.State):
         """on_load of /account (the page's guard has sent a signed-out visitor to sign in)."""
         self.loaded = False
         self._reset_form()
+        self.setup_qr = self.setup_key = self.two_factor_error = ""
+        self.recovery_codes = []
+        self.sent_to_turn_on = self.router.url.query_parameters.get(tf_rules.REQUIRED_PARAM) == "1"
         self.loaded = await self._load_sessions()
 
     @rx.event
@@ -158,6 +176,50 @@ class AccountState(TabOwned, rx.State):
             return toast("error", SOMETHING_WENT_WRONG)
         await self._load_sessions()
         return toast("success", rules.SIGNED_OUT_OTHERS if ended else rules.NO_OTHER_SESSIONS)
+
+    # --- two-factor sign-in -----------------------------------------------------------------------------------
+
+    @rx.event
+    async def start_two_factor(self):
+        try:
+            setup = await db.run(two_factor.start_setup, token=session_token(self))
+        except ServiceError as err:
+            await self._load_sessions()
+            return toast("error", err.message)
+        self.setup_key = " ".join(setup.secret[i : i + 4] for i in range(0, len(setup.secret), 4))
+        self.setup_qr = segno.make(setup.uri, error="m").svg_data_uri(scale=5, border=2)
+        self.two_factor_error = ""
+        return None
+
+    @rx.event
+    async def confirm_two_factor(self, form: Any):
+        code = form.get("code") if isinstance(form, dict) else None
+        try:
+            codes = await db.run(two_factor.confirm_setup, token=session_token(self), code=code)
+        except ServiceError as err:
+            self.two_factor_error = err.message
+            return None
+        self.setup_qr = self.setup_key = self.two_factor_error = ""
+        self.recovery_codes = codes
+        self.sent_to_turn_on = False
+        await self._load_sessions()
+        return toast("success", tf_rules.TURNED_ON)
+
+    @rx.event
+    def codes_saved(self):
+        self.recovery_codes = []
+
+    @rx.event
+    async def turn_off_two_factor(self, form: Any):
+        code = form.get("code") if isinstance(form, dict) else None
+        try:
+            await db.run(two_factor.turn_off, token=session_token(self), code=code)
+        except ServiceError as err:
+            self.two_factor_error = err.message
+            return None
+        self.two_factor_error = ""
+        await self._load_sessions()
+        return toast("success", tf_rules.TURNED_OFF)
 
     @rx.var
     def password_feedback(self) -> str:

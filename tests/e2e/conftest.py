@@ -23,6 +23,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from sqlmodel import Session
 
 from portal.db import make_engine
+from tests.support import two_factor
 from tests.support.browser_console import ConsoleWatch, unexpected
 from tests.support.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
 from tests.support.oidc_provider import OidcProvider
@@ -72,7 +73,7 @@ def app_env(port: int, database_url: str, **extra: str) -> dict[str, str]:
         PORT=str(port),
         BASE_URL=f"http://localhost:{port}",
         REDIS_URL="",
-        SECRET_KEY="e2e-secret-key",
+        SECRET_KEY=two_factor.APP_SECRET_KEY,
         REFLEX_USE_NPM="1",
         REFLEX_TELEMETRY_ENABLED="false",
         PATH=f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}",

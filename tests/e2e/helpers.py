@@ -7,6 +7,8 @@ import re
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from tests.support import two_factor
+
 DEMO_EMAIL = "participant@example.com"
 DEMO_PASSWORD = "Demo-Participant-2026!"
 DEMO_NAME = "Dana Reviewer"
@@ -37,9 +39,12 @@ def fill_sign_in(page: Page, email: str, password: str) -> None:
 
 
 def sign_in(page: Page, base_url: str, email: str, password: str, path: str = "/") -> None:
+    """Sign in with the password (and, for an account with two-factor sign-in on, the code from its app)."""
     page.goto(f"{base_url}/sign-in")
     fill_sign_in(page, email, password)
     expect(page).not_to_have_url(re.compile(r"/sign-in"))
+    if "/two-factor" in page.url:
+        enter_two_factor_code(page, two_factor.next_code(email))
     expect(page.locator("#header-user-name")).to_be_visible()
     if path != "/":
         page.goto(f"{base_url}{path}")
@@ -73,3 +78,11 @@ def animations_finished(page: Page, selector: str) -> None:
         }""",
         arg=selector,
     )
+
+
+def enter_two_factor_code(page: Page, code: str) -> None:
+    """The code step of a sign-in: the code typed, the page goes on."""
+    expect(page.get_by_role("heading", name="Enter your sign-in code")).to_be_visible()
+    page.get_by_label("Code", exact=True).fill(code)
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page).not_to_have_url(re.compile(r"/two-factor"))

@@ -5,8 +5,10 @@ server; another device is signed out from the list of sessions."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
+import pyotp
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
@@ -14,7 +16,7 @@ from sqlmodel import select
 from portal.domain.passwords_hashing import verify_password
 from portal.models import Account, AuthSession
 from tests.e2e.conftest import wait_for_hydration
-from tests.e2e.helpers import sign_in
+from tests.e2e.helpers import animations_finished, fill_sign_in, sign_in
 from tests.e2e.test_accessibility import assert_accessible
 from tests.support.browser_console import failed_request
 from tests.support.factories import make_participant
@@ -151,3 +153,101 @@ def test_the_page_fits_and_has_no_violations_at_both_widths(page: Page, app_serv
     assert_accessible(page, f"/account at {width} px")
     page.screenshot(path=ARTIFACTS / f"account-{width}.png", full_page=True)  # to look at
     context.close()
+
+
+# --- two-factor sign-in ----------------------------------------------------------------------------------------
+
+
+def _turn_on_two_factor(page: Page) -> tuple[str, list[str]]:
+    """On /account: turn it on with the key shown under the QR code; the secret and the recovery codes shown."""
+    page.get_by_role("button", name="Turn on two-factor sign-in").click()
+    expect(page.locator("#two-factor-qr")).to_be_visible()
+    assert_accessible(page, "/account turning on two-factor sign-in")
+    secret = page.locator("#two-factor-key").inner_text().replace(" ", "")
+    page.get_by_label("Code from your app").fill(pyotp.TOTP(secret).now())
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.get_by_text("Two-factor sign-in is on.")).to_be_visible()
+    codes = page.locator("#recovery-codes li")
+    expect(codes).to_have_count(10)
+    shown = codes.all_inner_texts()
+    animations_finished(page, "[data-sonner-toast]")  # the toast faded in
+    assert_accessible(page, "/account with the recovery codes shown")
+    page.get_by_role("button", name="I have saved my recovery codes").click()
+    expect(page.locator("#recovery-codes")).to_have_count(0)
+    expect(page.locator("#codes-left")).to_have_text("10 of 10 recovery codes left.")
+    return secret, shown
+
+
+def _sign_out(page: Page) -> None:
+    page.click("#account-menu")
+    page.click("#desktop-sign-out")
+    expect(page).to_have_url(re.compile(r"/sign-in"))
+
+
+@pytest.mark.allow_console_errors(failed_request(400, "/api/account/two-factor"))
+def test_two_factor_sign_in_with_a_code_then_a_recovery_code_used_once(page: Page, app_server, db):
+    account = make_participant(db, password=OLD)
+    sign_in(page, app_server.url, account.email, OLD, path="/account")
+    expect(page.get_by_text("Protect your account with a second step at sign-in")).to_be_visible()
+    secret, codes = _turn_on_two_factor(page)
+    _sign_out(page)
+
+    # The password alone opens nothing: the code page.
+    page.goto(f"{app_server.url}/sign-in?to=%2Fprofile")
+    fill_sign_in(page, account.email, OLD)
+    expect(page).to_have_url(re.compile(r"/two-factor\?to=%2Fprofile"))
+    expect(page.get_by_label("Code", exact=True)).to_be_visible()
+    assert_accessible(page, "/two-factor")
+    assert not [c for c in page.context.cookies() if c["name"] == "portal_session"]
+    page.goto(f"{app_server.url}/profile")  # no session: a private page still sends to sign-in
+    expect(page).to_have_url(re.compile(r"/sign-in"))
+    page.go_back()
+    expect(page.get_by_role("heading", name="Enter your sign-in code")).to_be_visible()
+    page.get_by_label("Code", exact=True).fill(pyotp.TOTP(secret).now())  # used to turn it on: refused
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page.locator("#two-factor-code-error")).to_have_text(
+        "That code is not right. Enter the newest code from your app, or a recovery code."
+    )
+    step = int(time.time()) // 30 + 1  # the next step's code (the server accepts one step ahead)
+    page.get_by_label("Code", exact=True).fill(pyotp.TOTP(secret).generate_otp(step))
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/profile/?$"))
+    expect(page.locator("#header-user-name")).to_be_visible()
+    _sign_out(page)
+
+    # A recovery code instead, once.
+    for attempt in range(2):
+        page.goto(f"{app_server.url}/sign-in")
+        fill_sign_in(page, account.email, OLD)
+        expect(page).to_have_url(re.compile(r"/two-factor"))
+        page.get_by_label("Code", exact=True).fill(codes[0])
+        page.get_by_role("button", name="Sign in", exact=True).click()
+        if attempt == 0:
+            expect(page.locator("#header-user-name")).to_be_visible()
+            page.goto(f"{app_server.url}/account")
+            expect(page.locator("#codes-left")).to_have_text("9 of 10 recovery codes left.")
+            _sign_out(page)
+        else:
+            expect(page.locator("#two-factor-code-error")).to_contain_text("That code is not right.")
+            assert not [c for c in page.context.cookies() if c["name"] == "portal_session"]
+
+
+def test_staff_without_two_factor_are_sent_to_turn_it_on_before_the_admin_opens(page: Page, app_server, db):
+    staff = make_participant(db, password=OLD, first_name="Sam", last_name="Secure")
+    staff.staff_role = "super-admin"
+    db.add(staff)
+    db.commit()
+    sign_in(page, app_server.url, staff.email, OLD)
+    page.goto(f"{app_server.url}/admin")
+    expect(page).to_have_url(re.compile(r"/account\?two_factor=1"))
+    expect(page.locator("#two-factor-required")).to_have_text(
+        "Staff accounts need two-factor sign-in. Turn it on here to open the admin."
+    )
+    page.goto(f"{app_server.url}/admin/participants")
+    expect(page).to_have_url(re.compile(r"/account\?two_factor=1"))
+    _turn_on_two_factor(page)
+    expect(page.get_by_text("Staff accounts keep two-factor sign-in on.")).to_be_visible()
+    expect(page.get_by_role("button", name="Turn off two-factor sign-in")).to_have_count(0)
+    page.goto(f"{app_server.url}/admin/participants")
+    expect(page).to_have_url(re.compile(r"/admin/participants"))
+    expect(page.get_by_role("heading", name="Participants", level=1)).to_be_visible()

@@ -24,6 +24,7 @@ from portal.models._base import utcnow
 from tests.e2e.helpers import sign_in
 from tests.e2e.test_accessibility import assert_accessible
 from tests.e2e.test_survey import PASSWORD, answer_influencer_route_up_to_job_title, finish, start, survey_test
+from tests.support import two_factor
 from tests.support.factories import make_participant
 
 STAFF_PASSWORD = "Staff-Password-2026!"
@@ -34,6 +35,7 @@ def staff(db, role: str) -> Account:
     account.staff_role = role
     db.add(account)
     db.commit()
+    two_factor.enable(db, account.id)  # staff act only with two-factor sign-in on (issue 40)
     return account
 
 

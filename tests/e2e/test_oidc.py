@@ -18,6 +18,8 @@ from sqlmodel import func, select
 
 from portal.models import Account, AuthSession, LoginIdentity, ParticipantProfile
 from portal.services.sessions import create_session
+from tests.e2e.helpers import enter_two_factor_code
+from tests.support import two_factor
 from tests.support.factories import make_participant, unique_email
 from tests.support.oidc_provider import OidcUser
 
@@ -295,3 +297,24 @@ def test_sign_up_captcha_token_travels_with_the_start(page: Page, app_server, oi
     query = parse_qs(urlsplit(info.value.url).query)
     assert query["signUp"] == ["true"] and query["li_fat_id"] == ["abc123"]
     expect(page).to_have_url(re.compile(r"/sign-up/finish"))
+
+
+def test_a_linkedin_return_asks_for_the_two_factor_code_first(page: Page, app_server, db, oidc_provider):
+    """Two-factor sign-in on (issue 40): LinkedIn's return opens no session; the code page does, then the page the
+    sign-in was for."""
+    account = make_participant(db, first_name="Tess", last_name="Twofactor")
+    subject = _sub()
+    _attach(db, account, "linkedin", subject)
+    two_factor.enable(db, account.id)
+    oidc_provider.next_login("linkedin", OidcUser(sub=subject, email=account.email))
+    before = _sessions(db)
+
+    page.goto(f"{app_server.url}/sign-in?to=%2Fprofile")
+    page.get_by_role("button", name="Continue with LinkedIn").click()
+    expect(page).to_have_url(re.compile(r"/two-factor\?to=%2Fprofile"))
+    assert _session_cookie(page.context) is None
+    assert _sessions(db) == before
+    enter_two_factor_code(page, two_factor.next_code(account.id))
+    expect(page).to_have_url(re.compile(r"/profile/?$"))
+    expect(page.locator("#header-user-name")).to_have_text("Tess Twofactor")
+    assert _sessions(db) == before + 1

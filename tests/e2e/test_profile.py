@@ -13,6 +13,7 @@ from sqlmodel import select
 from portal.models import Account, FeatureFlagUser, ParticipantProfile
 from tests.e2e.conftest import wait_for_hydration
 from tests.e2e.helpers import animations_finished, home_page_answered, sign_in
+from tests.support import two_factor
 from tests.support.factories import make_participant
 
 PASSWORD = "Correct-Horse-42!"
@@ -190,6 +191,7 @@ def test_staff_only_parts(page: Page, app_server, db, browser):
     participant.verified = False
     db.add(participant)
     db.commit()
+    two_factor.enable(db, staff.id)  # staff act only with two-factor sign-in on
 
     # The participant sees none of the internal parts, and /profile is their own whatever the query says.
     sign_in(page, app_server.url, participant.email, PASSWORD, path="/profile")

@@ -17,6 +17,7 @@ from portal.services.seeding import DEMO_ADMIN
 from tests.e2e.helpers import DEMO_EMAIL, DEMO_PASSWORD, sign_in
 from tests.e2e.test_admin import open_admin, row, table_search
 from tests.e2e.test_survey import answer_influencer_route_up_to_job_title, finish, shot, start, survey_test
+from tests.support import two_factor
 from tests.support.polling import polled
 
 
@@ -54,7 +55,9 @@ def test_the_demo_participant_s_reward_is_ordered_sent_and_paid_through_the_stan
     reward_row = row(page, "rewards", reward.id)
     expect(reward_row.locator('[data-testid="reward-stage"]')).to_have_text("Submitted")
 
-    # The demo staff admin approves it.
+    # The demo staff admin approves it (with two-factor sign-in on, as staff must have it).
+    admin_id = db.exec(select(Account.id).where(Account.email == DEMO_ADMIN.email)).one()
+    two_factor.enable(db, admin_id, secret_key=app_server.env["SECRET_KEY"])
     staff = browser.new_context(viewport={"width": 1400, "height": 900})
     staff.set_default_timeout(20000)
     admin = staff.new_page()

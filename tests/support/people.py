@@ -16,6 +16,7 @@ from portal.models import Account, Invite, Test
 from portal.models._base import utcnow
 from portal.services.definition_import import import_test
 from portal.services.sessions import create_session
+from tests.support import two_factor
 from tests.support.factories import make_participant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,4 +77,5 @@ def caller(db: Session, kind: str) -> Person:
         account.staff_role = kind
         db.add(account)
         db.commit()
+        two_factor.enable(db, account.id)  # staff act only with two-factor sign-in on (issue 40)
     return who

@@ -10,6 +10,7 @@ from portal.domain.staff import roles
 from portal.models import Account
 from portal.services.errors import ServiceError
 from portal.services.sessions import live_account_id
+from portal.services.two_factor import enabled_for as two_factor_enabled
 
 NOT_ALLOWED = "You do not have permission to do this."
 
@@ -45,12 +46,17 @@ class Staff:
 def staff_of(session: Session, actor_id: object) -> Staff | None:
     """The staff member behind an account id or a tab's session (None for participants, removed or unknown
     accounts, and sessions that are not live)."""
+    from_a_tab = isinstance(actor_id, SessionCaller)
     if isinstance(actor_id, SessionCaller):
         actor_id = live_account_id(session=session, token=actor_id.token)
     if isinstance(actor_id, bool) or not isinstance(actor_id, int):
         return None
     account = session.get(Account, actor_id)
     if account is None or account.removed_at is not None or not roles.is_staff(account.staff_role):
+        return None
+    # A person at a browser acts as staff only with two-factor sign-in on (issue 40); jobs and the command line
+    # name an account id.
+    if from_a_tab and not two_factor_enabled(session, account_id=account.id):
         return None
     return Staff(account_id=account.id, email=account.email or "", role=account.staff_role)
 

@@ -8,8 +8,11 @@ from typing import Any, TypeVar
 import reflex as rx
 
 from portal import db
+from portal.domain import account_settings as account_rules
+from portal.domain import two_factor as two_factor_rules
 from portal.domain.staff import roles
 from portal.services.admin.guard import SessionCaller, StaffRefused
+from portal.services.two_factor import enabled_for as two_factor_enabled
 from portal.states.auth import current_user, sign_in_url_for
 from portal.states.auth_cookie import session_token
 from portal.states.tab_owner import TabOwned
@@ -48,6 +51,10 @@ class StaffState(TabOwned, rx.State):
         if user is None or not user.may_use_private_routes:
             return rx.redirect(sign_in_url_for(self), replace=True)
         self.can = roles.permissions_of(user.staff_role)
+        if self.can[roles.VIEW] and not await db.run(two_factor_enabled, account_id=user.account_id):
+            # Staff turn on two-factor sign-in before any staff page opens (every staff service refuses them too).
+            self.can, self.checked = roles.permissions_of(None), False
+            return rx.redirect(f"{account_rules.PATH}?{two_factor_rules.REQUIRED_PARAM}=1", replace=True)
         self.allowed = self.can[roles.VIEW]
         self.role_label = roles.role_label(user.staff_role) if self.allowed else ""
         self.checked = True
