@@ -13,6 +13,7 @@ from portal.http.app import build_api
 from portal.http.security_headers import portal_config_script
 from portal.pages import admin as _staff_pages  # noqa: F401 - declares the staff pages
 from portal.pages.account import account_page
+from portal.pages.account_deletion import delete_account_page
 from portal.pages.demo import demo_page
 from portal.pages.descriptions import DESCRIPTIONS
 from portal.pages.home import home_page
@@ -39,6 +40,7 @@ from portal.settings import settings
 from portal.standins import tremendous as local_payouts
 from portal.states import one_update
 from portal.states.account import AccountState
+from portal.states.account_deletion import DeleteAccountState
 from portal.states.admin.guard import StaffState
 from portal.states.auth import SessionState
 from portal.states.demo import DemoOptInState
@@ -244,6 +246,13 @@ app.add_page(
     title=f"Account settings | {BRAND}",
     description=DESCRIPTIONS["/account"],
     on_load=[SessionState.guard_private, AccountState.load],
+)
+app.add_page(
+    delete_account_page,
+    route="/account/delete",
+    title=f"Delete my account | {BRAND}",
+    description=DESCRIPTIONS["/account/delete"],
+    on_load=[SessionState.load_public, DeleteAccountState.load],
 )
 app.add_page(
     notifications_page,

@@ -74,6 +74,21 @@ def password_changed(*, brand: str, forgot_link: str, kept_this_device: bool = F
     )
 
 
+def delete_account(*, brand: str, link: str, minutes: int) -> Email:
+    """The confirmation of 'Delete my account' (issue 40): the link, what it does, and that ignoring it is safe."""
+    return Email(
+        subject=f"Confirm deleting your {brand} account",
+        body=(
+            f"Hello,\n\nYou asked to delete your {brand} account. To confirm, open this link within {minutes} "
+            f"minutes:\n\n{link}\n\n"
+            "Deleting it signs you out everywhere and erases your profile, e-mail addresses, phone and messages; it "
+            "cannot be undone. We keep only what the law and our payment records need: the amounts and dates of your "
+            "rewards, and an anonymous record that the account existed.\n\n"
+            f"If you did not ask for this, ignore this e-mail: nothing happens.\n\n{brand}\n"
+        ),
+    )
+
+
 def test_invite(
     *,
     brand: str,

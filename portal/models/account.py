@@ -45,6 +45,8 @@ class Account(SQLModel, table=True):
     # Tracking data of the sign-up (utm_*, li_fat_id, RR_WCID, RR_WCID_TTL, REFERRALCODE).
     signup_tracking: dict[str, Any] = json_field(dict)
     removed_at: datetime | None = None
+    # 'Delete my account' (migration 0018): the person's data erased, the row kept (with removed_at) for the ledger.
+    deleted_at: datetime | None = None
     created_at: datetime = created_field()
     updated_at: datetime = Field(default_factory=utcnow, nullable=False)
 

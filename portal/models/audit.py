@@ -30,3 +30,6 @@ class AuditEntry(SQLModel, table=True):
     target_id: str = Field(default="", max_length=64)
     before: dict[str, Any] = json_field(dict)
     after: dict[str, Any] = json_field(dict)
+    # When a deleted person's address was replaced by their account id here (migration 0018: the one UPDATE the
+    # append-only trigger lets through).
+    erased_at: datetime | None = None

@@ -8,6 +8,7 @@ from reflex.vars import ObjectVar
 
 from portal.components.form import form, form_error, submit_button, text_field
 from portal.components.layout import loading, main_layout
+from portal.domain import account_deletion as deletion_rules
 from portal.domain import account_settings as rules
 from portal.domain import password_policy as policy
 from portal.domain import two_factor as tf_rules
@@ -305,13 +306,46 @@ def _two_factor_card() -> rx.Component:
     )
 
 
+def _data_card() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.heading(deletion_rules.DATA_HEADING, size="5", as_="h2"),
+            rx.text(deletion_rules.DATA_TEXT, size="2", color="var(--gray-11)"),
+            rx.button(
+                rx.icon("download", size=16, aria_hidden="true"),
+                deletion_rules.DATA_BUTTON,
+                variant="soft",
+                on_click=AccountState.download_my_data,
+                id="download-my-data",
+            ),
+            rx.divider(),
+            rx.heading(deletion_rules.HEADING, size="5", as_="h2"),
+            rx.text(deletion_rules.TEXT, size="2", color="var(--gray-11)"),
+            rx.button(
+                deletion_rules.BUTTON,
+                color_scheme="red",
+                variant="outline",
+                on_click=AccountState.request_deletion,
+                id="delete-account-request",
+            ),
+            spacing="3",
+            width="100%",
+            align="start",
+        ),
+        width="100%",
+        id="account-data",
+    )
+
+
 def account_page() -> rx.Component:
     return main_layout(
         rx.vstack(
             rx.heading(rules.TITLE, size="7", as_="h1", id="account-title"),
             rx.cond(
                 AccountState.loaded,
-                rx.vstack(_password_card(), _two_factor_card(), _sessions_card(), spacing="5", width="100%"),
+                rx.vstack(
+                    _password_card(), _two_factor_card(), _sessions_card(), _data_card(), spacing="5", width="100%"
+                ),
                 loading(),
             ),
             spacing="4",

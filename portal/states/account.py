@@ -14,14 +14,17 @@ import reflex as rx
 import segno
 
 from portal import db
+from portal.domain import account_deletion as deletion_rules
 from portal.domain import account_settings as rules
 from portal.domain import password_policy as policy
 from portal.domain import two_factor as tf_rules
 from portal.domain.inbox import stamp
 from portal.domain.profile_rules import SOMETHING_WENT_WRONG
+from portal.models._base import utcnow
+from portal.services import account_deletion, my_data, two_factor
 from portal.services import account_settings as service
-from portal.services import two_factor
 from portal.services.errors import ServiceError
+from portal.settings import settings
 from portal.states.auth_cookie import session_token
 from portal.states.browser import portal_call, toast
 from portal.states.password_reset import _errors_by_field, _initial_checklist, _text
@@ -220,6 +223,34 @@ class AccountState(TabOwned, rx.State):
         self.two_factor_error = ""
         await self._load_sessions()
         return toast("success", tf_rules.TURNED_OFF)
+
+    # --- my data ------------------------------------------------------------------------------------------------
+
+    @rx.event
+    async def download_my_data(self):
+        """'Download my data': the session's account's data as a ZIP (services/my_data.py), built now."""
+        try:
+            archive = await db.run(my_data.export, token=session_token(self), brand=settings.brand_name)
+        except ServiceError as err:
+            return toast("error", err.message)
+        except Exception:
+            log.exception("my data could not be exported")
+            return toast("error", SOMETHING_WENT_WRONG)
+        return rx.download(data=archive, filename=f"my-data-{utcnow():%Y-%m-%d}.zip", mime_type="application/zip")
+
+    # --- deleting the account ---------------------------------------------------------------------------------
+
+    @rx.event
+    async def request_deletion(self):
+        """E-mail the link that confirms 'Delete my account' (nothing is deleted before it is opened)."""
+        try:
+            address = await db.run(account_deletion.request_deletion, token=session_token(self))
+        except ServiceError as err:
+            return toast("error", err.message)
+        except Exception:
+            log.exception("the deletion link could not be sent")
+            return toast("error", SOMETHING_WENT_WRONG)
+        return toast("success", deletion_rules.SENT.format(email=address))
 
     @rx.var
     def password_feedback(self) -> str:

@@ -4,20 +4,23 @@ server; another device is signed out from the list of sessions."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
+import zipfile
 from pathlib import Path
 
 import pyotp
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from sqlmodel import select
+from sqlmodel import func, select
 
 from portal.domain.passwords_hashing import verify_password
-from portal.models import Account, AuthSession
+from portal.models import Account, AuditEntry, AuthSession, Review, Reward
 from tests.e2e.conftest import wait_for_hydration
 from tests.e2e.helpers import animations_finished, fill_sign_in, sign_in
 from tests.e2e.test_accessibility import assert_accessible
+from tests.e2e.test_survey import FIFTEEN_WORDS, answer_influencer_route_up_to_job_title, begin, finish, survey_test
 from tests.support.browser_console import failed_request
 from tests.support.factories import make_participant
 
@@ -251,3 +254,75 @@ def test_staff_without_two_factor_are_sent_to_turn_it_on_before_the_admin_opens(
     page.goto(f"{app_server.url}/admin/participants")
     expect(page).to_have_url(re.compile(r"/admin/participants"))
     expect(page.get_by_role("heading", name="Participants", level=1)).to_be_visible()
+
+
+# --- my data ------------------------------------------------------------------------------------------------------
+
+
+def test_download_my_data_holds_every_answer_given(page: Page, app_server, db):
+    test, account = begin(page, app_server, db)  # a new invited participant takes the demo survey in the browser
+    answer_influencer_route_up_to_job_title(page)
+    finish(page)
+    stored = db.exec(select(Review).where(Review.test_id == test.id, Review.account_id == account.id)).one()
+
+    page.goto(f"{app_server.url}/account")
+    expect(page.get_by_role("heading", name="Your data")).to_be_visible()
+    with page.expect_download() as waiting:
+        page.get_by_role("button", name="Download my data").click()
+    download = waiting.value
+    assert re.fullmatch(r"my-data-\d{4}-\d\d-\d\d\.zip", download.suggested_filename)
+    with zipfile.ZipFile(download.path()) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    [review] = json.loads(files["reviews.json"])
+    assert review["answers"] == stored.answers  # every answer given, as stored
+    assert FIFTEEN_WORDS in files["reviews.json"].decode()
+    assert "Head of data" in files["reviews.json"].decode()
+    assert json.loads(files["profile.json"])["account"]["email"] == account.email
+    assert b"password_hash" not in b"".join(files.values())
+
+
+# --- deleting the account -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.allow_console_errors(failed_request(400, "/api/account/sign-in"))
+def test_delete_the_account_by_the_emailed_link(page: Page, app_server, db, smtp_server):
+    account = make_participant(db, password=OLD, first_name="Dora", last_name="Departing")
+    test = survey_test(db)
+    db.add(Reward(account_id=account.id, amount_cents=2500, status="EXECUTED", test_id=test.id, kind="review"))
+    db.add(
+        AuditEntry(
+            actor_id=account.id,
+            actor_email=account.email,
+            action="appeal.create",
+            target_type="review",
+            target_id="1",
+            after={"by": account.email},
+        )
+    )
+    db.commit()
+    account_id, email = account.id, account.email
+    ledger = db.exec(select(func.sum(Reward.amount_cents)).where(Reward.account_id == account_id)).one()
+
+    sign_in(page, app_server.url, email, OLD, path="/account")
+    page.get_by_role("button", name="E-mail me a link to delete my account").click()
+    expect(page.get_by_text(f"We sent a link to {email}.")).to_be_visible()
+    mail = smtp_server.wait_for(email, subject_contains="Confirm deleting your", after=0)
+    (link,) = [l for l in mail.links() if "/account/delete?token=" in l]
+
+    page.goto(link)
+    expect(page.get_by_role("heading", name="Delete your account for good?")).to_be_visible()
+    assert_accessible(page, "/account/delete")
+    page.get_by_role("button", name="Delete my account").click()
+    expect(page).to_have_url(re.compile(r"/sign-in"))
+    expect(page.get_by_text("Your account was deleted.")).to_be_visible()
+
+    fill_sign_in(page, email, OLD)  # sign-in fails
+    expect(page.locator("#sign-in-global-error")).to_have_text("Incorrect email or password.")
+    db.expire_all()
+    assert db.exec(select(func.sum(Reward.amount_cents)).where(Reward.account_id == account_id)).one() == ledger
+    entries = db.exec(select(AuditEntry).where(AuditEntry.actor_id == account_id)).all()
+    assert {e.action for e in entries} == {"appeal.create", "account.deleted"}
+    assert all(e.actor_email == f"account #{account_id} (deleted)" for e in entries)
+    assert email not in json.dumps([e.after for e in entries])
+    page.goto(link)  # the link a second time
+    expect(page.locator("#delete-account-dead")).to_be_visible()

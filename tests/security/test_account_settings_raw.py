@@ -5,13 +5,20 @@ needs the session cookie and the page's own origin, and the current password."""
 
 from __future__ import annotations
 
+import base64
+import io
+import json
+import re
+import zipfile
+
 import pytest
 from sqlmodel import select
 
 from portal.domain.passwords_hashing import verify_password
-from portal.models import Account, AuthSession
+from portal.models import Account, AuthSession, OutboxEmail, TwoFactor
 from portal.services.sessions import create_session
 from portal.states.account import AccountState
+from portal.states.account_deletion import DeleteAccountState
 from tests.support.people import ANONYMOUS, person
 from tests.support.raw_tab import RawTab, run, tracebacks
 
@@ -46,6 +53,12 @@ def test_nobody_signs_out_another_persons_devices(app_server):
         ("show_result", {"result": {"ok": True}}),
         ("show_result", {"result": "not a result"}),
         ("load", {}),
+        ("start_two_factor", {}),
+        ("confirm_two_factor", {"form": {"code": "123456"}}),
+        ("confirm_two_factor", {"form": "not a form"}),
+        ("turn_off_two_factor", {"form": {"code": "123456"}}),
+        ("codes_saved", {}),
+        ("request_deletion", {}),
     ]
 
     async def scenario() -> None:
@@ -61,6 +74,62 @@ def test_nobody_signs_out_another_persons_devices(app_server):
 
     run(scenario())
     assert live_sessions(app_server, victim.account_id) == before
+    with app_server.db() as db:
+        # No authenticator set up for the victim, no deletion link sent to them.
+        assert db.get(TwoFactor, victim.account_id) is None
+        assert db.exec(select(OutboxEmail).where(OutboxEmail.to_address == victim.email)).all() == []
+    assert tracebacks(app_server.log_path.read_text()) == []
+
+
+def _zip_in(frames: str) -> dict[str, bytes] | None:
+    found = re.search(r"data:application/zip;base64,([A-Za-z0-9+/=]+)", frames)
+    if found is None:
+        return None
+    with zipfile.ZipFile(io.BytesIO(base64.b64decode(found.group(1)))) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def test_my_data_is_the_callers_own_on_any_tab(app_server):
+    with app_server.db() as db:
+        victim, other = person(db), person(db)
+
+    async def scenario() -> tuple[str, str]:
+        mine = RawTab(app_server.url, cookie=victim.cookie)
+        await mine.open("/account", settle=1.0)
+        await mine.close()
+        texts = []
+        for cookie in (ANONYMOUS.cookie, other.cookie):
+            tab = RawTab(app_server.url, cookie=cookie, token=mine.token)
+            await tab.open("/account", settle=0.5)
+            await tab.answer(f"{STATE}.download_my_data", {}, settle=0.5)
+            texts.append(tab.text())
+            await tab.close()
+        return texts[0], texts[1]
+
+    anonymous, theirs = run(scenario())
+    assert _zip_in(anonymous) is None
+    files = _zip_in(theirs)
+    assert files is not None
+    assert json.loads(files["profile.json"])["account"]["email"] == other.email
+    assert victim.email.encode() not in b"".join(files.values())
+
+
+def test_a_deletion_needs_the_emailed_link(app_server):
+    with app_server.db() as db:
+        victim = person(db)
+    state = DeleteAccountState.get_full_name()
+
+    async def scenario() -> None:
+        for token in ("", "x" * 43, "../../etc"):
+            tab = RawTab(app_server.url, cookie=victim.cookie)
+            await tab.open("/account/delete", {"token": token}, settle=0.5)
+            await tab.answer(f"{state}.confirm", {}, settle=0.3)
+            await tab.close()
+
+    run(scenario())
+    with app_server.db() as db:
+        account = db.get(Account, victim.account_id)
+        assert account.deleted_at is None and account.email == victim.email
     assert tracebacks(app_server.log_path.read_text()) == []
 
 

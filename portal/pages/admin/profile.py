@@ -66,7 +66,7 @@ def _summary() -> rx.Component:
             rx.text(S.participant_email, weight="medium", id="admin-profile-email"),
             status_badge(rx.cond(S.verified, "Verified", "Not verified")),
             rx.cond(S.role_label != "", rx.badge(S.role_label, variant="soft", color_scheme="amber")),
-            rx.cond(S.deactivated, status_badge("Deactivated")),
+            rx.cond(S.deleted, status_badge("Deleted"), rx.cond(S.deactivated, status_badge("Deactivated"))),
             wrap="wrap",
             spacing="2",
             align="center",

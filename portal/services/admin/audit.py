@@ -19,6 +19,7 @@ ACTIONS: dict[str, str] = {
     "participant.unverify": "Unverified participant",
     "participant.deactivate": "Deactivated account",
     "participant.reactivate": "Reactivated account",
+    "account.deleted": "Deleted own account (participant)",
     "change-request.approve": "Approved change request",
     "change-request.decline": "Declined change request",
     "invites.send": "Sent invites",

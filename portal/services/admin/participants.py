@@ -38,6 +38,7 @@ TOO_MANY = too_many(MAX_BULK, "participants")
 NOT_FOUND = "This account does not exist."
 OWN_ROLE = "You cannot change your own role or deactivate yourself."
 STAFF_ACCOUNT = "Only an admin can deactivate or reactivate a staff account."
+DELETED = "This account was deleted at the person's request: it cannot be reactivated."
 
 
 SENIORITY_LABELS = {o.value: o.label.split(" (")[0] for o in SENIORITY_OPTIONS}
@@ -218,12 +219,14 @@ def _row(account: Account, profile: ParticipantProfile | None, pending: bool, st
         "verified": "Verified" if account.verified else "Not verified",
         "joined": rules.format_date(account.created_at),
         "change_request": "Pending" if pending else "",
-        "status": "Deactivated" if account.removed_at is not None else "Active",
+        "status": "Deleted" if account.deleted_at is not None else "Deactivated" if not active else "Active",
         "role": roles.role_label(account.staff_role) or "Participant",
         "profile_url": f"/admin/participants/{account.id}",
         "role_key": account.staff_role or "participant",
         "can_deactivate": "yes" if others and active and _may_deactivate(staff, account) else "",
-        "can_reactivate": "yes" if others and not active and _may_deactivate(staff, account) else "",
+        "can_reactivate": "yes"
+        if others and not active and account.deleted_at is None and _may_deactivate(staff, account)
+        else "",
         "can_change_role": "yes" if others and active and staff.may(roles.MANAGE_STAFF) else "",
     }
 
@@ -269,6 +272,8 @@ def set_active(session: Session, *, actor_id: Caller, account_id: Any, active: A
         raise ServiceError(NOT_FOUND)
     if account.staff_role is not None and not staff.may(roles.MANAGE_STAFF):
         raise StaffRefused(STAFF_ACCOUNT)
+    if account.deleted_at is not None:
+        raise ServiceError(DELETED)
     if (account.removed_at is None) == active:
         return False
     now = utcnow()

@@ -35,6 +35,7 @@ class StaffProfileView:
     email: str
     role_label: str  # '' for a participant
     deactivated: bool
+    deleted: bool  # 'Delete my account' (issue 40): the person's data is erased
     may_edit: bool
     may_verify: bool
     may_change_email: bool
@@ -80,6 +81,7 @@ def participant_profile(session: Session, *, actor_id: Caller, participant_id: A
         email=target.email or "",
         role_label=roles.role_label(target.staff_role),
         deactivated=target.removed_at is not None,
+        deleted=target.deleted_at is not None,
         may_edit=may_edit,
         may_verify=may_edit and staff.may(roles.VERIFY) and not roles.is_staff(target.staff_role),
         may_change_email=may_edit and roles.may_change_credentials(staff.role, target.staff_role, own=False),

@@ -29,6 +29,7 @@ class AdminProfileState(ProfileFormState, TabOwned, rx.State):
     participant_id: str = ""  # the route's participant, for the 'Message' link (issue 38)
     role_label: str = ""
     deactivated: bool = False
+    deleted: bool = False
     may_edit: bool = False
     may_verify: bool = False
     may_change_email: bool = False
@@ -47,6 +48,7 @@ class AdminProfileState(ProfileFormState, TabOwned, rx.State):
         except StaffRefused:
             return None  # not staff: the page shows the not-found page
         self.participant_email, self.role_label, self.deactivated = view.email, view.role_label, view.deactivated
+        self.deleted = view.deleted
         self.participant_id = str(self._participant() or "")
         self.may_edit, self.may_verify, self.may_change_email = view.may_edit, view.may_verify, view.may_change_email
         self.notes = list(view.notes)
