@@ -148,8 +148,10 @@ def _test_link(row) -> rx.Component:
 
 INVITE_COLUMNS = [
     Column("test_id", "Test ID", min_width="80px"),
+    Column("test_name", "Test", min_width="180px"),
     Column("test_type", "Test type", min_width="140px"),
     Column("date", "Invitation date", sort_key="createdOn", min_width="150px"),
+    Column("time_left", "Time left", min_width="130px"),
     Column("payout", "Payout", min_width="80px"),
     Column("status_label", "Invite status", render=_status_badge, min_width="120px"),
 ]

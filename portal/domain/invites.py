@@ -27,13 +27,31 @@ def effective_status(status: str, expires_at: datetime | None, now: datetime) ->
 # An open invite whose test is not running cannot be started (issue 38's pause; issue 40: no 'Start test' there).
 TEST_PAUSED_LABEL = "Paused"
 TEST_UNAVAILABLE_LABEL = "No longer available"
+# The participant's answers to the test's screening question did not match it (issue 40): it leaves the open list.
+SCREENED_OUT_LABEL = "Not a fit"
 
 
-def test_blocks(status: str, test_status: str | None) -> str:
-    """What an open invite reads when its test is not running ('' when it may be started)."""
-    if status != OPEN or test_status in (None, "running"):
+def test_blocks(status: str, test_status: str | None, screened_out: bool = False) -> str:
+    """What an open invite reads when it cannot be started ('' when it may be): the screener said no, or the test is
+    not running."""
+    if status != OPEN:
+        return ""
+    if screened_out:
+        return SCREENED_OUT_LABEL
+    if test_status in (None, "running"):
         return ""
     return TEST_PAUSED_LABEL if test_status == "paused" else TEST_UNAVAILABLE_LABEL
+
+
+def time_left(status: str, expires_at: datetime | None, now: datetime) -> str:
+    """How long an open invite can still be started: '23 h 5 min left', '45 min left', 'Less than a minute left'."""
+    if status != OPEN or expires_at is None:
+        return ""
+    minutes = int((expires_at - now).total_seconds() // 60)
+    if minutes < 1:
+        return "Less than a minute left"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min left" if hours else f"{minutes} min left"
 
 
 def status_label(status: str) -> str:

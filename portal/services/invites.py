@@ -15,7 +15,7 @@ from sqlmodel.sql.sqltypes import UTCDateTime
 
 from portal.domain import invites as rules
 from portal.domain import table as table_rules
-from portal.models import Invite, Test
+from portal.models import Invite, ScreenerResponse, Test
 from portal.services.tables import (
     Dates,
     Own,
@@ -31,9 +31,21 @@ _ACCOUNT = bindparam("account_id", type_=Integer)
 _NOW = bindparam("now", type_=UTCDateTime)
 
 
+# The screening question of the invite's test said no to this participant (issue 40: the invite leaves the open list).
+_SCREENED_OUT = (
+    select(ScreenerResponse.id)
+    .where(
+        ScreenerResponse.test_id == Invite.test_id,
+        ScreenerResponse.account_id == Invite.account_id,
+        ScreenerResponse.is_passed.is_(False),
+    )
+    .exists()
+)
+
+
 def _status_is(status: str) -> ColumnElement[bool]:
     if status == rules.OPEN:
-        return and_(Invite.status == rules.OPEN, Invite.expires_at > _NOW)
+        return and_(Invite.status == rules.OPEN, Invite.expires_at > _NOW, ~_SCREENED_OUT)
     if status == rules.EXPIRED:
         return or_(Invite.status == rules.EXPIRED, and_(Invite.status == rules.OPEN, Invite.expires_at <= _NOW))
     return Invite.status == status
@@ -59,11 +71,13 @@ TABLE = TableSpec(
         Invite.expires_at,
         Test.product_type,
         Test.status,
+        Test.name,
+        _SCREENED_OUT,
     ).join(Test, Test.id == Invite.test_id),
     totals={
         "total_open": select(func.count())
         .select_from(Invite)
-        .where(Invite.account_id == _ACCOUNT, Invite.status == rules.OPEN, Invite.expires_at > _NOW)
+        .where(Invite.account_id == _ACCOUNT, Invite.status == rules.OPEN, Invite.expires_at > _NOW, ~_SCREENED_OUT)
         .scalar_subquery()
     },
 )
@@ -93,14 +107,18 @@ def _row(
     expires_at: datetime | None,
     product_type: str,
     test_status: str | None = None,
+    test_name: str | None = None,
+    screened_out: bool = False,
 ) -> dict[str, str]:
     """One row for the browser; after `now`, the columns of TABLE.rows, in order. An open invite to a test that is
     not running (paused by reports, stopped, removed) reads so and offers no 'Start test'."""
     status = rules.effective_status(status, _aware(expires_at), now)
-    blocked = rules.test_blocks(status, test_status)
+    blocked = rules.test_blocks(status, test_status, bool(screened_out))
     return {
         "id": str(invite_id),
         "test_id": str(test_id),
+        "test_name": test_name or "",
+        "time_left": "" if blocked else rules.time_left(status, _aware(expires_at), now),
         "test_type": rules.product_type_label(product_type),
         "date": table_rules.format_date(created_at),
         "payout": table_rules.format_money(amount_cents),

@@ -39,12 +39,17 @@ def test_both_tabs_with_counts_and_columns(page: Page, app_server):
     expect(page.get_by_role("tab", name="Invites (5)", exact=True)).to_be_visible()
     expect(page.locator(INVITE_ROWS)).to_have_count(13)
     header = page.locator("#invites thead")
-    for label in ("Test ID", "Test type", "Invitation date", "Payout", "Invite status"):
+    for label in ("Test ID", "Test", "Test type", "Invitation date", "Time left", "Payout", "Invite status"):
         expect(header).to_contain_text(label)
     expect(page.locator(INVITE_ROWS).first).to_have_attribute("data-strong", "true")  # the open one, newest first
     expect(page.locator(INVITE_ROWS).first).to_contain_text("Start test")
-    expect(page.locator(INVITE_ROWS).first.locator("td").nth(2)).to_have_text(
+    expect(page.locator(INVITE_ROWS).first.locator("td[data-label='Invitation date']")).to_have_text(
         re.compile(r"^[A-Z][a-z]{2} \d{1,2}, \d{4}$")
+    )
+    # Each invite names its test, and an open one shows what is left of its 24 hours (issue 40).
+    expect(page.locator(INVITE_ROWS).first.locator("td[data-label='Test']")).to_contain_text("Demo")
+    expect(page.locator(INVITE_ROWS).first.locator("td[data-label='Time left']")).to_have_text(
+        re.compile(r"^(\d{1,2} h )?\d{1,2} min left$")
     )
     expect(page.locator("#invites-pagination")).to_be_visible()  # 13 rows: more than the smallest page
     page.click("#tab-rewards")

@@ -590,9 +590,16 @@ def test_the_screener_is_judged_on_the_server_once(page: Page, app_server, db):
     expect(page.locator("#screener-failed")).to_contain_text(
         "your response does not match the requirements for this test"
     )
+    expect(page.locator("#screener-failed")).not_to_contain_text("...")  # the whole text (issue 40)
     page.goto(f"{app_server.url}/test/{test.id}/rate")  # one response: still failed
     expect(page.locator("#screener-failed")).to_be_visible()
     shot(page, "screener-failed-1280")
+    # A way back home, where the test has left the open invites: 'Not a fit', no 'Start test'.
+    page.get_by_role("link", name="Back to your tests").click()
+    expect(page).to_have_url(re.compile(r"/$"))
+    invite_row = page.locator('[data-testid="invites-row"]', has_text=test.name)
+    expect(invite_row).to_contain_text("Not a fit")
+    expect(invite_row.get_by_role("button", name="Start test")).to_have_count(0)
 
     page.context.clear_cookies()
     passing = invited_participant(db, test)

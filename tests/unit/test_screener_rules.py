@@ -96,6 +96,7 @@ def test_the_spec_texts() -> None:
         "Thank you for taking the time to complete the questionnaire. At this time, we "
         "have found that your response does not match the requirements for this test"
     )
+    assert "..." not in rules.FAILED and rules.FAILED.endswith(".")
     assert rules.SCROLL_HINT == "Scroll horizontally to see all options"
     assert rules.verification_error("boom") == "Error in screener verification: boom"
 

@@ -196,7 +196,13 @@ def _form() -> rx.Component:
 
 
 def _failed() -> rx.Component:
-    return rx.callout(rules.FAILED, icon="info", color_scheme="gray", role="status", id="screener-failed", width="100%")
+    return rx.vstack(
+        rx.callout(rules.FAILED, icon="info", color_scheme="gray", role="status", id="screener-failed", width="100%"),
+        rx.button(rx.el.a(rules.BACK_HOME, href="/", id="screener-home"), as_child=True, variant="soft"),
+        spacing="4",
+        width="100%",
+        align="start",
+    )
 
 
 def screener_view() -> rx.Component:

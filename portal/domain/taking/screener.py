@@ -38,10 +38,13 @@ INTRO = (
     "Before starting taking the test, we need you to answer some questions so we can know you are "
     "the right fit for the test."
 )
+# The spec's text ends in '...' (it is cut there); the portal says the rest (issue 40: not a literal '...').
 FAILED = (
     "Thank you for taking the time to complete the questionnaire. At this time, we have found that "
-    "your response does not match the requirements for this test..."
+    "your response does not match the requirements for this test. We appreciate your interest, and we will "
+    "invite you to other tests that fit your profile."
 )
+BACK_HOME = "Back to your tests"
 SCROLL_HINT = "Scroll horizontally to see all options"
 CONFIRM = "Confirm"
 ERROR_PREFIX = "Error in screener verification: "
