@@ -335,7 +335,8 @@ def _pagination(state: Any, table_id: str) -> rx.Component:
                     on_change=state.set_page_size,
                     size="1",
                     id=f"{table_id}-page-size",
-                    aria_label="Rows per page",
+                    # The trigger (the button a person reaches) gets the name: rx.select passes custom_attrs to it.
+                    custom_attrs={"aria-label": "Rows per page"},
                 ),
                 align="center",
                 spacing="2",
