@@ -261,7 +261,9 @@ def _questions_pane() -> rx.Component:
                     rx.cond(S.submitting, view.SUBMITTING, S.next_label),
                     size="3",
                     on_click=S.go_next,
-                    disabled=S.submitting,
+                    # 'Next', 'Next Highlight', 'Proceed' and Submit wait for a valid answer (the spec); the server
+                    # checks again (go_next).
+                    disabled=S.submitting | ~S.current_valid,
                     loading=S.submitting,
                     id="highlight-next",
                 ),

@@ -66,6 +66,8 @@ class QuestionFlow(_Host, mixin=True):
     matrix_value: dict[str, list[str]] = {}
     word_count: int = 0
     can_go_back: bool = False
+    # The shown question's answer passes its rules now (the highlight test's Next is enabled only then: the spec).
+    current_valid: bool = False
 
     # --- hooks ---------------------------------------------------------------------------------
     def _nav_values(self, definition: TestDefinition) -> dict[str, Any]:
@@ -102,6 +104,8 @@ class QuestionFlow(_Host, mixin=True):
             self.current = shown
         values = view.display_values(question, self._answer_of(question), shown.get("options", []))
         values.update(self._nav_values(definition))
+        key = str(question.get("key") or "") if question else ""
+        values["current_valid"] = bool(question) and validate_answer(question, self._answers.get(key)) is None
         for name, value in values.items():
             if self._read(name) != value:
                 setattr(self, name, value)
