@@ -67,6 +67,14 @@ def test_the_image_preference_test_end_to_end(page: Page, app_server, db):
     page.click("#detail-select")
     expect(page.locator("#detail-title")).to_have_count(0)
     expect(page.locator("#concept-1")).to_be_checked()
+    expect(page.locator("#concept-1")).to_be_focused()  # focus stays on the chosen concept (issue 40)
+    # Closed without choosing: the focus goes back to the concept last viewed.
+    page.click("#concept-open-2")
+    expect(page.locator("#detail-title")).to_have_text("Concept C")
+    page.keyboard.press("Escape")
+    expect(page.locator("#detail-title")).to_have_count(0)
+    expect(page.locator("#concept-open-2")).to_be_focused()
+    expect(page.locator("#concept-1")).to_be_checked()
     # The keyboard: arrow keys move the choice between concepts.
     page.focus("#concept-1")
     page.keyboard.press("ArrowRight")

@@ -222,6 +222,8 @@ def detail_dialog() -> rx.Component:
                 margin_top="12px",
             ),
             max_width="900px",
+            # The state puts the focus where it belongs: the chosen concept, or the one last viewed.
+            on_close_auto_focus=rx.prevent_default,
         ),
         open=S.detail_open,
         on_open_change=lambda _: S.close_detail(),

@@ -30,6 +30,13 @@ from portal.states.browser import run_script
 from portal.states.taking.timed_session import END, THANK_YOU, TimedSession
 from portal.states.taking.worker_details_step import WorkerDetailsStep
 
+
+def _focus_later(element_id: str) -> Any:
+    """Focus an element of the page once the closing dialog has let go of the focus (the dialog's own return of
+    the focus to what opened it is turned off: on_close_auto_focus)."""
+    return run_script(f"requestAnimationFrame(() => document.getElementById({element_id!r})?.focus())")
+
+
 WELCOME, CHOOSE, ANSWER = "welcome", "choose", "answer"
 STEP_CHOOSE, STEP_ANSWER = "step:choose", "step:answer"  # the seconds on each step (signals)
 CHOICE, REASON = rules.CHOICE, rules.REASON
@@ -319,7 +326,9 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
 
     @rx.event
     def close_detail(self):
-        self.detail_open = False
+        """Closed without choosing (Close, Escape): focus goes back to the concept last viewed."""
+        was_open, self.detail_open = self.detail_open, False
+        return _focus_later(f"concept-open-{int(self.detail_index)}") if was_open else None
 
     @rx.event
     def detail_step(self, offset: int):
@@ -337,7 +346,9 @@ class PreferenceState(WorkerDetailsStep, TimedSession, rx.State):
         if not self.detail_open or not 0 <= self.detail_index < len(self.concepts):
             return
         self.detail_open = False
-        return await self._choose(self.concepts[self.detail_index]["key"])
+        events = await self._choose(self.concepts[self.detail_index]["key"])
+        # Focus stays on the chosen concept (issue 40), not on the concept the view was opened from.
+        return [*events, _focus_later(f"concept-{int(self.detail_index)}")]
 
     # --- shown values --------------------------------------------------------------------------
     @rx.var(cache=True)
