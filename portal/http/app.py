@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
+from portal.domain.local_oidc import is_loopback
 from portal.http import (
     account_routes,
     errors,
@@ -20,6 +21,7 @@ from portal.http import (
     verification_routes,
 )
 from portal.settings import settings
+from portal.standins import referral_widget as local_referral_widget
 from portal.standins import tremendous as local_payouts
 from portal.standins import twilio as local_sms
 
@@ -52,6 +54,9 @@ def build_api() -> FastAPI:
         api.include_router(local_payouts.router(settings))
     if settings.local_sms_active:
         api.include_router(local_sms.router(settings))
+    # A local run: the demo referral programme's widget (issue 40).
+    if is_loopback(settings.base_url):
+        api.include_router(local_referral_widget.router(settings))
     # LinkedIn and Google (OpenID Connect); its flow cookie middleware wraps only these routes.
     api.mount(oauth_routes.PREFIX, oauth_routes.build_app())
 

@@ -153,8 +153,9 @@ class SecurityPolicy:
             # The websocket (/_event) and API calls go to BASE_URL, named also when the page was
             # reached under another host name.
             ("connect-src", sources("connect-src", "'self'", own, websocket)),
-            # Survey questions may embed a video (https only); the captcha provider's frames.
-            ("frame-src", sources("frame-src", "https:")),
+            # Survey questions may embed a video (https only); the captcha provider's frames; the local run's
+            # stand-in of the referral widget ('self').
+            ("frame-src", sources("frame-src", "'self'", "https:")),
             ("object-src", ("'none'",)),
             ("base-uri", ("'self'",)),
             ("form-action", ("'self'",)),

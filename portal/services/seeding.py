@@ -41,12 +41,15 @@ from portal.models import (
 )
 from portal.models._base import utcnow
 from portal.services.definition_import import import_test
+from portal.settings import settings
+from portal.standins import referral_widget as local_referral_widget
 
 M = TypeVar("M", bound=SQLModel)
 
 DEMO_TESTS_DIR = Path(__file__).resolve().parent.parent / "data" / "demo_tests"
 REFERRAL_PROGRAM_NAME = "Participant referral program"
-# No widget by default: /referral embeds the programme's widget only when one is set (docs/decisions.md).
+# No widget in the reference data: /referral embeds the programme's widget only when one is set; the demo data of a
+# local run sets the portal's stand-in (docs/decisions.md).
 REFERRAL_WIDGET_URL: str | None = None
 
 
@@ -149,8 +152,18 @@ def seed_demo(session: Session) -> list[tuple[str, str, str]]:
     _seed_newcomer(session)
     _seed_admin(session, now)
     _seed_panel(session, list(tests.values()), now)
+    _seed_referral_widget(session)
     session.flush()
     return [(a.role, a.email, a.password) for a in DEMO_ACCOUNTS]
+
+
+def _seed_referral_widget(session: Session) -> None:
+    """On a local run the demo programme's widget is the portal's stand-in page (a programme's own widget stays)."""
+    url = local_referral_widget.widget_url(settings.base_url)
+    program = session.exec(select(ReferralProgram).where(ReferralProgram.name == REFERRAL_PROGRAM_NAME)).first()
+    if url and program is not None and not program.widget_url:
+        program.widget_url = url
+        session.add(program)
 
 
 def _account(session: Session, demo: DemoAccount, **values: Any) -> tuple[Account, bool]:

@@ -83,7 +83,13 @@ def test_verified_participant_sees_menu_entry_and_the_page(page: Page, app_serve
         expect(page.get_by_text(step, exact=True)).to_be_visible()
     expect(page.locator("#referral-link")).to_have_value(f"{app_server.url}/sign-up?REFERRALCODE=DANA2026")
     expect(page.locator("#referral-total")).to_have_text(re.compile(r"^\$\d"))
-    expect(page.locator("#referral-widget")).to_have_count(0)  # the default seed has no widget
+    # The demo programme's widget on a local run: the portal's stand-in page, in an iframe (the spec; issue 40).
+    widget = page.locator("#referral-widget")
+    expect(widget).to_have_attribute("src", f"{app_server.url}/local-referral/widget")
+    expect(widget).to_have_attribute("title", "Referral programme")
+    expect(page.frame_locator("#referral-widget").locator("#widget-title")).to_have_text(
+        "Refer a colleague to Participants Portal"
+    )
     assert page.title() == "Referral | Participants Portal"
 
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_server.url)
