@@ -105,6 +105,26 @@
     }
   })();
 
+  // Every other open tab of the portal learns of a sign-out at once (issue 40) and loads its page again: a private
+  // page's guard then sends it to sign-in, so nobody's page stays on a screen after its person left.
+  const AUTH_CHANNEL = "portal-auth";
+  const channel = "BroadcastChannel" in window ? new BroadcastChannel(AUTH_CHANNEL) : null;
+  function tellOtherTabs(what) {
+    try {
+      if (channel) channel.postMessage(what);
+      window.localStorage.setItem(AUTH_CHANNEL, what + ":" + Date.now()); // browsers without BroadcastChannel
+    } catch (e) {
+      console.warn("auth: other tabs not told", e);
+    }
+  }
+  function leaveIfSignedOut(what) {
+    if (String(what).split(":")[0] !== "signed-out") return;
+    if (/^\/sign-(in|up)(\/|$)/.test(window.location.pathname)) return; // already where a signed-out person goes
+    window.location.reload();
+  }
+  if (channel) channel.onmessage = (event) => leaveIfSignedOut(event.data);
+  else window.addEventListener("storage", (event) => event.key === AUTH_CHANNEL && leaveIfSignedOut(event.newValue));
+
   window.portalAuth = {
     async signIn(formId) {
       const form = document.getElementById(formId);
@@ -160,6 +180,7 @@
       } catch (e) {
         /* go to sign-in anyway */
       }
+      tellOtherTabs("signed-out");
       window.location.assign("/sign-in");
       return { ok: true };
     },

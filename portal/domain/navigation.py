@@ -52,3 +52,19 @@ def after_password_sign_in(*, to: str | None, registration_complete: bool, email
     if not email_verified:
         return f"{VERIFY_ACCOUNT_PATH}?from_sign_in=true"
     return safe_return_path(to)
+
+
+# A tab that showed another person's page is loaded again (states/tab_owner.py), with this word (issue 40).
+RELOADED_PARAM = "reloaded"
+RELOADED_FOR_NEW_PERSON = "This page was reloaded for the person now signed in."
+
+
+def reload_for_new_person_js(*, signed_in: bool) -> str:
+    """The browser script that loads the page again: marked for the notice when someone is signed in now (a
+    signed-out visitor of a private page is sent to sign-in by the page's guard anyway)."""
+    if not signed_in:
+        return "window.location.reload()"
+    return (
+        "(() => { const u = new URL(window.location.href); "
+        f"u.searchParams.set({RELOADED_PARAM!r}, '1'); window.location.replace(u.toString()); }})()"
+    )

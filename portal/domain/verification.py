@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from portal.domain.navigation import RELOADED_FOR_NEW_PERSON, RELOADED_PARAM
+
 KINDS = {"personal": "verify-email", "work": "verify-work-email"}
 
 VERIFIED = "Your email {email} has been verified"
@@ -43,6 +45,8 @@ def notices_for(query: dict[str, str], *, signed_in_and_verified: bool, return_p
         return Notices(toasts=toast, remove_params=("eav",))
     if query.get("verification") == "invalid":
         return Notices(toasts=(("error", LINK_INVALID),), remove_params=("verification",))
+    if query.get(RELOADED_PARAM) == "1":
+        return Notices(toasts=(("info", RELOADED_FOR_NEW_PERSON),), remove_params=(RELOADED_PARAM,))
     return Notices()
 
 

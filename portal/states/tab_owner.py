@@ -20,13 +20,15 @@ from typing import Any, TypeVar
 
 import reflex as rx
 from reflex.middleware import Middleware
-from reflex.state import _ROUTER_FIELD_NAMES, BaseState, _override_base_method
+from reflex.state import _ROUTER_FIELD_NAMES, BaseState, StateUpdate, _override_base_method
 from reflex_base.constants import CompileVars
 from reflex_base.event import get_event
 from reflex_base.utils import format
 
+from portal.domain.navigation import reload_for_new_person_js
 from portal.services.tab_owner import owner_of
 from portal.states.auth_cookie import session_token
+from portal.states.browser import run_script
 
 # Set (in the instance's __dict__, never pickled) on a state that is in the state manager's store: loaded
 # from it, or written to it once.
@@ -218,18 +220,21 @@ def _owned(cls: type[BaseState]) -> bool:
     return found
 
 
-def _claim(state: BaseState, owner: str) -> None:
-    """Make `state` this owner's: a state holding someone else's values is reset first. A state still at
-    its defaults holds nobody's data: it is claimed without being marked changed, so a page load does not
-    save every state of the app for the tab (a state the event then changes is saved with its owner)."""
+def _claim(state: BaseState, owner: str) -> bool:
+    """Make `state` this owner's: a state holding someone else's values is reset first (True: it held another
+    signed-in person's values). A state still at its defaults holds nobody's data: it is claimed without being
+    marked changed, so a page load does not save every state of the app for the tab (a state the event then
+    changes is saved with its owner)."""
     values = state.__dict__
-    if values.get("_tab_owner", "") == owner or not _owned(type(state)):  # the field's value, without its descriptor
-        return
+    previous = values.get("_tab_owner", "")
+    if previous == owner or not _owned(type(state)):  # the field's value, without its descriptor
+        return False
     if _at_defaults(state):
         state.__dict__["_tab_owner"] = owner  # not a change: nothing to save, nothing to send
-        return
+        return False
     state.reset()  # nothing of the last owner is kept
     state._tab_owner = owner
+    return bool(previous)
 
 
 async def owned_state(state: BaseState, cls: type[S]) -> S:
@@ -245,6 +250,10 @@ class TabOwnerMiddleware(Middleware):
         root = state._get_root_state()
         fresh = event.name in (get_event(root, CompileVars.HYDRATE), get_event(root, CompileVars.HYDRATE_AND_LOAD))
         owner = await owner_of(session_token(root), fresh=fresh)
-        for loaded in _loaded_states(root):
-            _claim(loaded, owner)
+        someone_elses = [_claim(loaded, owner) for loaded in _loaded_states(root)]
+        if any(someone_elses) and not fresh:
+            # The tab showed another person's page (it reconnected with another session cookie, or the sign-out
+            # of another tab did not reach it): the page is loaded again for whoever is signed in now, with a
+            # word about it (issue 40), instead of running this event on values that are gone.
+            return StateUpdate(events=[run_script(reload_for_new_person_js(signed_in=bool(owner)))], final=True)
         return None

@@ -159,3 +159,29 @@ def test_mobile_menu_at_375px(browser, app_server):
         expect(page).to_have_url(re.compile(r"/sign-in"))
     finally:
         ctx.close()
+
+
+def test_signing_out_sends_every_other_open_tab_away_at_once(page: Page, app_server, db):
+    """Issue 40: the other tabs of the browser leave their private page when the person signs out in one tab,
+    without waiting for their next click."""
+    account = make_participant(db, first_name="Tab", last_name="Twins")
+    sign_in(page, app_server.url, account.email, "Correct-Horse-42!")
+    other = wait_for_hydration(page.context.new_page())
+    other.goto(f"{app_server.url}/notifications")
+    expect(other.get_by_role("heading", name="Notifications", level=1)).to_be_visible()
+    page.click("#account-menu")
+    page.click("#desktop-sign-out")
+    expect(page).to_have_url(re.compile(r"/sign-in"))
+    expect(other).to_have_url(re.compile(r"/sign-in/?\?to=%2Fnotifications"))  # nothing was clicked there
+    other.close()
+
+
+def test_a_page_loaded_again_for_the_new_person_says_so(page: Page, app_server, db):
+    """The word a tab reused by another person shows after it is loaded again (states/tab_owner.py adds the
+    parameter; tests/security/test_shared_tab.py sends the reused tab's event)."""
+    account = make_participant(db, first_name="Nora", last_name="Newcomer")
+    sign_in(page, app_server.url, account.email, "Correct-Horse-42!")
+    page.goto(f"{app_server.url}/profile?reloaded=1")
+    expect(page.get_by_text("This page was reloaded for the person now signed in.")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/profile$"))  # the parameter is removed
+    expect(page.get_by_text("Sorry, your profile was removed")).to_have_count(0)

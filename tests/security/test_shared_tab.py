@@ -76,3 +76,38 @@ def test_the_next_person_on_a_tab_cannot_write_into_the_previous_persons_survey(
         row = db.exec(select(ReviewSession).where(ReviewSession.account_id == a.account_id)).one()
         assert row.draft_answers["involvement"]["value"] == "decider"
         assert db.exec(select(ReviewSession).where(ReviewSession.account_id == b.account_id)).first() is None
+
+
+def test_a_reused_tab_is_loaded_again_for_the_new_person(app_server):
+    """Issue 40: the first event of a tab that still shows another person's page (its socket came back with
+    another session cookie, no page load in between) is not run on reset values ('Sorry, your profile was
+    removed'): the tab is told to load its page again, with the parameter that shows 'This page was reloaded for
+    the person now signed in.'; nothing of either person changes."""
+    from portal.models import NotificationOptOut
+    from portal.states.notifications import NotificationsState
+
+    state = NotificationsState.get_full_name()
+    with app_server.db() as db:
+        a, b = person(db), person(db)
+    first = run(visit(app_server.url, a.cookie, None, "/notifications"))
+
+    async def reused() -> RawTab:
+        tab = RawTab(app_server.url, cookie=b.cookie, token=first.token)
+        marker, router = tab._router("/notifications")
+        await tab.client.connect(
+            {"name": f"{state}.toggle", "payload": {"kind": "invite", "on": False}, "router_data": router}
+        )
+        tab._keep(await tab.client.next_update(10))
+        await tab.drain(0.5)
+        await tab.close()
+        return tab
+
+    tab = run(reused())
+    assert "reloaded" in tab.text() and "window.location.replace" in tab.text()
+    with app_server.db() as db:
+        assert (
+            db.exec(
+                select(NotificationOptOut).where(NotificationOptOut.account_id.in_([a.account_id, b.account_id]))
+            ).all()
+            == []
+        )
