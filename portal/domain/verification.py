@@ -64,3 +64,11 @@ def after_link(status: str, email: str, *, sign_up: bool = False) -> str:
     if status == "already":
         return f"/sign-in?eav=1&email={quote(email)}"
     return "/sign-in?verification=invalid"
+
+
+# A participant whose e-mails are confirmed but who is not verified (profile not completed, staff not verified): why
+# no test comes (issue 40).
+AWAITING_VERIFICATION = (
+    "Your account is not verified yet. Invites to paid tests start once we have verified it: complete your profile "
+    "(job title, company and seniority), and our team checks it."
+)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.components.banners import awaiting_verification_banner
 from portal.components.demo_opt_in import demo_opt_in_modal
 from portal.components.home_tables import home_tables
 from portal.components.layout import main_layout
@@ -30,6 +31,7 @@ def home_page() -> rx.Component:
             size="2",
             margin_bottom="16px",
         ),
+        awaiting_verification_banner(),
         home_tables(),
         demo_opt_in_modal(),
     )

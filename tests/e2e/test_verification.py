@@ -72,3 +72,24 @@ def test_thank_you_after_sign_up(page: Page, app_server, db):
     expect(page.get_by_text("Safe senders and domains", exact=False)).to_be_visible()
     page.get_by_role("button", name="You are all set! Back to Dashboard.").click()
     expect(page).to_have_url(re.compile(r"/$"))
+
+
+def test_a_participant_waiting_for_verification_is_told_why_tests_wait(page: Page, app_server, db):
+    """Issue 40: both e-mails confirmed, the profile not completed and not verified by staff yet (so not verified
+    by the spec's rule): the home page says why no invite comes."""
+    from tests.e2e.test_accessibility import assert_accessible
+
+    waiting = make_participant(db, verified=False)
+    waiting.stage = "registered"
+    db.add(waiting)
+    db.commit()
+    sign_in(page, app_server.url, waiting.email, "Correct-Horse-42!")
+    banner = page.locator("#banner-awaiting-verification")
+    expect(banner).to_contain_text("Your account is not verified yet. Invites to paid tests start once we have")
+    expect(banner.get_by_role("link", name="Complete your profile")).to_have_attribute("href", "/profile")
+    assert_accessible(page, "home, waiting for verification")
+    page.context.clear_cookies()
+    verified = make_participant(db)
+    sign_in(page, app_server.url, verified.email, "Correct-Horse-42!")
+    expect(page.locator("#header-user-name")).to_be_visible()
+    expect(page.locator("#banner-awaiting-verification")).to_have_count(0)
