@@ -20,6 +20,10 @@ def _field_id(key: str) -> str:
     return f"onboarding-{key}"
 
 
+# A typed value is kept this long after the last keystroke.
+KEEP_DEBOUNCE_MS = 300
+
+
 def _bound(key: str) -> dict:
     """A field's label, marks, message and value: kept by the browser while typed, sent when it is left."""
     return {
@@ -33,6 +37,8 @@ def _bound(key: str) -> dict:
 
 
 def _input(key: str, **props) -> rx.Component:
+    """A text field: kept while typed (a reload shows it again), checked when it is left."""
+    props.setdefault("on_change", lambda value: OnboardingState.keep_field(key, value).debounce(KEEP_DEBOUNCE_MS))
     return text_field(
         fields.LABELS[key], on_blur=lambda value: OnboardingState.set_field(key, value), **_bound(key), **props
     )

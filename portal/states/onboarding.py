@@ -95,8 +95,13 @@ class OnboardingState(TabOwned, rx.State):
             return rx.redirect(SIGN_UP_PATH, replace=True)
         if data.registration_complete and data.work_email_verified:
             return rx.redirect("/", replace=True)
+        # What this person typed on this tab and has not sent yet survives a reload (issue 40): the tab's state
+        # outlives the page, so the typed values go back over what the database holds.
+        typed = dict(self.values) if self._account_id == user.account_id and not data.registration_complete else {}
         self._account_id = user.account_id
         self._apply(data)
+        for key, value in typed.items():
+            self._set(key, value)
         self._touched, self._shown_steps, self._db_errors = [], [], {}
         self._check_seq += 1
         self.errors, self.form_message, self.submitting, self.resending = {}, "", False, ""
@@ -158,6 +163,13 @@ class OnboardingState(TabOwned, rx.State):
     def _touch(self, key: str) -> None:
         if key in fields.FIELDS and key not in self._touched:
             self._touched = [*self._touched, key]
+
+    @rx.event
+    def keep_field(self, key: Any, value: Any):
+        """Typing in a field (debounced): the value is kept, so a reload shows it again; no message until it is left."""
+        if not self.loaded or key not in fields.FIELDS:
+            return
+        self._set(key, value)
 
     @rx.event
     def set_field(self, key: Any, value: Any):

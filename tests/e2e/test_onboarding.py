@@ -227,3 +227,23 @@ def test_verified_work_email_is_locked(page: Page, context: BrowserContext, app_
     expect(page.get_by_label("Work email *")).to_be_disabled()
     expect(page.get_by_label("Work email *")).to_have_value(account.work_email)
     expect(page.locator("#onboarding-workEmail-helper")).to_have_text("Your work email is verified.")
+
+
+def test_step_one_keeps_what_was_typed_across_a_reload(page: Page, context: BrowserContext, app_server, db):
+    """Issue 40: typed in 'Review your information' and not sent yet, the values are there again after a reload."""
+    account = make_participant(db, registration_complete=False, email_verified=False, verified=False, first_name="Ola")
+    _signed_in_as(context, app_server, db, account)
+    with page.expect_websocket() as opened:
+        page.goto(f"{app_server.url}/sign-up/finish")
+    expect(page.get_by_role("heading", name="Review your information")).to_be_visible()
+    socket = opened.value
+    for label, value in (("First name *", "Priya"), ("Full-time job *", "Head of Operations")):
+        # The page sends what was typed once typing pauses (the frame leaves before the reload does).
+        with socket.expect_event(
+            "framesent", predicate=lambda payload, v=value: "keep_field" in str(payload) and v in str(payload)
+        ):
+            page.get_by_label(label).fill(value)
+    page.reload()
+    expect(page.get_by_role("heading", name="Review your information")).to_be_visible()
+    expect(page.get_by_label("First name *")).to_have_value("Priya")
+    expect(page.get_by_label("Full-time job *")).to_have_value("Head of Operations")
