@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import sign_in
-from tests.e2e.test_survey import PASSWORD, at_question, continue_to, invited_participant, option, survey_test
+from tests.e2e.test_survey import PASSWORD, at_question, continue_to, invited_participant, option, shot, survey_test
 
 LABELS = ("Spreadsheets", "A BI suite", "Product analytics", "Web analytics")
 # Ten clicks: Spreadsheets 3 times (on), A BI suite 3 times (on), Product analytics 2 times (off), Web analytics
@@ -63,3 +63,39 @@ def test_ten_quick_clicks_on_a_multiple_choice_leave_the_right_answer(page: Page
     at_question(page, "Question 2/13")
     expect_chosen(page)
     assert checked(page) == CHOSEN
+
+
+def test_a_matrix_at_375_px_keeps_its_column_names_over_their_buttons_and_its_statements_in_view(
+    page: Page, app_server, db
+):
+    """Issue 40: scrolled sideways on a phone, each column's name is above its own buttons and each row keeps its
+    statement in view."""
+    test = survey_test(db)
+    account = invited_participant(db, test)
+    sign_in(page, app_server.url, account.email, PASSWORD)
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.goto(f"{app_server.url}/test/{test.id}/rate")
+    page.click("#start-survey")
+    at_question(page, "Question 1/13")
+    option(page, "I recommend tools to the decision maker")
+    continue_to(page, "Question 5/13")
+    page.click("#rank-keep")
+    continue_to(page, "Question 6/13")
+    option(page, "4")
+    continue_to(page, "Question 7/13")
+    box = page.locator("#survey-matrix").locator("xpath=..")
+    for scroll in (0, 400):  # at rest, and scrolled as far right as it goes
+        box.evaluate("(el, x) => { el.scrollLeft = x; }", scroll)
+        page.wait_for_function(
+            "(x) => document.getElementById('survey-matrix').parentElement.scrollLeft >= Math.min(x, 1)", arg=scroll
+        )
+        heads = page.locator("#survey-matrix thead th")
+        frame = box.bounding_box()
+        for column in range(1, heads.count()):
+            head = heads.nth(column).bounding_box()
+            button = page.locator(f"#cell-0-{column - 1}").bounding_box()
+            assert abs((head["x"] + head["width"] / 2) - (button["x"] + button["width"] / 2)) <= 2, (scroll, column)
+        statement = page.locator("#survey-matrix tbody th").first.bounding_box()
+        assert frame["x"] - 1 <= statement["x"] and statement["x"] + statement["width"] <= frame["x"] + frame["width"]
+        shot(page, f"matrix-375-scrolled-{scroll}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
