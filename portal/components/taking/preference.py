@@ -167,7 +167,8 @@ def choose() -> rx.Component:
 def detail_dialog() -> rx.Component:
     return rx.dialog.root(
         rx.dialog.content(
-            rx.dialog.title("Concept " + S.detail["letter"].to(str), id="detail-title"),
+            # The title keeps Radix's own id (the dialog is named by it): the page's id is on its text.
+            rx.dialog.title(rx.el.span("Concept " + S.detail["letter"].to(str), id="detail-title")),
             rx.dialog.description(S.detail["label"].to(str), size="2"),
             rx.box(
                 rx.el.img(
@@ -177,6 +178,10 @@ def detail_dialog() -> rx.Component:
                 ),
                 class_name="preference-detail-image",
                 id="detail-image",
+                # It scrolls when zoomed: reachable by the keyboard (arrow keys scroll it).
+                tab_index=0,
+                role="region",
+                aria_label="Concept " + S.detail["letter"].to(str) + ", the picture",
             ),
             rx.flex(
                 rx.button(
