@@ -183,10 +183,14 @@ SEARCH_TESTS = "SELECT id FROM test WHERE name ILIKE %(pattern)s OR product_type
 # The rows of the page and the totals in one statement, as the services build it (page_with_totals).
 INVITE_PAGE = """SELECT totals.total, totals.total_open, page.*
 FROM (SELECT (SELECT count(*) FROM invite WHERE account_id = %(a)s {search}) AS total,
-             (SELECT count(*) FROM invite WHERE account_id = %(a)s AND status = 'open' AND expires_at > now())
+             (SELECT count(*) FROM invite WHERE account_id = %(a)s AND status = 'open' AND expires_at > now()
+                AND NOT EXISTS (SELECT 1 FROM screener_response s WHERE s.test_id = invite.test_id
+                                AND s.account_id = invite.account_id AND NOT s.is_passed))
                AS total_open
      ) totals
-LEFT JOIN (SELECT i.id, i.test_id, i.status, i.amount_cents, i.created_at, i.expires_at, t.product_type
+LEFT JOIN (SELECT i.id, i.test_id, i.status, i.amount_cents, i.created_at, i.expires_at, t.product_type, t.status,
+                  t.name, EXISTS (SELECT 1 FROM screener_response s WHERE s.test_id = i.test_id
+                                  AND s.account_id = i.account_id AND NOT s.is_passed) AS screened_out
            FROM invite i JOIN test t ON t.id = i.test_id
            WHERE i.id IN (SELECT id FROM invite WHERE account_id = %(a)s {search}
                           ORDER BY created_at {dir}, id {dir} LIMIT %(limit)s OFFSET %(offset)s)

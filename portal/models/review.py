@@ -244,7 +244,11 @@ def _fill_test_columns(mapper: Any, connection: Any, target: Reward) -> None:
 
 class ScreenerResponse(SQLModel, table=True):
     __tablename__ = "screener_response"
-    __table_args__ = (UniqueConstraint("test_id", "respondent_key", name="uq_screener_test_respondent"),)
+    __table_args__ = (
+        UniqueConstraint("test_id", "respondent_key", name="uq_screener_test_respondent"),
+        # The home table: did this person fail the screener of an invite's test (migration 0019).
+        Index("ix_screener_response_account_test", "account_id", "test_id"),
+    )
 
     id: int = Field(default=None, primary_key=True)
     test_id: int = Field(foreign_key="test.id", ondelete="CASCADE")

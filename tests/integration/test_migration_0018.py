@@ -1,4 +1,5 @@
-"""Migration 0018 ('Delete my account') on a filled database: account.deleted_at and audit_log.erased_at are added
+"""Migrations 0018 ('Delete my account') and 0019 (an index for the home table) on a filled database:
+account.deleted_at and audit_log.erased_at are added
 with nothing existing changed; the audit log still refuses every UPDATE and DELETE except an erasure (erased_at
 stamped, the row's id, time, actor id and role, action and target unchanged); the downgrade restores the strict
 trigger and keeps every row. On SQLite and PostgreSQL."""
@@ -55,5 +56,13 @@ def test_deleted_at_and_the_erasure_only_audit_trigger(url_at_0004: str) -> None
         _refused(engine, "UPDATE audit_log SET actor_email = 'y'")
         command.upgrade(_config(url_at_0004), "head")
         assert _rows(engine, "SELECT actor_email FROM audit_log") == [("account #7 (deleted)",)]
+        # 0019: the home table's look-up of a failed screener per invite has its index; and it comes off again.
+        indexes = {i["name"] for i in sa.inspect(engine).get_indexes("screener_response")}
+        assert "ix_screener_response_account_test" in indexes
+        command.downgrade(_config(url_at_0004), "0018")
+        assert "ix_screener_response_account_test" not in {
+            i["name"] for i in sa.inspect(engine).get_indexes("screener_response")
+        }
+        command.upgrade(_config(url_at_0004), "head")
     finally:
         engine.dispose()
