@@ -20,7 +20,15 @@ AXE = Axe()
 RUN_ALL = {"resultTypes": ["violations"]}
 
 
+# Toasts fade in: axe reads a half-faded text as too pale. Checked once every toast on the page is in (mounted, and
+# no transition of it still running), as a person reads it.
+TOASTS_SETTLED = """() => [...document.querySelectorAll('[data-sonner-toast]')].every((toast) =>
+    toast.dataset.mounted === 'true' && document.getAnimations().every((a) => !a.effect || !a.effect.target
+        || !toast.contains(a.effect.target) || a.playState !== 'running'))"""
+
+
 def assert_accessible(page: Page, where: str) -> None:
+    page.wait_for_function(TOASTS_SETTLED)
     results = AXE.run(page, options=RUN_ALL)
     assert results.violations_count == 0, f"{where} ({page.url}):\n{results.generate_report()}"
 
