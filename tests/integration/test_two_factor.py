@@ -83,16 +83,17 @@ def test_a_password_sign_in_waits_for_the_code_and_each_code_works_once(session)
     assert _sessions(session, account_id) == before  # no session yet
 
     # The step's code was used to turn it on: the next step's code (one ahead is accepted) works, once.
-    passed = service.complete_challenge(session, challenge=first.challenge, code=_code(secret, 1))
+    ahead = _code(secret, 1)  # one code, reused below whatever the clock does meanwhile
+    passed = service.complete_challenge(session, challenge=first.challenge, code=ahead)
     session.commit()
     assert resolve_user(session, token=passed.token).account_id == account_id
     with pytest.raises(service.ChallengeExpired):  # the challenge is spent
-        service.complete_challenge(session, challenge=first.challenge, code=_code(secret, 1))
+        service.complete_challenge(session, challenge=first.challenge, code=ahead)
 
     second = sign_in_with_password(session, email=email, password=PASSWORD)
     session.commit()
     with pytest.raises(ServiceError) as replay:
-        service.complete_challenge(session, challenge=second.challenge, code=_code(secret, 1))
+        service.complete_challenge(session, challenge=second.challenge, code=ahead)
     assert replay.value.errors["code"] == rules.CODE_WRONG
     session.commit()
     passed = service.complete_challenge(session, challenge=second.challenge, code=codes[0].upper())
