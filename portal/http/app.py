@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
+from portal.api import app as rest_api
 from portal.domain.local_oidc import is_loopback
 from portal.http import (
     account_routes,
@@ -57,6 +58,8 @@ def build_api() -> FastAPI:
     # A local run: the demo referral programme's widget (issue 40).
     if is_loopback(settings.base_url):
         api.include_router(local_referral_widget.router(settings))
+    # The REST API at /api/v1, its OpenAPI 3.1 document and the docs at /api/docs (issue 39).
+    rest_api.install(api)
     # LinkedIn and Google (OpenID Connect); its flow cookie middleware wraps only these routes.
     api.mount(oauth_routes.PREFIX, oauth_routes.build_app())
 

@@ -9,6 +9,7 @@ Typing conventions (mypy, with tools/mypy_portal.py):
 """
 
 from portal.models.account import Account, LoginIdentity
+from portal.models.api import ApiKey, IdempotentRequest, WebhookDelivery, WebhookSubscription
 from portal.models.audit import AuditEntry
 from portal.models.auth import AuthSession, LoginAttempt, OneTimeToken
 from portal.models.captcha import UsedCaptchaToken
@@ -43,12 +44,14 @@ from portal.models.two_factor import RecoveryCode, TwoFactor
 
 __all__ = [
     "Account",
+    "ApiKey",
     "Audience",
     "AuditEntry",
     "AuthSession",
     "CompanySize",
     "FeatureFlag",
     "FeatureFlagUser",
+    "IdempotentRequest",
     "Industry",
     "Invite",
     "InviteBatch",
@@ -88,4 +91,6 @@ __all__ = [
     "TestVersion",
     "TwoFactor",
     "UsedCaptchaToken",
+    "WebhookDelivery",
+    "WebhookSubscription",
 ]

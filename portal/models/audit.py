@@ -33,3 +33,5 @@ class AuditEntry(SQLModel, table=True):
     # When a deleted person's address was replaced by their account id here (migration 0018: the one UPDATE the
     # append-only trigger lets through).
     erased_at: datetime | None = None
+    # The API key a write was made with (issue 39; migration 0020); None for the pages, jobs and the CLI.
+    api_key_id: int | None = None

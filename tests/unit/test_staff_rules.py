@@ -34,6 +34,8 @@ EXPECTED = {
     "flags": {SA},
     "edit-profiles": {SA, TO, TM},
     "message": {SA, TO, TM},
+    "api-keys": {SA},
+    "webhooks": {SA, TO},
 }
 
 

@@ -31,6 +31,8 @@ FLAGS = "flags"  # turn feature flags on or off, their percentage and per-user o
 OUTBOX = "outbox"  # read the e-mail outbox and retry an e-mail now
 EDIT_PROFILES = "edit-profiles"  # open and change a participant's profile (/admin/participants/{id})
 MESSAGE = "message"  # read and write messages with participants, one at a time or to a filtered group
+API_KEYS = "api-keys"  # create and revoke the REST API's keys (issue 39)
+WEBHOOKS = "webhooks"  # read the webhook delivery log and replay a delivery (issue 39)
 
 _ALL = frozenset(ROLES)
 MATRIX: dict[str, frozenset[str]] = {
@@ -50,6 +52,8 @@ MATRIX: dict[str, frozenset[str]] = {
     OUTBOX: frozenset({SUPER_ADMIN, TEAM_OWNER}),
     MANAGE_STAFF: frozenset({SUPER_ADMIN}),
     FLAGS: frozenset({SUPER_ADMIN}),
+    API_KEYS: frozenset({SUPER_ADMIN}),
+    WEBHOOKS: frozenset({SUPER_ADMIN, TEAM_OWNER}),
 }
 PERMISSION_LABELS: dict[str, str] = {
     VIEW: "See participants, tests, reviews and rewards",
@@ -68,6 +72,8 @@ PERMISSION_LABELS: dict[str, str] = {
     MANAGE_TESTS: "Import, export and edit tests, their images and highlight areas",
     FLAGS: "Change feature flags",
     OUTBOX: "Read the e-mail outbox and retry e-mails",
+    API_KEYS: "Create and revoke API keys",
+    WEBHOOKS: "Read webhook deliveries and replay them",
 }
 assert set(PERMISSION_LABELS) == set(MATRIX)
 

@@ -101,6 +101,7 @@ def record(
             target_id=str(target_id),
             before=_plain(before),
             after=_plain(after),
+            api_key_id=staff.api_key_id,
         )
     )
 
@@ -121,7 +122,7 @@ def _row(entry: AuditEntry) -> dict[str, str]:
     return {
         "id": str(entry.id),
         "when": entry.created_at.strftime("%Y-%m-%d %H:%M:%S") if entry.created_at else "",
-        "actor": entry.actor_email,
+        "actor": f"{entry.actor_email} (API key #{entry.api_key_id})" if entry.api_key_id else entry.actor_email,
         "role": roles.role_label(entry.actor_role) or "System",
         "action": ACTIONS.get(entry.action, entry.action),
         "target": f"{entry.target_type} {entry.target_id}".strip(),

@@ -1,0 +1,44 @@
+"""Cursor pagination: a list answers `{"data": [...], "next_cursor": ...}`; the cursor is opaque to the caller
+(the last row's id, encoded) and stable while rows are added."""
+
+from __future__ import annotations
+
+import base64
+from typing import Annotated, Generic, TypeVar
+
+from fastapi import Query
+from pydantic import BaseModel, Field
+
+from portal.services.errors import ServiceError
+
+T = TypeVar("T")
+DEFAULT_LIMIT, MAX_LIMIT = 50, 200
+BAD_CURSOR = "The cursor is not one this API gave."
+
+
+class Page(BaseModel, Generic[T]):
+    data: list[T]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page.")
+
+
+def encode(last_id: int) -> str:
+    return base64.urlsafe_b64encode(f"v1:{last_id}".encode()).decode().rstrip("=")
+
+
+def decode(cursor: str | None) -> int | None:
+    """The id after which the page starts (None: the first page); a cursor this API did not give is refused."""
+    if not cursor:
+        return None
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        version, _, value = text.partition(":")
+        last = int(value)
+    except (ValueError, UnicodeDecodeError):
+        raise ServiceError(BAD_CURSOR, field="cursor") from None
+    if version != "v1" or last < 0:
+        raise ServiceError(BAD_CURSOR, field="cursor")
+    return last
+
+
+Cursor = Annotated[str | None, Query(max_length=200, description="From the previous page's `next_cursor`.")]
+Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="Rows per page.")]
