@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from portal.api.routers import keys
+from portal.api.routers import invites, keys, participants, partners, results, reviews, rewards, tests, webhooks
 
-ROUTERS: list[APIRouter] = [keys.router]
+ROUTERS: list[APIRouter] = [
+    keys.router,
+    tests.router,
+    invites.router,
+    reviews.router,
+    rewards.router,
+    participants.router,
+    results.router,
+    webhooks.router,
+    partners.router,
+]

@@ -52,6 +52,15 @@ ACTIONS: dict[str, str] = {
     "flag.change": "Changed feature flag",
     "flag.user": "Changed feature flag override",
     "outbox.retry": "Retried e-mail",
+    # The REST API (issue 39).
+    "api-key.create": "Created API key",
+    "api-key.revoke": "Revoked API key",
+    "invites.cancel": "Canceled invites",
+    "reward.bonus": "Gave a bonus",
+    "webhook.subscribe": "Subscribed to webhooks",
+    "webhook.unsubscribe": "Ended webhook subscription",
+    "webhook.replay": "Replayed webhook delivery",
+    "partner.callback": "Reported to a partner platform",
 }
 SYSTEM = Staff(account_id=0, email="system", role="")
 

@@ -1,0 +1,7 @@
+"""/api/v1 routes of one resource (issue 39)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter(tags=["rewards"])
