@@ -511,8 +511,9 @@
       } catch (e) { console.warn(e); }
     },
     // A visitor without an account: their random respondent id (kept in this browser) and the
-    // external service's project id from the address, for the server to name their session.
-    who(testId) {
+    // external service's project id from the address, for the server to name their session; `partner`:
+    // the token the server gave this page for a partner's link it checked (handed back as it came).
+    who(testId, partner) {
       let id = null;
       try {
         id = window.localStorage.getItem("portalRespondentId");
@@ -524,7 +525,7 @@
         }
       } catch (e) { console.warn("test: respondent id", e); }
       const project = new URLSearchParams(window.location.search).get("respondent_project_id") || "";
-      return JSON.stringify({ testId, id, project });
+      return JSON.stringify({ testId, id, project, partner: typeof partner === "string" ? partner : "" });
     },
     remainingMs() {
       const el = timerEl();

@@ -31,7 +31,16 @@ from portal.pages.sign_in import sign_in_page
 from portal.pages.sign_up import sign_up_page
 from portal.pages.thank_you import thank_you_page
 from portal.pages.two_factor import two_factor_page
-from portal.services import error_reporting, invite_reminders, mail_sender, payout_runner, quality_flags, sms_sender
+from portal.services import (
+    error_reporting,
+    invite_reminders,
+    mail_sender,
+    partner_sender,
+    payout_runner,
+    quality_flags,
+    sms_sender,
+    webhook_sender,
+)
 from portal.services.admin import launches as launch_scheduler
 from portal.services.admin import scheduler as review_scheduler
 from portal.services.captcha import script_url as captcha_script_url
@@ -130,6 +139,11 @@ app.register_lifespan_task(invite_reminders.run_forever)
 app.register_lifespan_task(sms_sender.run_forever)
 # Approved rewards are ordered from the payout provider, and lost webhooks reconciled (every minute, in every worker).
 app.register_lifespan_task(payout_runner.run_forever)
+# Webhooks of API keys' subscriptions are signed and delivered from their outbox, with retries (issue 39; every worker).
+app.register_lifespan_task(webhook_sender.run_forever)
+# Reports owed to the partner platforms (research service completions, panel exchange callbacks; issue 39), with
+# retries (every PARTNER_POLL_SECONDS, in every worker; each report claimed once).
+app.register_lifespan_task(partner_sender.run_forever)
 # Tremendous's local stand-in (no payout provider configured, loopback BASE_URL) delivers its rewards' e-mails
 # and posts its webhooks (every second, in every worker; each once).
 if settings.local_payouts_active:

@@ -248,6 +248,29 @@ class Settings:
     twilio_api_url: str = field(default_factory=lambda: _env("TWILIO_API_URL").rstrip("/"))
     sms_poll_seconds: float = field(default_factory=lambda: float(_env("SMS_POLL_SECONDS", "2")))
     local_sms_db: Path = field(default_factory=lambda: Path(_env("LOCAL_SMS_DB", str(ROOT / "local-sms.db"))))
+    # Partner round trips (issue 39, item 5; portal/domain/partners.py, portal/services/partners.py).
+    # The external research-participant service: its API address (RESPONDENT_API_URL, the base the portal adds
+    # /respondent-participant and /completions to) and key (RESPONDENT_API_KEY). Neither set on a loopback
+    # BASE_URL: its local stand-in at /local-respondent (`local_respondent_active`; its key derived from SECRET_KEY).
+    # Off loopback with no key, respondents of the service cannot be checked and are not admitted.
+    respondent_api_url: str = field(default_factory=lambda: _env("RESPONDENT_API_URL").rstrip("/"))
+    respondent_api_key: str = field(default_factory=lambda: _env("RESPONDENT_API_KEY"))
+    local_respondent_active: bool = field(default=False, init=False)
+    # The panel exchange: its name in entry links (`panel=`), the shared secret its links, exits and callbacks are
+    # signed with, where participants go back to (PANEL_EXCHANGE_EXIT_URL) and where the server-to-server
+    # callback is posted (PANEL_EXCHANGE_CALLBACK_URL). No secret on a loopback BASE_URL: the local stand-in at
+    # /local-panel (`local_panel_active`; name "local-panel", secret derived from SECRET_KEY).
+    panel_exchange_name: str = field(default_factory=lambda: _env("PANEL_EXCHANGE_NAME", "cint"))
+    panel_exchange_secret: str = field(default_factory=lambda: _env("PANEL_EXCHANGE_SECRET"))
+    panel_exchange_exit_url: str = field(default_factory=lambda: _env("PANEL_EXCHANGE_EXIT_URL"))
+    panel_exchange_callback_url: str = field(default_factory=lambda: _env("PANEL_EXCHANGE_CALLBACK_URL"))
+    local_panel_active: bool = field(default=False, init=False)
+    # The partner stand-ins' own SQLite file; the time an outside call may take; how often callbacks are sent.
+    local_partners_db: Path = field(
+        default_factory=lambda: Path(_env("LOCAL_PARTNERS_DB", str(ROOT / "local-partners.db")))
+    )
+    partner_timeout_seconds: float = field(default_factory=lambda: float(_env("PARTNER_TIMEOUT_SECONDS", "10")))
+    partner_poll_seconds: float = field(default_factory=lambda: float(_env("PARTNER_POLL_SECONDS", "2")))
 
     def __post_init__(self) -> None:
         if not 0 <= self.state_lease_seconds <= MAX_STATE_LEASE_SECONDS:
@@ -263,6 +286,7 @@ class Settings:
                 ) from None
         self._choose_payouts()
         self._choose_sms()
+        self._choose_partners()
         configured = tuple(p for p in local_oidc.TENANTS if getattr(self, f"{p}_client_id"))
         if not local_oidc.active(self.local_oidc, self.base_url, configured):
             return
@@ -312,6 +336,21 @@ class Settings:
         object.__setattr__(self, "twilio_auth_token", self.local_payouts_secret("sms-token")[:32])
         object.__setattr__(self, "twilio_from", "+15005550006")  # Twilio's own test number for a valid sender
         object.__setattr__(self, "twilio_api_url", f"{self.base_url}{sms_choice.PREFIX}")
+
+    def _choose_partners(self) -> None:
+        """The partners' local stand-ins stand in for what is not configured, on a loopback BASE_URL only."""
+        if not local_oidc.is_loopback(self.base_url):
+            return
+        if not self.respondent_api_key and not self.respondent_api_url:
+            object.__setattr__(self, "local_respondent_active", True)
+            object.__setattr__(self, "respondent_api_key", self.local_payouts_secret("respondent")[:40])
+            object.__setattr__(self, "respondent_api_url", f"{self.base_url}/local-respondent/api/v1")
+        if not self.panel_exchange_secret:
+            object.__setattr__(self, "local_panel_active", True)
+            object.__setattr__(self, "panel_exchange_name", "local-panel")
+            object.__setattr__(self, "panel_exchange_secret", self.local_payouts_secret("panel-exchange")[:48])
+            object.__setattr__(self, "panel_exchange_exit_url", f"{self.base_url}/local-panel/exit")
+            object.__setattr__(self, "panel_exchange_callback_url", f"{self.base_url}/local-panel/api/callbacks")
 
     def local_payouts_secret(self, purpose: str) -> str:
         """A value of the local payout stand-in, derived from SECRET_KEY (never configured by hand)."""

@@ -3,9 +3,13 @@ portal's FastAPI app beside the docs at /api/docs."""
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+import re
 
-from portal.api import docs, errors
+from fastapi import FastAPI
+from starlette.routing import Mount
+
+from portal.api import deps, docs, errors
+from portal.api.request_guard import RequestGuard
 from portal.api.routers import ROUTERS
 
 PREFIX = "/api/v1"
@@ -36,9 +40,14 @@ def build_v1() -> FastAPI:
         redoc_url=None,
         responses=errors.ERRORS,
         servers=[{"url": PREFIX}],
+        # operationId = the route function's name (list_tests, approve_review): what a generated client's
+        # functions are called; tests/unit/test_api_schema_names.py keeps them unique.
+        generate_unique_id_function=lambda route: route.name,
     )
     errors.install(v1)
+    v1.add_middleware(RequestGuard)
     for router in ROUTERS:
+        deps.document_scopes(router)  # x-required-scope on each operation
         v1.include_router(router)
     return v1
 
@@ -47,3 +56,8 @@ def install(api: FastAPI) -> None:
     """Mount /api/v1 and the docs at /api/docs into the portal's FastAPI app."""
     docs.install(api)
     api.mount(PREFIX, build_v1())
+    # Every path under /api/v1 is the API's, a newline (%0A) in it too: Starlette's `.*` stops at one, and the
+    # portal's own 404 (not the API's error shape) would answer.
+    for route in api.router.routes:
+        if isinstance(route, Mount) and route.path == PREFIX:
+            route.path_regex = re.compile(route.path_regex.pattern, re.DOTALL)

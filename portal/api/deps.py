@@ -8,7 +8,9 @@ import asyncio
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Depends, Security
+from fastapi import APIRouter, Depends, Security
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from portal import db
@@ -21,6 +23,8 @@ from portal.services.admin.guard import ApiKeyCaller
 
 bearer = HTTPBearer(auto_error=False, description="An API key made at /admin/api-keys: `Bearer pk_...`")
 CHALLENGE = {"WWW-Authenticate": "Bearer"}
+SCOPE_EXTENSION = "x-required-scope"  # the OpenAPI operation's field naming the scope its key needs
+ANY_SCOPE = "*"  # any live key (GET /key)
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ def scoped(scope: str) -> Any:
         return ApiCaller(key=key, actor=ApiKeyCaller(value))
 
     caller.__name__ = f"scope_{scope.replace(':', '_')}"
+    caller.required_scope = scope  # type: ignore[attr-defined]  # read by route_scope (the OpenAPI document)
     return Depends(caller)
 
 
@@ -66,4 +71,24 @@ def any_scope() -> Any:
         value, key = found
         return ApiCaller(key=key, actor=ApiKeyCaller(value))
 
+    caller.required_scope = ANY_SCOPE  # type: ignore[attr-defined]
     return Depends(caller)
+
+
+def route_scope(dependant: Dependant) -> str | None:
+    """The scope a route's key needs (ANY_SCOPE: any live key; None: the route takes no key), read from its
+    dependencies, so a route cannot be documented with a scope other than the one it checks."""
+    for dependency in dependant.dependencies:
+        found = getattr(dependency.call, "required_scope", None) or route_scope(dependency)
+        if found:
+            return str(found)
+    return None
+
+
+def document_scopes(router: APIRouter) -> None:
+    """Each operation of `router` says in its OpenAPI document the scope its key needs: `x-required-scope`."""
+    for route in router.routes:
+        if isinstance(route, APIRoute):
+            scope = route_scope(route.dependant)
+            if scope is not None:
+                route.openapi_extra = {**(route.openapi_extra or {}), SCOPE_EXTENSION: scope}

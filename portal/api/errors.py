@@ -7,9 +7,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
@@ -44,6 +45,9 @@ class Conflict(ServiceError):
     """The row is not in a state that allows this now (409)."""
 
 
+BODY_UNREADABLE = "The body could not be read: send JSON in UTF-8."
+
+
 def body(status: int, items: list[dict[str, Any]], headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"errors": items}, status_code=status, headers=headers)
 
@@ -66,6 +70,9 @@ def service_status(exc: ServiceError) -> int:
 def service_error(exc: ServiceError) -> JSONResponse:
     fields = exc.errors or {exc.field: exc.message}
     items = [{"field": None if key == "_global" else key, "message": text} for key, text in fields.items()]
+    listed = getattr(exc, "problems", None)  # [(field or None, message)]: several problems of one field kept apart
+    if listed:
+        items = [{"field": key, "message": text} for key, text in listed]
     return body(service_status(exc), items)
 
 
@@ -87,6 +94,8 @@ async def _service(_request: Request, exc: Exception) -> JSONResponse:
 
 async def _http(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
+    if exc.status_code == 400:  # FastAPI could not read the body (not UTF-8, say): a bad body, as documented (422)
+        return body(422, [{"field": "body", "message": BODY_UNREADABLE}])
     message = {404: "Not found.", 405: "Method not allowed."}.get(exc.status_code, str(exc.detail))
     return body(exc.status_code, [{"field": None, "message": message}], getattr(exc, "headers", None))
 
@@ -95,10 +104,7 @@ def install(api: FastAPI) -> None:
     api.add_exception_handler(RequestValidationError, _validation)
     api.add_exception_handler(ApiError, _api_error)
     api.add_exception_handler(ServiceError, _service)
-    api.add_exception_handler(HTTPException, _http)
-    from starlette.exceptions import HTTPException as StarletteHTTPException
-
-    api.add_exception_handler(StarletteHTTPException, _http)
+    api.add_exception_handler(HTTPException, _http)  # FastAPI's HTTPException is a subclass
 
 
 # Every route's documented error answers (OpenAPI): the same shape for each status.

@@ -9,10 +9,12 @@ from typing import Annotated, Generic, TypeVar
 from fastapi import Query
 from pydantic import BaseModel, Field
 
+from portal.domain.ids import whole_number
 from portal.services.errors import ServiceError
 
 T = TypeVar("T")
 DEFAULT_LIMIT, MAX_LIMIT = 50, 200
+MAX_ID = 2**31 - 1  # ids are 32-bit integers on PostgreSQL
 BAD_CURSOR = "The cursor is not one this API gave."
 
 
@@ -31,11 +33,11 @@ def decode(cursor: str | None) -> int | None:
         return None
     try:
         text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        version, _, value = text.partition(":")
-        last = int(value)
     except (ValueError, UnicodeDecodeError):
         raise ServiceError(BAD_CURSOR, field="cursor") from None
-    if version != "v1" or last < 0:
+    version, _, value = text.partition(":")
+    last = whole_number(value)  # an id's range: a larger number would overflow the database's integer
+    if version != "v1" or last is None:
         raise ServiceError(BAD_CURSOR, field="cursor")
     return last
 

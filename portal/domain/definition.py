@@ -35,6 +35,8 @@ MAX_PAYOUT_CENTS = 100_000
 PAYOUT_TOO_HIGH = f"The payout can be at most ${MAX_PAYOUT_CENTS // 100:,}."
 PAYOUT_NEGATIVE = "The payout cannot be negative."
 PAYOUT_NOT_CENTS = "The payout must be whole cents, e.g. 2000 for $20."
+# The largest participant limit: what the edit form takes (9 digits), and well within the database's integer column.
+MAX_PARTICIPANT_LIMIT = 999_999_999
 # The exclusion window (spec section 9): -1 all (anyone who ever took a test), 0 none, else days.
 EXCLUSION_WINDOWS: tuple[int, ...] = (-1, 0, 30, 60, 90)
 
@@ -174,7 +176,7 @@ def _common(ck: Checker, doc: dict[str, Any], kind: str | None) -> dict[str, Any
         "audience_country": country if geography.is_country(country) else geography.DEFAULT_COUNTRY,
         "session_seconds": ck.choice(doc, "sessionSeconds", "", SESSION_LENGTHS, default=3600),
         "payout_cents": _payout(ck, doc),
-        "participant_limit": ck.integer(doc, "participantLimit", "", minimum=1),
+        "participant_limit": ck.integer(doc, "participantLimit", "", minimum=1, maximum=MAX_PARTICIPANT_LIMIT),
         "exclusion_days": ck.choice(doc, "exclusionDays", "", EXCLUSION_WINDOWS, default=0),
         "seniority_limits": _seniority_limits(ck, doc),
         "is_freemium": ck.boolean(doc, "isFreemium", ""),

@@ -21,7 +21,8 @@ MIRROR = {SENDING: "PENDING", SENT: "PENDING", PAID: "EXECUTED", FAILED: "FAILED
 
 REVIEW, REFERRAL_BONUS = "review", "referral-bonus"
 PRO_RATA = "pro-rata"  # a reporter's share of a test closed after problem reports (portal/domain/problem_reports.py)
-KIND_LABELS = {REVIEW: "Test reward", REFERRAL_BONUS: "Referral bonus", PRO_RATA: "Pro-rata reward"}
+BONUS = "bonus"  # given by staff through the API for a review or a test (issue 39; portal/domain/bonuses.py)
+KIND_LABELS = {REVIEW: "Test reward", REFERRAL_BONUS: "Referral bonus", PRO_RATA: "Pro-rata reward", BONUS: "Bonus"}
 
 # What a participant reads (the rewards tab's stage).
 STAGE_SENDING, STAGE_SENT, STAGE_HELD = "Sending", "Sent", "Held"

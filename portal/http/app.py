@@ -22,9 +22,12 @@ from portal.http import (
     verification_routes,
 )
 from portal.settings import settings
+from portal.standins import panel_exchange as local_panel
 from portal.standins import referral_widget as local_referral_widget
+from portal.standins import respondent as local_respondent
 from portal.standins import tremendous as local_payouts
 from portal.standins import twilio as local_sms
+from portal.standins import webhook_inbox as local_webhook_inbox
 
 
 def build_api() -> FastAPI:
@@ -55,9 +58,17 @@ def build_api() -> FastAPI:
         api.include_router(local_payouts.router(settings))
     if settings.local_sms_active:
         api.include_router(local_sms.router(settings))
+    # Partner round trips (issue 39, item 5): no research service or panel exchange configured on this machine:
+    # their local stand-ins at /local-respondent and /local-panel.
+    if settings.local_respondent_active:
+        api.include_router(local_respondent.router(settings))
+    if settings.local_panel_active:
+        api.include_router(local_panel.router(settings))
     # A local run: the demo referral programme's widget (issue 40).
+    # ... and a customer's webhook receiver at /local-webhooks, to subscribe an API key to (issue 39).
     if is_loopback(settings.base_url):
         api.include_router(local_referral_widget.router(settings))
+        api.include_router(local_webhook_inbox.router(settings))
     # The REST API at /api/v1, its OpenAPI 3.1 document and the docs at /api/docs (issue 39).
     rest_api.install(api)
     # LinkedIn and Google (OpenID Connect); its flow cookie middleware wraps only these routes.

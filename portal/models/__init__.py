@@ -18,6 +18,7 @@ from portal.models.invite import Invite, InviteBatch
 from portal.models.message import Message, MessageGroup, MessageThread
 from portal.models.notification import Notification, NotificationOptOut
 from portal.models.outbox import OutboxEmail
+from portal.models.partner import PartnerCallback, PartnerEntry
 from portal.models.problem_report import ProblemReport
 from portal.models.profile import (
     ParticipantProfile,
@@ -64,6 +65,8 @@ __all__ = [
     "NotificationOptOut",
     "OneTimeToken",
     "OutboxEmail",
+    "PartnerCallback",
+    "PartnerEntry",
     "OutboxSms",
     "ParticipantProfile",
     "PayoutEvent",

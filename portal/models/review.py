@@ -54,6 +54,8 @@ class Review(SQLModel, table=True):
         Index("ix_review_created_id", "created_at", "id"),
         # The flags job: the reviews decided since a test's flags were computed (a participant's earlier decisions).
         Index("ix_review_decided_at", "decided_at"),
+        # A crowd-work completion code names one review (migration 0021; portal/domain/partners.py).
+        Index("uq_review_survey_code", "survey_code", unique=True),
     )
 
     id: int = Field(default=None, primary_key=True)

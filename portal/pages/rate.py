@@ -7,6 +7,7 @@ import reflex as rx
 from portal.components.layout import main_layout, ready_marker
 from portal.components.taking.screener import screener_view
 from portal.components.taking.screens import screens
+from portal.components.taking.thank_you import completion_code_box
 from portal.domain.messages import PAGE_NOT_FOUND
 from portal.states.auth import SessionState
 from portal.states.taking.rate import RateState
@@ -52,6 +53,8 @@ def _completed(respondent: bool) -> rx.Component:
             rx.text(
                 "You have already completed this test. Your answers were submitted.", size="3", id="completed-text"
             ),
+            # A crowd-work respondent's completion code again (issue 39).
+            rx.cond(RateState.completion_code != "", completion_code_box(RateState)),
             rx.cond(
                 respondent,
                 rx.text("You can close this window.", size="3"),

@@ -21,7 +21,7 @@ from sqlmodel import Session
 from portal.domain import payouts as rules
 from portal.models import Account, ParticipantProfile, PayoutEvent, ReferralMember, ReferralProgram, Reward
 from portal.models._base import utcnow
-from portal.services import notification_events, transitions
+from portal.services import notification_events, transitions, webhooks
 from portal.services.admin import audit
 
 PENDING, EXECUTED = "PENDING", "EXECUTED"
@@ -211,6 +211,7 @@ def order_failed(
     if moved:
         _audit(session, reward_id, "payout.failed", rules.SENDING, rules.FAILED, {"reason": reason[:300]})
         notification_events.reward_moved(session, reward_id, sent=False, reason=reason[:300])
+        webhooks.reward_moved(session, reward_id, paid=False, reason=reason[:300])
     return bool(moved)
 
 
@@ -269,8 +270,10 @@ def delivered(
     )
     if state == rules.PAID:
         referral_bonus(session, reward_id=reward_id, now=now)
+        webhooks.reward_moved(session, reward_id, paid=True)
     if state == rules.FAILED:
         notification_events.reward_moved(session, reward_id, sent=False, reason=reason[:300])
+        webhooks.reward_moved(session, reward_id, paid=False, reason=reason[:300])
     return True
 
 

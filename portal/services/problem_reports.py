@@ -21,7 +21,7 @@ from portal.domain.staff import roles
 from portal.domain.taking.access import respondent_key
 from portal.models import Account, ProblemReport, ReviewSession, Test
 from portal.models._base import utcnow
-from portal.services import row_locks, transitions
+from portal.services import row_locks, transitions, webhooks
 from portal.services.admin import audit
 from portal.services.errors import ServiceError
 from portal.services.outbox import enqueue_email
@@ -116,18 +116,18 @@ def report(
     ).scalar_one_or_none()
     if taking is None or test.status not in ("running", rules.PAUSED):
         raise ServiceError(rules.NOT_TAKING)
-    session.add(
-        ProblemReport(
-            test_id=test.id,
-            session_id=taking.id,
-            account_id=account_id,
-            respondent_key=key,
-            category=chosen,
-            text=words,
-            created_at=now,
-        )
+    problem = ProblemReport(
+        test_id=test.id,
+        session_id=taking.id,
+        account_id=account_id,
+        respondent_key=key,
+        category=chosen,
+        text=words,
+        created_at=now,
     )
+    session.add(problem)
     session.flush()
+    webhooks.problem_reported(session, problem)
     label = rules.LABELS[chosen]
     _tell_staff(
         session,

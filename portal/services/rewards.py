@@ -133,7 +133,13 @@ def _row(
         "test_type": payout_rules.KIND_LABELS[payout_rules.REFERRAL_BONUS]
         if bonus
         else invite_rules.product_type_label(product_type)
-        + (" (pro rata: closed after reports)" if kind == payout_rules.PRO_RATA else ""),
+        + (
+            " (pro rata: closed after reports)"
+            if kind == payout_rules.PRO_RATA
+            else " (bonus)"
+            if kind == payout_rules.BONUS
+            else ""
+        ),
         "status_label": invite_rules.REWARD_STATUS,
         "date": rules.format_date(created_at),
         "payout": rules.format_money(amount_cents),

@@ -138,6 +138,7 @@ def served_app(
         MEDIA_DIR=str(data / "media"),
         UPLOAD_TMP_DIR=str(data / "media" / ".incoming"),
         LOCAL_PAYOUTS_DB=str(data / "local-payouts.db"),
+        LOCAL_PARTNERS_DB=str(data / "local-partners.db"),
         REFLEX_STATES_WORKDIR=str(data / "states"),
         REFLEX_WEB_WORKDIR=str(web_dir),
     )
@@ -163,8 +164,9 @@ def sentry_server() -> Iterator[SentryServer]:
 @pytest.fixture(scope="session")
 def web_dir() -> Path:
     """Where the session's app builds its frontend: `.web` for tests/e2e (and the suites `make e2e` runs after it,
-    one at a time); tests/security overrides it, so both suites can run at once."""
-    return WEB_DIR
+    one at a time); tests/security overrides it, so both suites can run at once. REFLEX_WEB_WORKDIR, when set,
+    names another one (several checkouts' worth of runs side by side)."""
+    return ROOT / os.environ["REFLEX_WEB_WORKDIR"] if os.environ.get("REFLEX_WEB_WORKDIR") else WEB_DIR
 
 
 @pytest.fixture(scope="session")

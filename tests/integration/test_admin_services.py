@@ -40,6 +40,7 @@ from portal.models import (
 from portal.models._base import utcnow
 from portal.services import profile as profile_service
 from portal.services import rewards as participant_rewards
+from portal.services.admin import api_keys as admin_api_keys
 from portal.services.admin import (
     audit,
     change_requests,
@@ -51,6 +52,7 @@ from portal.services.admin import (
 )
 from portal.services.admin import messages as admin_messages
 from portal.services.admin import profiles as admin_profiles
+from portal.services.admin import webhooks as admin_webhooks
 from portal.services.admin.guard import NOT_ALLOWED, SessionCaller, StaffRefused
 from portal.services.admin.rewards import mark_reward_paid
 from portal.services.errors import ServiceError
@@ -392,6 +394,13 @@ CALLS: list[tuple[str, str, Callable[[Session, Any, World], Any]]] = [
         lambda s, a, w: admin_messages.start(
             session=s, actor_id=a, account_id=w.targets[1], subject="Hello", body=f"From {a}"
         ),
+    ),
+    # The REST API's keys and the webhook delivery log (issue 39).
+    ("api_keys.list_keys", roles.API_KEYS, lambda s, a, w: admin_api_keys.list_keys(session=s, actor_id=a)),
+    (
+        "webhooks.list_deliveries",
+        roles.WEBHOOKS,
+        lambda s, a, w: admin_webhooks.list_deliveries(session=s, actor_id=a, query=admin_webhooks.clean_query()),
     ),
 ]
 

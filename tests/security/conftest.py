@@ -9,6 +9,7 @@ The app builds its frontend in `.web-security`, not tests/e2e's `.web`, so both 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,4 +40,4 @@ def http(app_server: AppServer) -> Iterator[httpx.Client]:
 
 @pytest.fixture(scope="session")
 def web_dir() -> Path:
-    return ROOT / ".web-security"
+    return ROOT / (os.environ.get("REFLEX_WEB_WORKDIR") or ".web-security")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from portal.domain import partners as partner_rules
 from portal.domain.taking import worker_details
 from portal.states.taking.close_window import CloseWindowState, close_window_event
 
@@ -28,6 +29,34 @@ def _close_window() -> rx.Component:
     )
 
 
+def completion_code_box(S) -> rx.Component:
+    """A crowd-work respondent's completion code (issue 39): labelled, selectable, with a copy button."""
+    return rx.vstack(
+        rx.el.label(partner_rules.CODE_LABEL, html_for="completion-code", id="completion-code-label"),
+        rx.hstack(
+            rx.el.output(
+                S.completion_code,
+                id="completion-code",
+                aria_labelledby="completion-code-label",
+                style={"fontFamily": "monospace", "fontSize": "1.5rem", "letterSpacing": "0.15em", "userSelect": "all"},
+            ),
+            rx.button(
+                rx.icon("copy", size=16),
+                partner_rules.CODE_COPY,
+                variant="soft",
+                on_click=rx.set_clipboard(S.completion_code),
+                id="completion-code-copy",
+            ),
+            align="center",
+            spacing="3",
+        ),
+        rx.text(partner_rules.CODE_HELP, size="2", color="var(--gray-11)"),
+        align="center",
+        spacing="2",
+        id="completion-code-box",
+    )
+
+
 def thank_you(S, *, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Component:
     return rx.card(
         rx.vstack(
@@ -44,6 +73,7 @@ def thank_you(S, *, signed_in: rx.Var[bool], referral: rx.Var[bool]) -> rx.Compo
                     id="thank-you-reward",
                 ),
             ),
+            rx.cond(S.completion_code != "", completion_code_box(S)),
             rx.match(
                 S.thank_action,
                 (worker_details.CLOSE_WINDOW, _close_window()),

@@ -2,6 +2,7 @@
 the order of the admin menu."""
 
 from portal.pages.admin import (  # noqa: F401 - each module declares its pages
+    api_keys,
     appeals,
     areas,
     audit,
@@ -21,4 +22,5 @@ from portal.pages.admin import (  # noqa: F401 - each module declares its pages
     tax,
     tests,
     versions,
+    webhooks,
 )

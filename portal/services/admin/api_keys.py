@@ -15,7 +15,7 @@ from portal.domain.staff import roles
 from portal.models import Account, ApiKey
 from portal.models._base import utcnow
 from portal.services.admin import audit
-from portal.services.admin.guard import Caller, live_key, require_staff
+from portal.services.admin.guard import ApiKeyCaller, Caller, require_staff, staff_of
 from portal.services.admin.ids import one_id
 from portal.services.errors import ServiceError
 
@@ -79,9 +79,12 @@ def create_key(
     clean_name, problem = rules.clean_name(name)
     chosen, scope_problem = rules.clean_scopes(scopes)
     rate, rate_problem = rules.clean_rate(rate_per_minute)
-    message = problem or scope_problem or rate_problem
-    if message:
-        raise KeyRefused(message)
+    # Each message under its field (the form shows it there, the API names the field).
+    fields = {"name": problem, "scopes": scope_problem, "rate_per_minute": rate_problem}
+    errors = {field: message for field, message in fields.items() if message}
+    if errors:
+        field, message = next(iter(errors.items()))
+        raise KeyRefused(message, field=field, errors=errors)
     value = rules.new_key()
     key = ApiKey(
         name=clean_name,
@@ -115,8 +118,10 @@ def revoke_key(session: Session, *, actor_id: Caller, key_id: Any, now: datetime
 
 
 def authenticate(session: Session, *, key: Any, now: datetime | None = None) -> KeyInfo | None:
-    """The live key of a request (None: missing, unknown or revoked), its last use noted at most once a minute."""
-    found = live_key(session, key)
+    """The live key of a request (None: missing, unknown or revoked, or its creator no longer holds keys: removed
+    or demoted), its last use noted at most once a minute."""
+    staff = staff_of(session, ApiKeyCaller(key if isinstance(key, str) else None))
+    found = session.get(ApiKey, staff.api_key_id) if staff is not None and staff.api_key_id is not None else None
     if found is None:
         return None
     now = now or utcnow()

@@ -15,7 +15,7 @@ from portal.domain.staff import reviews as decisions
 from portal.domain.staff import roles
 from portal.models import Account, Review, ReviewAppeal, Reward, Test
 from portal.models._base import utcnow
-from portal.services import transitions
+from portal.services import transitions, webhooks
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import one_id
@@ -140,7 +140,7 @@ def decide_appeal(
         raise ServiceError(appeal_rules.ALREADY_DECIDED)
     reward_before = reward_after = None
     if overturn:
-        transitions.move(
+        approved = transitions.move(
             session,
             Review,
             Review.id == review.id,
@@ -158,6 +158,7 @@ def decide_appeal(
                 values={"status": "PENDING", "approved_at": now},
             )
             reward_after = "PENDING" if back else reward_before
+        webhooks.reviews_decided(session, approved)  # review.decided: the rejection overturned
     audit.record(
         session,
         staff,

@@ -20,7 +20,7 @@ from portal.domain.staff.csv_cells import to_csv
 from portal.domain.taking import kinds
 from portal.models import Account, Review, ReviewFlag, ReviewSession, Reward, Test, TestVersion
 from portal.models._base import utcnow
-from portal.services import notification_events, quality_flags, transitions
+from portal.services import notification_events, partners, quality_flags, transitions, webhooks
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, Staff, require_staff
 from portal.services.admin.ids import one_id, parse_ids
@@ -353,6 +353,9 @@ def _decide(
             },
         )
     notification_events.reviews_decided(session, moved, status, reason, note)
+    webhooks.reviews_decided(session, moved)  # review.decided, one event per review decided here
+    if status == decisions.REJECTED:  # a panel exchange's participant: the exchange hears 'quality' (issue 39)
+        partners.reviews_rejected(session, moved, now)
     return len(moved)
 
 

@@ -16,7 +16,7 @@ from portal.domain.staff import roles
 from portal.domain.staff.csv_cells import to_csv
 from portal.models import Account, Review, Reward, Test
 from portal.models._base import utcnow
-from portal.services import payouts, transitions
+from portal.services import payouts, transitions, webhooks
 from portal.services.admin import audit
 from portal.services.admin.guard import Caller, require_staff
 from portal.services.admin.ids import parse_ids
@@ -170,6 +170,8 @@ def mark(session: Session, *, actor_id: Caller, reward_ids: Any, status: Any, no
         audit.record(
             session, staff, MARKS[status], "reward", reward_id, {"status": was, "paid_on": read[reward_id][1]}, after
         )
+        if status in (PAID, FAILED):  # reward.paid / reward.failed for each reward moved here
+            webhooks.reward_moved(session, reward_id, paid=status == PAID)
     return len(moved)
 
 
@@ -207,6 +209,7 @@ def mark_paid_by_system(session: Session, *, reward_id: int) -> tuple[Reward, An
         raise ServiceError(f"Reward {reward_id} changed meanwhile: nothing was done; run the command again.")
     session.refresh(reward)
     member = payouts.referral_bonus(session, reward_id=reward.id)
+    webhooks.reward_moved(session, reward.id, paid=True)
     audit.record(
         session, audit.SYSTEM, "reward.pay", "reward", reward.id, before, {"status": PAID, "paid_on": reward.paid_on}
     )

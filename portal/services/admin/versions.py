@@ -43,6 +43,7 @@ SOURCE_LABELS = {
     "new": "New test",
     "duplicate": "Duplicated",
     "script": "Command line or script",
+    "api": "REST API",
 }
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from sqlmodel import Session
 
 from portal.domain.taking import access, kinds
+from portal.services import partners
 from portal.services.errors import ServiceError
 from portal.services.taking import loading as test_loading
 from portal.services.taking.loading import TestLoad, TestNotFound
@@ -46,8 +47,19 @@ def decide(
 ) -> TestLoad:
     """The rating page's decision for this caller (TestNotFound for an unknown test); the participant's
     stored screener result is read with the test's other rows."""
+    # A visitor without an account whom a partner's verified link admitted (portal/services/partners.py).
+    admitted = (
+        account_id is None
+        and isinstance(test_id, int)
+        and partners.admitted(session, test_id=test_id, respondent=respondent)
+    )
     return test_loading.load_test(
-        session=session, test_id=test_id, account_id=account_id, respondent_project_id=project_of(respondent), now=now
+        session=session,
+        test_id=test_id,
+        account_id=account_id,
+        respondent_project_id=project_of(respondent),
+        now=now,
+        partner_admitted=admitted,
     )
 
 

@@ -314,6 +314,7 @@ def load_test(
     screener_passed: bool | None = None,
     completed: bool = False,
     now: datetime | None = None,
+    partner_admitted: bool = False,
 ) -> TestLoad:
     """What the rating route shows for this test and this visitor.
 
@@ -324,6 +325,8 @@ def load_test(
     participant's stored result, read with the other rows).
     `completed` is the browser's record that this visitor completed the test (the spec's
     completed-tests record): with access ok it gives the thank-you views.
+    `partner_admitted`: a visitor without an account whom a partner's link admitted, as the server checked it
+    (portal/services/partners.py): the test opens to them as to the public.
     """
     number = _test_id(test_id)
     if account_id is not None and (isinstance(account_id, bool) or not isinstance(account_id, int)):
@@ -386,7 +389,7 @@ def load_test(
             product_type=test.product_type,
             signed_in=signed_in,
             respondent_project_id=project_id,
-            has_public_qualifications=has_public,
+            has_public_qualifications=has_public or (partner_admitted and not signed_in),
             has_screener=screening.applies(has_screener=bool(test.screener_question), signed_in=signed_in),
             screener_passed=screener_passed is True,  # only a real True (never a browser string)
             completed=completed is True,
@@ -405,7 +408,9 @@ def load_test(
             reviewed=reviewed,
         )
     if not signed_in:
-        state, name = rules.signed_out_view(view=view.name, panel=test.panel, has_public_qualifications=has_public)
+        state, name = rules.signed_out_view(
+            view=view.name, panel=test.panel, has_public_qualifications=has_public or partner_admitted
+        )
         if state != access.OK:
             return _load(
                 test,

@@ -37,6 +37,7 @@ def open_test(
     completed: bool = False,
     now: datetime | None = None,
     user: Any = _RESOLVE,
+    partner_admitted: bool = False,
 ) -> TestLoad:
     """What /test/{id}/rate shows to this visitor (TestNotFound for an unknown id). `user`: the token's
     user when the caller resolved it in this same session (else it is resolved here)."""
@@ -53,6 +54,7 @@ def open_test(
         respondent_project_id=respondent_project_id,
         completed=completed is True,
         now=now,
+        partner_admitted=partner_admitted is True and account_id is None,
     )
 
 
@@ -79,10 +81,12 @@ def open_page(
     completed: bool = False,
     enter_views: frozenset[str] = frozenset(),
     now: datetime | None = None,
+    partner_admitted: bool = False,
 ) -> PageOpen:
     """The header's user and flags, what the page shows, and (a signed-in caller on one of `enter_views`)
     the view's entry (steps.enter), read in one transaction. The session token is resolved once,
-    here, and that user serves the header, the access decision and the entry."""
+    here, and that user serves the header, the access decision and the entry. `partner_admitted`: the link of a
+    visitor without an account was checked and admitted by portal/services/partners.admit."""
     user, flags = user_and_flags(session=session, token=token)
     try:
         load = open_test(
@@ -94,6 +98,7 @@ def open_page(
             completed=completed,
             now=now,
             user=user,
+            partner_admitted=partner_admitted,
         )
     except ServiceError as error:
         session.rollback()

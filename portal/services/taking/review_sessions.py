@@ -33,14 +33,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, func, select
 
 from portal.domain.ids import whole_number
 from portal.domain.taking import access, kinds, survey_branching
 from portal.domain.taking.access import EXTENSION_SECONDS, GRACE_SECONDS, MAX_EXTENSIONS, respondent_key
 from portal.domain.taking.kinds.base import order_seed
 from portal.models import Invite, Review, ReviewSession, Reward, Test
-from portal.services import transitions
+from portal.services import partners, transitions, webhooks
 from portal.services.errors import ServiceError
 from portal.services.taking import access as take_access
 from portal.services.taking import versions
@@ -89,6 +89,9 @@ class SubmitResult:
     reward_id: int
     created: bool
     amount_cents: int = 0
+    # A partner's participant (portal/services/partners.py): the crowd-work completion code, the panel's exit URL.
+    completion_code: str | None = None
+    exit_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -397,11 +400,14 @@ def _existing_result(session: Session, review: Review, submission_id: str) -> Su
     if (review.worker_data or {}).get("submissionId") != submission_id:
         raise AlreadyReviewedError(MSG_REVIEWED, errors={"reviewId": MSG_REVIEWED})
     reward = session.exec(select(Reward).where(Reward.review_id == review.id)).first()
+    finish = partners.finish_of(session, review)
     return SubmitResult(
         review_id=review.id,
         reward_id=reward.id if reward else 0,
         created=False,
         amount_cents=reward.amount_cents if reward else 0,
+        completion_code=finish.completion_code,
+        exit_url=finish.exit_url,
     )
 
 
@@ -546,9 +552,29 @@ def submit_review(
                 values={"status": "submitted", "updated_at": now},
             ):
                 raise SessionExpiredError(MSG_EXPIRED)  # cleared by staff meanwhile (only expired ones are)
+            # A partner's participant: the completion code, the outcome and the report owed (the same transaction).
+            finish = partners.on_submitted(session, test=test, review=review, now=now)
     except IntegrityError:  # a concurrent submission stored the review first
         existing = _review(session, test.id, key)
         if existing is None:
             raise
         return _existing_result(session, existing, submission_id)
-    return SubmitResult(review_id=review.id, reward_id=reward.id, created=True, amount_cents=amount)
+    _submitted_events(session, test, review, reward)
+    return SubmitResult(
+        review_id=review.id,
+        reward_id=reward.id,
+        created=True,
+        amount_cents=amount,
+        completion_code=finish.completion_code,
+        exit_url=finish.exit_url,
+    )
+
+
+def _submitted_events(session: Session, test: Test, review: Review, reward: Reward) -> None:
+    """The webhooks of a review stored by this submission: review.submitted, and test.full when it took the test's
+    last place (the test is locked for the quota, so exactly one submission counts the limit reached)."""
+    webhooks.review_submitted(session, review, reward)
+    if test.participant_limit is not None:
+        count = session.execute(select(func.count()).select_from(Review).where(Review.test_id == test.id)).scalar_one()
+        if count == test.participant_limit:
+            webhooks.test_full(session, test, count)

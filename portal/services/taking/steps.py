@@ -17,6 +17,7 @@ from sqlmodel import Session
 
 from portal.domain.taking import access, worker_details
 from portal.models import ReviewSession
+from portal.services import partners
 from portal.services.errors import ServiceError
 from portal.services.sessions import resolve_user
 from portal.services.taking import access as take_access
@@ -84,14 +85,17 @@ _RESOLVE: Any = object()
 
 
 def _who(session: Session, token: str | None, test_id: int, respondent: str | None, user: Any = _RESOLVE) -> Who:
-    """The signed-in participant; else the public respondent, only on a test with public qualifications
-    (review_sessions refuses a malformed respondent key). `user`: the token's user already resolved
-    in this same transaction (services.rating_page), so it is not looked up twice."""
+    """The signed-in participant; else the public respondent, only on a test with public qualifications or when a
+    partner's verified link admitted them (review_sessions refuses a malformed respondent key). `user`: the token's
+    user already resolved in this same transaction (services.rating_page), so it is not looked up twice."""
     if user is _RESOLVE:
         user = resolve_user(session=session, token=token)
     if user is not None:
         return Who(user.account_id)
-    if respondent is not None and definition(session=session, test_id=test_id).public:
+    if respondent is not None and (
+        definition(session=session, test_id=test_id).public
+        or partners.admitted(session, test_id=test_id, respondent=respondent)
+    ):
         return Who(None, respondent)
     raise SignedOutError(MSG_SIGNED_OUT)
 

@@ -11,19 +11,25 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 
 import reflex as rx
 
 from portal import db
+from portal.domain import partners as partner_rules
 from portal.domain.ids import whole_number
+from portal.domain.invites import rating_path
 from portal.domain.taking import access as test_access
+from portal.services import partners
 from portal.services.taking.loading import TestNotFound
 from portal.services.taking.rating_page import open_page
 from portal.states.auth import SessionState, session_token, sign_in_url_for
 from portal.states.auth_cookie import cookies_of
+from portal.states.browser import portal_call
 from portal.states.route_params import route_arg
 from portal.states.tab_owner import TabOwned, owned_state
 from portal.states.taking import local_copy
+from portal.states.taking.timed_session import public_respondent_key
 from portal.states.taking.views import view_states
 
 log = logging.getLogger(__name__)
@@ -46,6 +52,8 @@ class RateState(TabOwned, rx.State):
     link_label: str = ""
     link_url: str = ""
     qualification_based: bool = False
+    # A crowd-work respondent opening the test they completed: their completion code again.
+    completion_code: str = ""
 
     @rx.event
     async def load_page(self):
@@ -58,6 +66,7 @@ class RateState(TabOwned, rx.State):
     async def _load(self, *, notices: bool) -> list:
         self.status = "loading"
         self.loads += 1
+        self.completion_code = ""
         test_id = whole_number(route_arg(self, "rate_test_id"))
         query = dict(self.router.url.query_parameters)
         respondent = query.get(RESPONDENT_PARAM)
@@ -71,6 +80,11 @@ class RateState(TabOwned, rx.State):
                 )
             )
         token = session_token(self)
+        # A partner's link (research service, crowd-work, panel exchange) of a visitor without an account: the
+        # server checks it first (portal/services/partners.py) and the access decision below takes its answer.
+        admission = partners.Admission()
+        if test_id and not token and partner_rules.arrival(query) is not None:
+            admission = await db.run(partners.admit, test_id=test_id, query=query, path=rating_path(test_id))
         opened = await db.run(
             open_page,
             token=token,
@@ -79,6 +93,7 @@ class RateState(TabOwned, rx.State):
             restart=test_access.RESTART_PARAM in query,
             completed=test_id is not None and test_id in self._completed_tests(),
             enter_views=frozenset(view_states()) if token else frozenset(),
+            partner_admitted=admission.admitted,
         )
         header = await owned_state(self, SessionState)
         header._show_user(opened.user, opened.flags)
@@ -96,6 +111,18 @@ class RateState(TabOwned, rx.State):
         load = opened.load
         self.test_id = load.test_id
         self.qualification_based = load.qualification_based
+        if admission.exit_url:  # a panel respondent whose visit already ended: back to the exchange
+            self.status = "redirect"
+            return [*events, rx.call_script(f"window.location.assign({json.dumps(admission.exit_url)})")]
+        if admission.refused:  # the partner's link did not hold (not invited, a bad signature): nothing stored
+            self._message(test_access.NOT_INVITED, admission.refused_title, admission.refused_text)
+            return events
+        if load.state != test_access.OK and admission.partner == partner_rules.PANEL:
+            # A panel entrant the test cannot take (full): back to the exchange with the outcome.
+            exit_url = await db.run(partners.conclude_blocked, token=admission.token, state=load.state)
+            if exit_url:
+                self.status = "redirect"
+                return [*events, rx.call_script(f"window.location.assign({json.dumps(exit_url)})")]
         if load.state != test_access.OK:
             self._message(
                 load.state, load.message_title, load.message_text, load.message_link_label, load.message_link_url
@@ -120,17 +147,37 @@ class RateState(TabOwned, rx.State):
             if opened.entry is not None or opened.entry_error is not None:
                 entered = view._enter_opened(load.test_id, opened.entry, opened.entry_error)
             else:  # a visitor without an account: the browser names its respondent id first
-                entered = await view._begin_for(load.test_id)
+                entered = await view._begin_for(load.test_id, admission.token)
             return [*events, *_as_list(entered)]
         if load.view == test_access.FREE_JOIN:
             self.status = "redirect"
             return [*events, rx.redirect(FREE_JOIN_PATH)]
         if load.view in (test_access.THANK_YOU, test_access.RESPONDENT_THANK_YOU):
             self.status = load.view
+            if not token:  # a respondent without an account: their completion code, if they got one
+                return [
+                    *events,
+                    portal_call(f"window.portalTaking.who({load.test_id})", callback=type(self).completed_code),
+                ]
             return events
         self._message(test_access.OK, "", NOT_AVAILABLE)
         self.status = "unavailable"
         return events
+
+    @rx.event
+    async def completed_code(self, who: Any):
+        """The browser's answer to window.portalTaking.who() on the completed page: the completion code of the
+        review its respondent key made (the server finds it; nothing the browser says is shown)."""
+        try:
+            data = json.loads(who) if isinstance(who, str) and len(who) < 1000 else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or data.get("testId") != self.test_id or not self.test_id:
+            return
+        key = public_respondent_key(data.get("id"), data.get("project"))
+        if key is not None:
+            code = await db.run(partners.completion_code_of, test_id=self.test_id, respondent=key)
+            self.completion_code = code or ""
 
     def _completed_tests(self) -> set[int]:
         """The tests this browser recorded as completed (the 'completedTests' cookie set after a submission)."""

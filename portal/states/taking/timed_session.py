@@ -36,7 +36,7 @@ from portal.domain.taking import signals as signal_rules
 from portal.domain.taking import worker_details
 from portal.domain.taking.access import respondent_key
 from portal.domain.taking.survey_answers import SUMMARY
-from portal.services import problem_reports
+from portal.services import partners, problem_reports
 from portal.services.admin.preview import PreviewRun
 from portal.services.errors import ServiceError
 from portal.services.taking import draft_writer
@@ -68,6 +68,14 @@ CLOCK_SKEW_MS = 2_000
 LOADING, END, THANK_YOU, REVIEWED, EXPIRED = "loading", "end", "thank-you", "reviewed", "expired"
 _BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
 _PROJECT = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+
+
+def public_respondent_key(browser_id: Any, project: Any) -> str | None:
+    """The key of a visitor without an account from what their browser told (window.portalTaking.who): its random
+    id and the research service's project id ('respondent:<project>:<id>', else 'public:<id>'); None if malformed."""
+    if not isinstance(browser_id, str) or not _BROWSER_ID.match(browser_id) or not isinstance(project or "", str):
+        return None
+    return f"respondent:{project}:{browser_id}" if _PROJECT.match(project or "") else f"public:{browser_id}"
 
 
 def _ms(value: Any) -> int:
@@ -109,6 +117,8 @@ class TimedSession(TabOwned, mixin=True):
     thank_title: str = ""
     thank_description: str = ""
     reward_label: str = ""
+    # A crowd-work respondent's completion code (portal/services/partners.py), shown on the thank-you.
+    completion_code: str = ""
     thank_action: str = worker_details.BACK_TO_HOMEPAGE
     store_key: str = ""
     # Messages by question key (or the kind's own names).
@@ -448,14 +458,16 @@ class TimedSession(TabOwned, mixin=True):
             return
         return await self._begin_for(number)
 
-    async def _begin_for(self, number: int) -> Any:
+    async def _begin_for(self, number: int, partner: str = "") -> Any:
         """Enter test `number` on the rating page: at once when signed in, else once the browser
-        has told its respondent id."""
+        has told its respondent id (with `partner`, the token of a partner's link the server checked)."""
         self._preview = False
         if session_token(self):
             self._respondent = ""
             return await self._enter(number)
-        return portal_call(f"window.portalTaking.who({number})", callback=type(self).enter_public)
+        return portal_call(
+            f"window.portalTaking.who({number}, {json.dumps(partner)})", callback=type(self).enter_public
+        )
 
     @rx.event
     async def enter(self, test_id: int):
@@ -482,6 +494,10 @@ class TimedSession(TabOwned, mixin=True):
             return
         self._respondent = f"respondent:{project}:{browser_id}" if _PROJECT.match(project) else f"public:{browser_id}"
         self._preview = False
+        partner = data.get("partner")
+        if isinstance(partner, str) and _BROWSER_ID.match(partner):
+            # The token of the partner link the server checked for this page: this respondent key is now admitted.
+            await db.run(partners.bind, test_id=test_id, token=partner, respondent=self._respondent)
         return await self._enter(test_id)
 
     async def _enter_preview(self, test_id: int | None) -> Any:
@@ -505,6 +521,7 @@ class TimedSession(TabOwned, mixin=True):
         self.detail_errors: dict[str, str] = {}  # WorkerDetailsStep's (every kind's state mixes it in)
         self.submitting = False
         self.timeout_open = False
+        self.completion_code = ""
 
     async def _enter(self, test_id: int) -> Any:
         self._entering(test_id)
@@ -647,13 +664,19 @@ class TimedSession(TabOwned, mixin=True):
             return [toast("error", self.FAILED_MESSAGE)]
         self.phase = THANK_YOU
         self.reward_label = f"${result.amount_cents / 100:,.2f}"
+        self.completion_code = result.completion_code or ""
         self.timeout_open = False
         self.errors, self.detail_errors = {}, {}
-        return [
+        done = [
             local_copy.completed(self.test_id) if core.local_copy else rx.noop(),
             self._url_script(),
             run_script("window.scrollTo(0, 0)"),
         ]
+        # A panel exchange's participant goes back to the exchange with the outcome (a signed exit URL).
+        # (A full page load: the exchange's page is not one of the portal's, even on the same origin.)
+        return (
+            [*done, run_script(f"window.location.assign({json.dumps(result.exit_url)})")] if result.exit_url else done
+        )
 
     # --- the timer and the browser's reports ---------------------------------------------------
     @rx.event

@@ -1,0 +1,1 @@
+"""Pydantic models of the /api/v1 requests and answers (issue 39), one module per resource."""
