@@ -6,6 +6,7 @@ interactive docs at /api/docs, served by the portal itself, list the same operat
 
 from __future__ import annotations
 
+import os
 import uuid
 from pathlib import Path
 
@@ -157,3 +158,9 @@ def test_a_generated_client_runs_a_survey_from_creation_to_the_reward(page: Page
     page.goto(f"{app_server.url}/api/docs")
     expect(page.get_by_role("heading", name="Participant portal API")).to_be_visible(timeout=30000)
     expect(page.locator("#operations-reviews-approve_review")).to_be_visible()
+    shots = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/api-shots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / "api-docs-1280.png"))
+    page.set_viewport_size({"width": 375, "height": 800})
+    expect(page.locator("#operations-reviews-approve_review")).to_be_visible()
+    page.screenshot(path=str(shots / "api-docs-375.png"))

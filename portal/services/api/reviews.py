@@ -43,8 +43,9 @@ def _items(session: Session, ids: list[int]) -> list[dict[str, Any]]:
     """The reviews of `ids`, in that order, as the API answers them."""
     if not ids:
         return []
+    # The test's name only: its whole row (JSON definition columns) is read once per test below, not once per review.
     found = session.execute(
-        select(Review, Test, Account.email, ReviewSession.started_at, TestVersion.number, Reward)
+        select(Review, Test.name, Account.email, ReviewSession.started_at, TestVersion.number, Reward)
         .join(Test, Test.id == Review.test_id)
         .outerjoin(Account, Account.id == Review.account_id)
         .outerjoin(ReviewSession, ReviewSession.id == Review.session_id)
@@ -56,17 +57,19 @@ def _items(session: Session, ids: list[int]) -> list[dict[str, Any]]:
     flags = quality_flags.flags_of(session, ids)
     checked = quality_flags.checked_of(session, [row[0].test_id for row in found])
     known: staff_reviews.Questions = {}
+    tests: dict[int, Any] = {}
     items = []
     for i in ids:
         if i not in by_id:
             continue
-        review, test, email, started, number, reward = by_id[i]
+        review, test_name, email, started, number, reward = by_id[i]
+        test = tests.get(review.test_id) or tests.setdefault(review.test_id, session.get(Test, review.test_id))
         answers = staff_reviews._answers(session, review, test, known)
         items.append(
             {
                 "id": review.id,
                 "test_id": test.id,
-                "test_name": test.name,
+                "test_name": test_name,
                 "version": number,
                 "participant_id": review.account_id,
                 "participant": email or review.respondent_key,
