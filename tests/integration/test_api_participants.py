@@ -9,6 +9,7 @@ import uuid
 
 from sqlmodel import Session
 
+from portal.api.request_guard import BAD_CHARACTERS
 from portal.domain.staff import roles
 from portal.models import Account
 from portal.models._base import utcnow
@@ -67,7 +68,9 @@ def test_search_filter_and_pages(session, monkeypatch):
             "created_at": row["created_at"],
         }
 
-        assert ids(search=f"turing\x00{tag}") == [alan.id]  # a NUL is left out (PostgreSQL refuses one)
+        # A NUL (PostgreSQL refuses one) is refused, not dropped: the caller learns its text was not taken as sent.
+        nul = client.get("/participants", params={"search": f"turing\x00{tag}"})
+        assert nul.status_code == 422 and nul.json()["errors"] == [{"field": None, "message": BAD_CHARACTERS}]
         too_long = client.get("/participants", params={"search": "x" * 101})
         assert too_long.status_code == 422 and too_long.json()["errors"][0]["field"] == "search"
         bad_flag = client.get("/participants", params={"verified": "perhaps"})

@@ -10,7 +10,7 @@ from datetime import timedelta
 from sqlmodel import Session
 
 from portal.api.pagination import BAD_CURSOR
-from portal.api.schemas.text import BAD_CHARACTERS
+from portal.api.request_guard import BAD_CHARACTERS as REQUEST_BAD_CHARACTERS
 from portal.domain import api_keys as key_rules
 from portal.domain.staff import reviews as decisions
 from portal.domain.staff import roles
@@ -168,7 +168,7 @@ def test_reject_needs_a_listed_reason_and_cancels_the_reward(session, monkeypatc
         nul = client.post(
             f"/reviews/{review.id}/reject", json={"reason": "low-effort", "note": "a\x00b"}, headers=idem()
         )
-        assert nul.status_code == 422 and messages(nul) == [("note", BAD_CHARACTERS)]
+        assert nul.status_code == 422 and messages(nul) == [(None, REQUEST_BAD_CHARACTERS)]
         no_body = client.post(f"/reviews/{review.id}/reject", headers=idem())
         assert no_body.status_code == 422
         assert fresh(session, Review, review.id).status == decisions.SUBMITTED  # nothing changed by refusals

@@ -8,7 +8,7 @@ import uuid
 
 from sqlmodel import Session
 
-from portal.api.schemas.text import BAD_CHARACTERS
+from portal.api.request_guard import BAD_CHARACTERS as REQUEST_BAD_CHARACTERS
 from portal.domain import bonuses
 from portal.domain.staff import roles
 from portal.models import Account, Reward
@@ -203,7 +203,7 @@ def test_a_bonus_refuses_bad_amounts_targets_and_participants(session, monkeypat
         assert long_note.status_code == 422 and messages(long_note) == [("note", bonuses.NOTE_TOO_LONG)]
 
         nul = give(participant_id=alice.id, test_id=test.id, amount_cents=500, note="a\x00b")
-        assert nul.status_code == 422 and messages(nul) == [("note", BAD_CHARACTERS)]
+        assert nul.status_code == 422 and messages(nul) == [(None, REQUEST_BAD_CHARACTERS)]
         unknown = give(participant_id=999999, test_id=test.id, amount_cents=500)
         assert unknown.status_code == 404 and messages(unknown) == [("participant_id", bonuses.NO_PARTICIPANT)]
         to_staff = give(participant_id=staff.id, test_id=test.id, amount_cents=500)
