@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import base64
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 from fastapi import Query
 from pydantic import BaseModel, Field
@@ -21,6 +21,14 @@ BAD_CURSOR = "The cursor is not one this API gave."
 class Page(BaseModel, Generic[T]):
     data: list[T]
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page.")
+
+
+def page_of(model: type[T], listed: Any) -> Page[T]:
+    """The answer of a list route: a service's `Listed` rows as `model`, and the cursor of the next page."""
+    return Page[model](  # type: ignore[valid-type]
+        data=[model.model_validate(row) for row in listed.rows],  # type: ignore[attr-defined]
+        next_cursor=encode(listed.next_after) if listed.next_after is not None else None,
+    )
 
 
 def encode(last_id: int) -> str:

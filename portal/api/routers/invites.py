@@ -60,10 +60,7 @@ async def list_invites(
         status=status,
         participant_id=participant_id,
     )
-    return Page[InviteOut](
-        data=[InviteOut.model_validate(row) for row in found.rows],
-        next_cursor=pagination.encode(found.next_after) if found.next_after is not None else None,
-    )
+    return pagination.page_of(InviteOut, found)
 
 
 @router.post(

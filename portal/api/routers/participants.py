@@ -9,9 +9,10 @@ from sqlmodel import Session
 from starlette.responses import JSONResponse
 
 from portal import db
+from portal.api import pagination
 from portal.api.deps import ApiCaller, scoped
 from portal.api.idempotency import OPTIONAL, once
-from portal.api.pagination import DEFAULT_LIMIT, Cursor, Limit, Page, decode, encode
+from portal.api.pagination import DEFAULT_LIMIT, Cursor, Limit, Page, decode
 from portal.api.schemas.participants import ParticipantDetailOut, ParticipantOut, VerifiedOut
 from portal.domain.ids import MAX_VALUE
 from portal.services.api import participants as service
@@ -40,10 +41,7 @@ async def list_participants(
         after=decode(cursor),
         limit=limit,
     )
-    return Page[ParticipantOut](
-        data=[ParticipantOut.model_validate(row) for row in listed.rows],
-        next_cursor=encode(listed.next_after) if listed.next_after is not None else None,
-    )
+    return pagination.page_of(ParticipantOut, listed)
 
 
 @router.get("/participants/{participant_id}", response_model=ParticipantDetailOut, summary="Read one participant")

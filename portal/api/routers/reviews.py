@@ -10,9 +10,10 @@ from sqlmodel import Session
 from starlette.responses import JSONResponse
 
 from portal import db
+from portal.api import pagination
 from portal.api.deps import ApiCaller, scoped
 from portal.api.idempotency import REQUIRED, once
-from portal.api.pagination import DEFAULT_LIMIT, Cursor, Limit, Page, decode, encode
+from portal.api.pagination import DEFAULT_LIMIT, Cursor, Limit, Page, decode
 from portal.api.schemas.reviews import DecisionOut, DecisionsIn, RejectIn, ReviewDetailOut, ReviewOut, ReviewStatus
 from portal.domain.ids import MAX_VALUE
 from portal.services.api import reviews as service
@@ -37,10 +38,7 @@ async def list_reviews(
     listed = await db.run(
         service.list_reviews, actor_id=caller.actor, test_id=test_id, status=status, after=decode(cursor), limit=limit
     )
-    return Page[ReviewOut](
-        data=[ReviewOut.model_validate(row) for row in listed.rows],
-        next_cursor=encode(listed.next_after) if listed.next_after is not None else None,
-    )
+    return pagination.page_of(ReviewOut, listed)
 
 
 @router.get("/reviews/{review_id}", response_model=ReviewDetailOut, summary="Read one review")

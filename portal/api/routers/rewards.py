@@ -10,9 +10,10 @@ from sqlmodel import Session
 from starlette.responses import JSONResponse
 
 from portal import db
+from portal.api import pagination
 from portal.api.deps import ApiCaller, scoped
 from portal.api.idempotency import REQUIRED, once
-from portal.api.pagination import DEFAULT_LIMIT, Cursor, Limit, Page, decode, encode
+from portal.api.pagination import DEFAULT_LIMIT, Cursor, Limit, Page, decode
 from portal.api.schemas.rewards import BonusIn, PaymentStatus, RewardKind, RewardOut
 from portal.domain.ids import MAX_VALUE
 from portal.services.api import rewards as service
@@ -44,10 +45,7 @@ async def list_rewards(
         after=decode(cursor),
         limit=limit,
     )
-    return Page[RewardOut](
-        data=[RewardOut.model_validate(row) for row in listed.rows],
-        next_cursor=encode(listed.next_after) if listed.next_after is not None else None,
-    )
+    return pagination.page_of(RewardOut, listed)
 
 
 @router.get("/rewards/{reward_id}", response_model=RewardOut, summary="Read one reward")

@@ -66,10 +66,7 @@ async def list_tests(
         status=status,
         product_type=product_type,
     )
-    return Page[TestOut](
-        data=[TestOut.model_validate(row) for row in found.rows],
-        next_cursor=pagination.encode(found.next_after) if found.next_after is not None else None,
-    )
+    return pagination.page_of(TestOut, found)
 
 
 @router.get(

@@ -57,13 +57,15 @@ def _items(session: Session, ids: list[int]) -> list[dict[str, Any]]:
     flags = quality_flags.flags_of(session, ids)
     checked = quality_flags.checked_of(session, [row[0].test_id for row in found])
     known: staff_reviews.Questions = {}
-    tests: dict[int, Any] = {}
+    tests: dict[int, Test] = {}
     items = []
     for i in ids:
         if i not in by_id:
             continue
         review, test_name, email, started, number, reward = by_id[i]
-        test = tests.get(review.test_id) or tests.setdefault(review.test_id, session.get(Test, review.test_id))
+        test = tests.get(review.test_id)
+        if test is None:
+            test = tests[review.test_id] = session.get_one(Test, review.test_id)
         answers = staff_reviews._answers(session, review, test, known)
         items.append(
             {
