@@ -11,8 +11,10 @@ partner seeing how it ended.
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
+from pathlib import Path
 
 import httpx
 from playwright.sync_api import BrowserContext, Page, expect
@@ -20,6 +22,7 @@ from sqlmodel import func, select
 
 from portal.domain import partners as rules
 from portal.models import PartnerEntry, Review, ReviewSession
+from tests.e2e.test_accessibility import assert_accessible
 from tests.e2e.test_crowd_work_thank_you import crowd_work_test, take_it_to_the_thank_you
 from tests.support.api import api_key
 from tests.support.people import demo_test
@@ -52,6 +55,17 @@ def answer_and_give_details(page: Page) -> None:
 def stand_in_page(context: BrowserContext) -> Page:
     """A tab for the partner's own pages (not the portal's: no hydration to wait for)."""
     return context.new_page()
+
+
+def looked_at(page: Page, name: str) -> None:
+    """axe finds nothing at 1280 and 375 px; a screenshot at each width (SCREENSHOT_DIR) to look at."""
+    shots = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/partner-shots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    for width in (1280, 375):
+        page.set_viewport_size({"width": width, "height": 900})
+        assert_accessible(page, f"{name} at {width} px")
+        page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def count(db, model, *where) -> int:
@@ -108,6 +122,7 @@ def test_a_crowd_work_worker_sees_a_completion_code_the_api_confirms(page: Page,
     expect(code_box).to_have_text(re.compile(rf"^[{rules.CODE_ALPHABET}]{{{rules.CODE_LENGTH}}}$"))
     expect(page.locator("#completion-code-label")).to_have_text(rules.CODE_LABEL)
     code = code_box.inner_text()
+    looked_at(page, "crowd-work-completion-code")
     page.get_by_role("button", name=rules.CODE_COPY).click()
     assert polled(lambda: page.evaluate("navigator.clipboard.readText()"), lambda t: t == code, timeout=5) == code
     # Opening the test again (a reload, the link once more): the completed page shows the same code.
@@ -170,6 +185,7 @@ def test_a_tampered_panel_link_is_refused(page: Page, app_server, db):
     page.goto(f"{app_server.url}/local-panel/entry/{test.id}?rid=R-TAMPER&tamper=1")
     expect(page.get_by_text(rules.MSG_BAD_SIGNATURE)).to_be_visible()
     expect(page.get_by_text(rules.MSG_BAD_LINK_TITLE)).to_be_visible()
+    looked_at(page, "panel-link-not-valid")
     expect(page.locator("#survey-welcome")).to_have_count(0)
     assert count(db, PartnerEntry, PartnerEntry.test_id == test.id) == 0
     assert count(db, ReviewSession, ReviewSession.test_id == test.id) == 0

@@ -48,7 +48,9 @@ def completion_code_box(S) -> rx.Component:
                 id="completion-code-copy",
             ),
             align="center",
+            justify="center",
             spacing="3",
+            wrap="wrap",  # at 375 px the button goes under the code instead of past the card's edge
         ),
         rx.text(partner_rules.CODE_HELP, size="2", color="var(--gray-11)"),
         align="center",
