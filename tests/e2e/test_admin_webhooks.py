@@ -5,7 +5,9 @@ more. The page has no accessibility violation."""
 
 from __future__ import annotations
 
+import os
 import uuid
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 from sqlmodel import Session
@@ -94,3 +96,10 @@ def test_a_super_admin_replays_a_given_up_delivery_and_the_receiver_gets_the_sam
         expect(line).to_contain_text("Delivered")
         expect(line.locator("td").nth(2)).to_have_text("10")
         assert_accessible(page, "/admin/webhooks after the replay")
+        shots = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/webhook-shots"))
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / "admin-webhooks-1280.png"), full_page=True)
+        page.set_viewport_size({"width": 375, "height": 900})
+        expect(line).to_contain_text("Delivered")
+        assert_accessible(page, "/admin/webhooks at 375 px")
+        page.screenshot(path=str(shots / "admin-webhooks-375.png"), full_page=True)
