@@ -151,6 +151,20 @@ def clean_url(value: object, *, local: bool = False) -> tuple[str, str | None]:
     return url, None
 
 
+RESOLVED_PRIVATE = "The URL's host resolves to this machine or a private network: not sent."
+
+
+def resolved_problem(addresses: list[str]) -> str | None:
+    """What the addresses a host resolves to at sending time say (a public name may be pointed at a private address
+    after it was subscribed): the message when any of them is not public, or when there is none."""
+    try:
+        if addresses and all(ipaddress.ip_address(a.split("%")[0]).is_global for a in addresses):
+            return None
+    except ValueError:
+        pass
+    return RESOLVED_PRIVATE
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True

@@ -15,12 +15,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import socket
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from sqlalchemy import or_, select, update
@@ -31,7 +33,7 @@ from portal.db import session_scope
 from portal.domain import webhooks as rules
 from portal.models import ApiKey, WebhookDelivery, WebhookSubscription
 from portal.models._base import utcnow
-from portal.services.webhooks import unseal
+from portal.services.webhooks import local_urls, unseal
 
 log = logging.getLogger(__name__)
 BATCH = 10  # deliveries one round claims and sends at once (in parallel)
@@ -140,6 +142,16 @@ def signed_headers(secret: str, event_id: str, body: str, at: datetime) -> dict[
     }
 
 
+def _resolves_outside(url: str) -> str | None:
+    """The URL's host as it resolves now, checked again (the check when it was subscribed read only its name)."""
+    host = urlsplit(url).hostname or ""
+    try:
+        found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return None  # the POST fails with the resolver's own error, counted as one failed attempt
+    return rules.resolved_problem([str(info[4][0]) for info in found])
+
+
 def send(row: Claimed, *, client: httpx.Client) -> Outcome:
     """One attempt: the signed POST. The signature's timestamp is the wall clock of the attempt (receivers refuse
     one more than a few minutes away from their own clock)."""
@@ -147,6 +159,10 @@ def send(row: Claimed, *, client: httpx.Client) -> Outcome:
         return Outcome(None, rules.SUBSCRIPTION_GONE)
     if row.secret is None:
         return Outcome(None, "The subscription's secret cannot be read (SECRET_KEY changed): subscribe again.")
+    if not local_urls():
+        problem = _resolves_outside(row.url)
+        if problem:
+            return Outcome(None, problem)
     try:
         body = body_of(row.payload)
         headers = signed_headers(row.secret, row.event_id, body, datetime.now(UTC))

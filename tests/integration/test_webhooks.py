@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -545,3 +546,24 @@ def test_rows_a_stopped_sender_held_go_to_another_once_their_lease_runs_out(db_u
     # The stopped worker's late record (its lease is gone) changes nothing.
     assert not webhook_sender.record(session, held[0], webhook_sender.Outcome(500, "late"), now=now)
     assert all(d.delivered_at is not None and d.attempts == 1 for d in deliveries(session))
+
+
+def test_a_host_that_resolves_into_the_portal_s_own_network_gets_nothing(session, db_url, monkeypatch, receiver):
+    """A name checked when it was subscribed may be pointed at a private address later: the sender resolves it again
+    before each POST, and away from a local run refuses a private address (one failed attempt, nothing sent)."""
+    key, made = subscribe(session, monkeypatch, receiver.url, ["review.decided"])
+    receiver.secret = made["secret"]
+    stored = session.get(WebhookSubscription, made["id"])
+    stored.url = receiver.url.replace("127.0.0.1", "localhost")  # a name that resolves to this machine
+    session.commit()
+    assert approve(session, submitted_reviews(session, 1)) == 1
+    deployed = dataclasses.replace(settings, base_url="https://portal.example.com")  # not a local run
+    monkeypatch.setattr(webhooks, "settings", deployed)
+    scope, dispose = scope_of(db_url)
+    try:
+        assert webhook_sender.deliver_due(session_factory=scope) == 0
+    finally:
+        dispose()
+    assert receiver.posts == 0
+    [row] = deliveries(session)
+    assert row.delivered_at is None and row.attempts == 1 and row.last_error == rules.RESOLVED_PRIVATE

@@ -135,3 +135,10 @@ def test_a_signed_delivery_verifies_with_the_official_package_and_fails_when_cha
         Webhook(rules.new_secret()).verify(body, headers)
     with pytest.raises(Exception, match="signature"):
         Webhook(secret).verify(body, {**headers, "webhook-id": "msg_other"})
+
+
+def test_a_host_is_checked_again_by_the_addresses_it_resolves_to_when_sent():
+    assert rules.resolved_problem(["93.184.215.14"]) is None
+    assert rules.resolved_problem(["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"]) is None
+    for private in (["127.0.0.1"], ["10.1.2.3"], ["93.184.215.14", "169.254.169.254"], ["::1"], ["fe80::1%eth0"], []):
+        assert rules.resolved_problem(private) == rules.RESOLVED_PRIVATE, private
