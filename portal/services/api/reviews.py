@@ -5,6 +5,7 @@ the staff service's own message."""
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime
 from typing import Any
 
@@ -15,6 +16,7 @@ from portal.api.errors import Conflict, NotFound
 from portal.domain.ids import MAX_VALUE
 from portal.domain.staff import reviews as decisions
 from portal.domain.staff import roles
+from portal.domain.staff.answers import flatten
 from portal.models import Account, Review, ReviewSession, Reward, Test, TestVersion
 from portal.services import quality_flags
 from portal.services.admin import reviews as staff_reviews
@@ -39,13 +41,31 @@ def _seconds(started: datetime | None, ended: datetime | None) -> int | None:
     return None if seconds is None else int(seconds)
 
 
+# The questions of sealed versions, kept in this process: a sealed version never changes (an edit makes the next
+# one), so a page of reviews reads each version's definition once per process, not once per request.
+_SEALED: staff_reviews.Questions = {}
+SEALED_KEPT = 2048
+
+
+_SEALED_LOCK = threading.Lock()
+
+
+def _remember(key: tuple[int, int], questions: Any) -> None:
+    with _SEALED_LOCK:
+        if len(_SEALED) >= SEALED_KEPT:
+            _SEALED.pop(next(iter(_SEALED)))
+        _SEALED[key] = questions
+
+
 def _items(session: Session, ids: list[int]) -> list[dict[str, Any]]:
     """The reviews of `ids`, in that order, as the API answers them."""
     if not ids:
         return []
     # The test's name only: its whole row (JSON definition columns) is read once per test below, not once per review.
     found = session.execute(
-        select(Review, Test.name, Account.email, ReviewSession.started_at, TestVersion.number, Reward)
+        select(
+            Review, Test.name, Account.email, ReviewSession.started_at, TestVersion.number, TestVersion.sealed, Reward
+        )
         .join(Test, Test.id == Review.test_id)
         .outerjoin(Account, Account.id == Review.account_id)
         .outerjoin(ReviewSession, ReviewSession.id == Review.session_id)
@@ -62,15 +82,23 @@ def _items(session: Session, ids: list[int]) -> list[dict[str, Any]]:
     for i in ids:
         if i not in by_id:
             continue
-        review, test_name, email, started, number, reward = by_id[i]
-        test = tests.get(review.test_id)
-        if test is None:
-            test = tests[review.test_id] = session.get_one(Test, review.test_id)
-        answers = staff_reviews._answers(session, review, test, known)
+        review, test_name, email, started, number, sealed, reward = by_id[i]
+        key = (review.test_id, review.version_id or 0)
+        if key not in known and sealed and key in _SEALED:
+            known[key] = _SEALED[key]
+        if key not in known:
+            test = tests.get(review.test_id)
+            if test is None:
+                test = tests[review.test_id] = session.get_one(Test, review.test_id)
+            staff_reviews._answers(session, review, test, known)  # reads the version's questions into `known`
+            if sealed:
+                _remember(key, known[key])
+        questions, preference = known[key]
+        answers = flatten(review.answers or {}, questions, preference, review.options_order or [])
         items.append(
             {
                 "id": review.id,
-                "test_id": test.id,
+                "test_id": review.test_id,
                 "test_name": test_name,
                 "version": number,
                 "participant_id": review.account_id,
@@ -84,7 +112,7 @@ def _items(session: Session, ids: list[int]) -> list[dict[str, Any]]:
                 "words": sum(a.words for a in answers),
                 "pasted_answers": sum(1 for a in answers if a.pasted),
                 "flags": [staff_reviews._flag(f) for f in flags.get(i, [])],
-                "flags_checked": checked[test.id].covers(review.id),
+                "flags_checked": checked[review.test_id].covers(review.id),
                 "reward": None
                 if reward is None
                 else {
