@@ -505,8 +505,17 @@ def test_every_staff_handler_does_exactly_what_the_callers_role_may(app_server, 
     }
     assert not wrong, f"{kind}: {wrong}"
     # every permission of the matrix is a checked cell (part 2's: tests/security/test_admin_*_authorization.py)
-    # (edit-profiles: tests/security/test_admin_profile_authorization.py; message: test_admin_messages_authorization.py)
-    others = {roles.MANAGE_TESTS, roles.FLAGS, roles.OUTBOX, roles.EDIT_PROFILES, roles.MESSAGE}
+    # (edit-profiles: tests/security/test_admin_profile_authorization.py; message: test_admin_messages_authorization.py;
+    # api-keys and webhooks: test_admin_api_keys_authorization.py and test_admin_webhooks_authorization.py)
+    others = {
+        roles.MANAGE_TESTS,
+        roles.FLAGS,
+        roles.OUTBOX,
+        roles.EDIT_PROFILES,
+        roles.MESSAGE,
+        roles.API_KEYS,
+        roles.WEBHOOKS,
+    }
     assert set(roles.MATRIX) - others <= set(cells)
     if role is None:  # nothing of the staff side reached a non-staff tab
         everything = "".join(seen.values())
